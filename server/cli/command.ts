@@ -1,0 +1,53 @@
+/**
+ * The shape of an `od` subcommand. The dispatcher (server/cli/dispatch.ts) is data-driven: it parses flags from
+ * these declarations, prints help from them, and rejects anything undeclared with exit code 2.
+ */
+
+export type FlagType = "boolean" | "string" | "number";
+
+export type FlagSpec = {
+  /** Long name without dashes, e.g. `port` for `--port`. A boolean `no-open` is written `--no-open`. */
+  name: string;
+  type: FlagType;
+  description: string;
+  /** Placeholder shown in help, e.g. `PORT`. */
+  valueName?: string;
+  /** A flag that may be given several times collects its values into an array. */
+  repeatable?: boolean;
+};
+
+export type PositionalSpec = {
+  name: string;
+  description: string;
+  optional?: boolean;
+  /** Takes every remaining argument. */
+  variadic?: boolean;
+};
+
+/** Parsed command line: flag values by name, positionals in order. */
+export type ParsedArgs = {
+  flags: Record<string, string | number | boolean | string[] | undefined>;
+  positionals: string[];
+};
+
+/** Where a command reads and writes; tests pass fakes, main() passes the process. */
+export interface CommandIO {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  stdin: AsyncIterable<Uint8Array>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Resolves when the user asks to stop (SIGINT/SIGTERM). */
+  interrupted: Promise<string>;
+}
+
+export type CommandSpec = {
+  name: string;
+  summary: string;
+  /** Extra help text printed under the usage line. */
+  details?: string;
+  flags: FlagSpec[];
+  positionals?: PositionalSpec[];
+  /** Returns the process exit code. Long-running commands (serve) resolve when they stop. */
+  run(args: ParsedArgs, io: CommandIO): Promise<number>;
+};
