@@ -1,0 +1,46 @@
+/**
+ * Assembles the HTTP app from the route modules in server/http/. No logic lives here: the guard runs first on
+ * every request, typed errors become `{error:{code,message}}`, and each module mounts its own routes.
+ */
+import { Elysia } from "elysia";
+import { appConfigRoutes } from "./http/app-config.ts";
+import { HttpError } from "./http/errors.ts";
+import { createGuard, type GuardOptions } from "./http/guard.ts";
+import { healthRoutes } from "./http/health.ts";
+import { uiRoutes, type UiAssets } from "./http/ui.ts";
+import type { Store } from "./store/store.ts";
+
+export type AppDeps = {
+  version: string;
+  store: Store;
+  guard: GuardOptions;
+  /** Omit to serve the API only (Deno smoke test, in-process route tests). */
+  ui?: UiAssets;
+  /** Further route modules (agents, runs, skills, …), mounted after the core ones. */
+  modules?: Elysia[];
+};
+
+export async function createApp(deps: AppDeps) {
+  const guard = createGuard(deps.guard);
+  const app = new Elysia()
+    .onRequest(({ request }) => guard(request))
+    .onError(({ code, error }) => {
+      if (error instanceof HttpError) return Response.json(error.toBody(), { status: error.status });
+      if (code === "PARSE") return jsonError(400, "INVALID_JSON", "request body is not valid JSON");
+      if (code === "VALIDATION") return jsonError(400, "BAD_REQUEST", String((error as Error).message));
+      if (code === "NOT_FOUND") return jsonError(404, "NOT_FOUND", "no such route");
+      console.error("od: unhandled error", error);
+      return jsonError(500, "INTERNAL", "internal error");
+    })
+    .use(healthRoutes(deps.version))
+    .use(appConfigRoutes(deps.store.appConfig));
+  for (const module of deps.modules ?? []) app.use(module);
+  if (deps.ui) app.use(await uiRoutes(deps.ui));
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof createApp>>;
+
+function jsonError(status: number, code: string, message: string): Response {
+  return Response.json({ error: { code, message } }, { status });
+}

@@ -1,0 +1,45 @@
+/**
+ * The browser UI. In development it is served from dist/web on disk through @elysiajs/static; in the binary, from
+ * the embedded copies through a fixed route table, so nothing else the binary embeds (DSH tarball, skills) is
+ * reachable over HTTP.
+ */
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
+import { staticPlugin } from "@elysiajs/static";
+import { Elysia } from "elysia";
+
+export type UiAssets =
+  | { kind: "disk"; dir: string }
+  /** URL path → a path readable with node:fs (an embedded `/$bunfs/…` path inside the binary). */
+  | { kind: "embedded"; files: Record<string, string> };
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".ico": "image/x-icon",
+  ".png": "image/png",
+};
+
+/** Strict CSP for the app shell: our own scripts only, no inline script, frames only for sandboxed previews. */
+const UI_HEADERS = {
+  "content-security-policy":
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; frame-src 'self' blob: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+};
+
+export async function uiRoutes(assets: UiAssets): Promise<Elysia> {
+  if (assets.kind === "disk") {
+    const plugin = await staticPlugin({ assets: assets.dir, prefix: "/", indexHTML: true, alwaysStatic: false, headers: UI_HEADERS });
+    return new Elysia({ name: "ui" }).use(plugin);
+  }
+  const app = new Elysia({ name: "ui" });
+  for (const [urlPath, filePath] of Object.entries(assets.files)) {
+    const body = readFileSync(filePath);
+    const type = CONTENT_TYPES[extname(urlPath === "/" ? "index.html" : urlPath)] ?? "application/octet-stream";
+    app.get(urlPath, () => new Response(body, { headers: { "content-type": type, ...UI_HEADERS } }));
+  }
+  return app as unknown as Elysia;
+}

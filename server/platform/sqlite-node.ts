@@ -1,0 +1,19 @@
+/** node:sqlite (used under Deno) behind the portable SqliteDatabase interface. */
+import { DatabaseSync } from "node:sqlite";
+import type { SqliteOpener, SqlRow, SqlValue } from "../store/sqlite.ts";
+
+export const openNodeSqlite: SqliteOpener = (path) => {
+  const db = new DatabaseSync(path);
+  return {
+    exec: (sql) => db.exec(sql),
+    prepare(sql) {
+      const statement = db.prepare(sql);
+      return {
+        run: (...params: SqlValue[]) => void statement.run(...params),
+        get: (...params: SqlValue[]) => statement.get(...params) as SqlRow | undefined,
+        all: (...params: SqlValue[]) => statement.all(...params) as SqlRow[],
+      };
+    },
+    close: () => db.close(),
+  };
+};

@@ -1,0 +1,34 @@
+/** Opens od.db once: WAL mode, a busy timeout, and every pending migration applied. */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { MIGRATIONS, type Migration } from "./migrations.ts";
+import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.ts";
+
+export function openDatabase(path: string, open: SqliteOpener, migrations: Migration[] = MIGRATIONS): SqliteDatabase {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = open(path);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db, migrations);
+  return db;
+}
+
+export function schemaVersion(db: SqliteDatabase): number {
+  return Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+}
+
+function migrate(db: SqliteDatabase, migrations: Migration[]): void {
+  const current = schemaVersion(db);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(`od.db has schema version ${current}, newer than this od understands (${latest}); upgrade od`);
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    inTransaction(db, () => {
+      db.exec(migration.sql);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+    });
+  }
+}

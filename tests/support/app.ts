@@ -1,0 +1,52 @@
+/** In-process app for route tests: a fresh store in a temp dir, a fixed token and port, helpers to call it. */
+import { join } from "node:path";
+import { createApp, type App } from "../../server/app.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { Store } from "../../server/store/store.ts";
+import type { Elysia } from "elysia";
+import { tempDir } from "./temp.ts";
+
+export const TEST_TOKEN = "test-token-0123456789";
+export const TEST_PORT = 7456;
+export const ORIGIN = `http://127.0.0.1:${TEST_PORT}`;
+
+export type TestApp = {
+  app: App;
+  store: Store;
+  dataDir: string;
+  /** An authorised request (bearer token); `init.headers` may override anything. */
+  call(path: string, init?: RequestInit): Promise<Response>;
+  json(method: string, path: string, body: unknown): Promise<Response>;
+  [Symbol.asyncDispose](): Promise<void>;
+};
+
+export async function startTestApp(options: { dataDir?: string; modules?: Elysia[] } = {}): Promise<TestApp> {
+  const temp = options.dataDir ? undefined : tempDir("od-app-");
+  const dataDir = options.dataDir ?? temp!.path;
+  const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
+  const app = await createApp({
+    version: "0.0.0-test",
+    store,
+    guard: { token: TEST_TOKEN, port: () => TEST_PORT },
+    modules: options.modules,
+  });
+  const call = (path: string, init: RequestInit = {}) =>
+    app.handle(
+      new Request(`${ORIGIN}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${TEST_TOKEN}`, ...(init.headers as Record<string, string>) },
+      }),
+    );
+  return {
+    app,
+    store,
+    dataDir,
+    call,
+    json: (method, path, body) =>
+      call(path, { method, body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    async [Symbol.asyncDispose]() {
+      store.close();
+      temp?.[Symbol.dispose]();
+    },
+  };
+}
