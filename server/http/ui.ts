@@ -22,24 +22,35 @@ const CONTENT_TYPES: Record<string, string> = {
   ".png": "image/png",
 };
 
-/** Strict CSP for the app shell: our own scripts only, no inline script, frames only for sandboxed previews. */
-const UI_HEADERS = {
+/**
+ * Headers for every page response. The CSP allows only our own scripts (no inline, no eval), so even if agent
+ * output ever reached the DOM unsanitised it could not run; previews live in sandboxed frames.
+ */
+export const UI_SECURITY_HEADERS: Record<string, string> = {
   "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; frame-src 'self' blob: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; frame-src 'self' blob: data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
 };
 
+/** Adds the security headers to a non-API response (the static plugin does not apply custom headers to files). */
+export function withSecurityHeaders(request: Request, response: Response): Response {
+  if (new URL(request.url).pathname.startsWith("/api/")) return response;
+  const headers = new Headers(response.headers);
+  for (const [key, value] of Object.entries(UI_SECURITY_HEADERS)) if (!headers.has(key)) headers.set(key, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 export async function uiRoutes(assets: UiAssets): Promise<Elysia> {
   if (assets.kind === "disk") {
-    const plugin = await staticPlugin({ assets: assets.dir, prefix: "/", indexHTML: true, alwaysStatic: false, headers: UI_HEADERS });
+    const plugin = await staticPlugin({ assets: assets.dir, prefix: "/", indexHTML: true, alwaysStatic: false });
     return new Elysia({ name: "ui" }).use(plugin);
   }
   const app = new Elysia({ name: "ui" });
   for (const [urlPath, filePath] of Object.entries(assets.files)) {
     const body = readFileSync(filePath);
     const type = CONTENT_TYPES[extname(urlPath === "/" ? "index.html" : urlPath)] ?? "application/octet-stream";
-    app.get(urlPath, () => new Response(body, { headers: { "content-type": type, ...UI_HEADERS } }));
+    app.get(urlPath, () => new Response(body, { headers: { "content-type": type } }));
   }
   return app as unknown as Elysia;
 }

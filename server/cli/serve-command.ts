@@ -1,0 +1,54 @@
+/** `od serve` (the default command): start the daemon, print the URL line, run until interrupted. */
+import type { HttpServe } from "../daemon.ts";
+import { isLoopbackHost, startDaemon } from "../daemon.ts";
+import type { UiAssets } from "../http/ui.ts";
+import { resolveDataDir } from "../paths.ts";
+import type { SqliteOpener } from "../store/sqlite.ts";
+import type { CommandSpec } from "./command.ts";
+import { openBrowser } from "./open-browser.ts";
+
+export type ServeRuntime = { openSqlite: SqliteOpener; serve: HttpServe; ui?: () => UiAssets | undefined };
+
+export const DEFAULT_PORT = 7456;
+
+export function serveCommand(runtime: ServeRuntime): CommandSpec {
+  return {
+    name: "serve",
+    summary: "start the local server and open the browser",
+    details: `Prints "od listening on http://127.0.0.1:PORT/?token=TOKEN" as its first line.\nEnvironment: OD_DATA_DIR (data dir), OD_TOKEN (fixed token instead of a random one).`,
+    flags: [
+      { name: "port", type: "number", valueName: "PORT", description: `port to listen on (default ${DEFAULT_PORT}; 0 = any free port)` },
+      { name: "host", type: "string", valueName: "HOST", description: "address to bind (default 127.0.0.1; non-loopback is unsafe)" },
+      { name: "no-open", type: "boolean", description: "do not open the browser" },
+      { name: "data-dir", type: "string", valueName: "DIR", description: "where od keeps its data (default $OD_DATA_DIR or ~/.od)" },
+    ],
+    async run({ flags }, io) {
+      const port = (flags.port as number | undefined) ?? DEFAULT_PORT;
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        io.stderr(`od: --port must be an integer between 0 and 65535\n`);
+        return 2;
+      }
+      const host = (flags.host as string | undefined) ?? "127.0.0.1";
+      if (!isLoopbackHost(host)) {
+        io.stderr(
+          `od: warning: binding ${host} exposes od beyond this machine; anyone who gets the token can run agents as you\n`,
+        );
+      }
+      const daemon = await startDaemon({
+        port,
+        host,
+        dataDir: resolveDataDir(io.env, flags["data-dir"] as string | undefined),
+        token: io.env.OD_TOKEN,
+        ui: runtime.ui?.(),
+        openSqlite: runtime.openSqlite,
+        serve: runtime.serve,
+      });
+      io.stdout(`od listening on ${daemon.url}\n`);
+      if (!flags["no-open"]) void openBrowser(daemon.url);
+      const signal = await io.interrupted;
+      io.stderr(`od: ${signal}, shutting down\n`);
+      await daemon.stop();
+      return 0;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The running daemon: store, app and HTTP server wired together, plus an orderly stop. Portable: the runtime
+ * (Bun or Deno) passes in how to open sqlite and how to serve.
+ */
+import { randomBytes } from "node:crypto";
+import { createApp } from "./app.ts";
+import { withSecurityHeaders, type UiAssets } from "./http/ui.ts";
+import { dataPaths } from "./paths.ts";
+import type { SqliteOpener } from "./store/sqlite.ts";
+import { Store } from "./store/store.ts";
+import { VERSION } from "./version.ts";
+
+export type HttpServe = (options: {
+  fetch: (request: Request) => Response | Promise<Response>;
+  port: number;
+  hostname: string;
+}) => { port: number; stop(): Promise<void> };
+
+export type DaemonOptions = {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Fixed token (OD_TOKEN); a random one per launch otherwise. */
+  token?: string;
+  ui?: UiAssets;
+  openSqlite: SqliteOpener;
+  serve: HttpServe;
+};
+
+export type Daemon = { url: string; port: number; token: string; stop(): Promise<void> };
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host.toLowerCase()) || host.startsWith("127.");
+}
+
+export function newToken(): string {
+  return randomBytes(24).toString("base64url");
+}
+
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const token = options.token || newToken();
+  const store = Store.open(dataPaths(options.dataDir).database, options.openSqlite);
+  let port = options.port;
+  const extraHostNames = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? [] : [options.host];
+  const app = await createApp({ version: VERSION, store, guard: { token, port: () => port, extraHostNames }, ui: options.ui });
+  const server = options.serve({ fetch: async (request) => withSecurityHeaders(request, await app.handle(request)), port: options.port, hostname: options.host });
+  port = server.port;
+  const shownHost = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    port,
+    token,
+    stop: () =>
+      (stopping ??= (async () => {
+        await server.stop();
+        store.close();
+      })()),
+  };
+}

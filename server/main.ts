@@ -1,0 +1,37 @@
+/**
+ * `od` entry point. `main()` is shared by the source run (`bun run server/main.ts`) and the compiled binary
+ * (server/binary.ts), which differ only in where the UI assets come from.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { buildCommands } from "./cli/commands.ts";
+import { dispatch } from "./cli/dispatch.ts";
+import { processIO } from "./cli/process-io.ts";
+import type { ServeRuntime } from "./cli/serve-command.ts";
+import type { UiAssets } from "./http/ui.ts";
+import { openBunSqlite } from "./platform/sqlite-bun.ts";
+import { serveWithBun } from "./platform/serve-bun.ts";
+import { VERSION } from "./version.ts";
+
+export async function main(argv: string[], ui: () => UiAssets | undefined): Promise<number> {
+  const runtime: ServeRuntime = { openSqlite: openBunSqlite, serve: serveWithBun, ui };
+  const io = processIO();
+  try {
+    return await dispatch(argv, buildCommands(runtime), io, { version: VERSION, defaultCommand: "serve" });
+  } catch (error) {
+    io.stderr(`od: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+/** Source runs serve the UI bundle built by scripts/build-web.ts from dist/web. */
+function diskUi(): UiAssets | undefined {
+  const dir = join(import.meta.dir, "..", "dist", "web");
+  if (existsSync(join(dir, "index.html"))) return { kind: "disk", dir };
+  process.stderr.write("od: warning: dist/web is missing (run `npm run build:web`); serving the API only\n");
+  return undefined;
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2), diskUi).then((code) => process.exit(code));
+}
