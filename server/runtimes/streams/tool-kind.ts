@@ -25,6 +25,8 @@ const KIND_BY_NAME: Record<string, ToolKind> = {
   edit_file: "file_edit",
   notebookedit: "file_edit",
   patch: "file_edit",
+  delete: "file_edit",
+  delete_file: "file_edit",
   read: "file_read",
   view: "file_read",
   read_file: "file_read",

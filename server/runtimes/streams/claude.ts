@@ -1,0 +1,267 @@
+/**
+ * `claude-stream-json`: Claude Code's `--output-format stream-json` (also amp, codebuddy and qwen's `-o stream-json`).
+ * With `--include-partial-messages`, `stream_event` frames carry raw Anthropic SSE deltas and the per-block
+ * `assistant` lines repeat what was streamed; without it only the `assistant` lines arrive. Text already streamed for
+ * a message is not repeated, tool input assembled from `input_json_delta` wins over the wrapper's copy, and frames of
+ * sub-agents (`parent_tool_use_id` set) show their tool calls but never their text and never end the main turn.
+ */
+import type { AgentEvent } from "../../contracts/events.ts";
+import { isTaskTool, TaskList } from "./claude-tasks.ts";
+import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { toolUseEvent } from "./tool-kind.ts";
+import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import { arr, compact, num, obj, parseToolInput, pickUsage, str, stringifyContent } from "./wire.ts";
+
+/** Stable code for Claude's "Prompt is too long" failure. */
+export const PROMPT_TOO_LARGE = "AGENT_PROMPT_TOO_LARGE";
+
+type OpenBlock = { kind: "text" | "thinking" | "tool_use" | "other"; id?: string; name?: string; json: string; input?: unknown };
+
+/** Anthropic usage → our Usage. */
+export function claudeUsage(usage: unknown) {
+  return pickUsage(usage, {
+    input_tokens: "input_tokens",
+    output_tokens: "output_tokens",
+    cached_read_tokens: "cache_read_input_tokens",
+    cached_write_tokens: "cache_creation_input_tokens",
+  });
+}
+
+/** Creates a parser for one Claude stream-json run. */
+export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
+  const cwd = ctx.cwd;
+  const blocks = new Map<number, OpenBlock>();
+  const streamedText = new Set<string>();
+  const streamedThinking = new Set<string>();
+  const emittedTools = new Set<string>();
+  const assembledInput = new Map<string, unknown>();
+  const endedMessages = new Set<string>();
+  const renamedToolIds = new Map<string, string>();
+  const tasks = new TaskList();
+  let currentMessageId = "";
+
+  function emitToolUse(out: AgentEvent[], id: string, name: string, input: unknown): void {
+    if (emittedTools.has(id)) return;
+    emittedTools.add(id);
+    if (isTaskTool(name)) {
+      const todoId = `${id}:todo-task`;
+      renamedToolIds.set(id, todoId);
+      out.push(toolUseEvent(todoId, "TodoWrite", tasks.apply(name, input), cwd));
+      return;
+    }
+    out.push(toolUseEvent(id, name, input, cwd));
+  }
+
+  function turnEnd(out: AgentEvent[], messageId: string, stopReason: string | undefined): void {
+    if (!stopReason || stopReason === "tool_use" || endedMessages.has(messageId)) return;
+    endedMessages.add(messageId);
+    out.push({ type: "turn_end", stopReason });
+  }
+
+  function onSystem(rec: JsonRecord, line: string): AgentEvent[] {
+    switch (rec.subtype) {
+      case "init":
+        return [compact({ type: "status", label: "initializing", model: str(rec.model), sessionId: str(rec.session_id) })];
+      case "status":
+        return [{ type: "status", label: str(rec.status) || "working" }];
+      case "thinking_tokens": {
+        const tokens = num(rec.estimated_tokens);
+        return tokens === undefined ? [] : [{ type: "thinking_tokens", tokens }];
+      }
+      case "api_retry": {
+        const attempt = num(rec.attempt);
+        const max = num(rec.max_retries);
+        const detail = [attempt !== undefined ? `attempt ${attempt}${max !== undefined ? `/${max}` : ""}` : undefined, str(rec.error) ?? stringifyOptional(rec.error_status)]
+          .filter(Boolean)
+          .join(": ");
+        return [compact({ type: "status", label: "retrying", detail: detail || undefined })];
+      }
+      case "compact_boundary":
+        return [{ type: "status", label: "compacting" }];
+      case "permission_denied":
+        return [compact({ type: "status", label: "warning", detail: str(rec.message) ?? `permission denied: ${str(rec.tool_name) ?? "tool"}` })];
+      default:
+        return [rawEvent(line)];
+    }
+  }
+
+  function onStreamEvent(rec: JsonRecord, line: string): AgentEvent[] {
+    const event = obj(rec.event);
+    if (!event) return [rawEvent(line)];
+    if (rec.parent_tool_use_id) return [];
+    const out: AgentEvent[] = [];
+    switch (event.type) {
+      case "message_start": {
+        currentMessageId = str(obj(event.message)?.id) ?? currentMessageId;
+        blocks.clear();
+        const ttft = num(rec.ttft_ms) ?? num(event.ttft_ms);
+        if (ttft !== undefined) out.push({ type: "status", label: "streaming", ttftMs: ttft });
+        return out;
+      }
+      case "content_block_start": {
+        const index = num(event.index) ?? 0;
+        const block = obj(event.content_block) ?? {};
+        const type = str(block.type);
+        if (type === "thinking" || type === "redacted_thinking") {
+          blocks.set(index, { kind: "thinking", json: "" });
+          out.push({ type: "thinking_start" });
+        } else if (type === "tool_use" || type === "server_tool_use") {
+          blocks.set(index, { kind: "tool_use", id: str(block.id), name: str(block.name) ?? "tool", json: "", input: block.input });
+        } else {
+          blocks.set(index, { kind: type === "text" ? "text" : "other", json: "" });
+        }
+        return out;
+      }
+      case "content_block_delta": {
+        const delta = obj(event.delta) ?? {};
+        const block = blocks.get(num(event.index) ?? 0);
+        switch (delta.type) {
+          case "text_delta": {
+            const text = str(delta.text) ?? "";
+            if (text === "") return out;
+            streamedText.add(currentMessageId);
+            out.push({ type: "text_delta", delta: text });
+            return out;
+          }
+          case "thinking_delta": {
+            const text = str(delta.thinking) ?? "";
+            if (text === "") return out;
+            streamedThinking.add(currentMessageId);
+            out.push({ type: "thinking_delta", delta: text });
+            return out;
+          }
+          case "input_json_delta": {
+            const part = str(delta.partial_json) ?? "";
+            if (!block || block.kind !== "tool_use" || part === "") return out;
+            block.json += part;
+            out.push({ type: "tool_input_delta", id: block.id ?? "", name: block.name ?? "tool", delta: part });
+            return out;
+          }
+          default:
+            return out;
+        }
+      }
+      case "content_block_stop": {
+        const index = num(event.index) ?? 0;
+        const block = blocks.get(index);
+        blocks.delete(index);
+        if (block?.kind === "tool_use" && block.id) {
+          const input = block.json === "" ? (block.input ?? {}) : parseToolInput(block.json);
+          assembledInput.set(block.id, input);
+          emitToolUse(out, block.id, block.name ?? "tool", input);
+        }
+        return out;
+      }
+      case "message_delta":
+        turnEnd(out, currentMessageId, str(obj(event.delta)?.stop_reason));
+        return out;
+      case "message_stop":
+      case "ping":
+        return out;
+      default:
+        return [rawEvent(line)];
+    }
+  }
+
+  function onAssistant(rec: JsonRecord, line: string): AgentEvent[] {
+    const message = obj(rec.message);
+    if (!message) return [rawEvent(line)];
+    const isSubAgent = Boolean(rec.parent_tool_use_id);
+    const messageId = str(message.id) ?? "";
+    const out: AgentEvent[] = [];
+    const texts: string[] = [];
+    const content = message.content;
+    if (typeof content === "string") {
+      if (!isSubAgent && content !== "" && !streamedText.has(messageId)) out.push({ type: "text_delta", delta: content });
+      texts.push(content);
+    }
+    for (const item of arr(content)) {
+      const block = obj(item);
+      if (!block) continue;
+      if (block.type === "tool_use" || block.type === "server_tool_use") {
+        const id = str(block.id);
+        if (!id) continue;
+        emitToolUse(out, id, str(block.name) ?? "tool", assembledInput.has(id) ? assembledInput.get(id) : (block.input ?? {}));
+      } else if (block.type === "text") {
+        const text = str(block.text) ?? "";
+        texts.push(text);
+        if (!isSubAgent && text !== "" && !streamedText.has(messageId)) out.push({ type: "text_delta", delta: text });
+      } else if (block.type === "thinking") {
+        const text = str(block.thinking) ?? "";
+        if (!isSubAgent && text !== "" && !streamedThinking.has(messageId)) {
+          out.push({ type: "thinking_start" }, { type: "thinking_delta", delta: text });
+        }
+      }
+    }
+    if (isSubAgent) return out;
+    turnEnd(out, messageId, str(message.stop_reason));
+    const error = str(rec.error);
+    if (error) {
+      const message = texts.join("\n").trim() || error;
+      out.push({ type: "error", message, code: error });
+    }
+    return out;
+  }
+
+  function onUser(rec: JsonRecord): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    for (const item of arr(obj(rec.message)?.content)) {
+      const block = obj(item);
+      if (!block || block.type !== "tool_result") continue;
+      const id = str(block.tool_use_id);
+      if (!id) continue;
+      const result: AgentEvent = { type: "tool_result", toolUseId: renamedToolIds.get(id) ?? id, content: stringifyContent(block.content) };
+      if (block.is_error === true) result.isError = true;
+      out.push(result);
+    }
+    return out;
+  }
+
+  function onResult(rec: JsonRecord): AgentEvent[] {
+    const isError = rec.is_error === true;
+    const usage: AgentEvent = compact({
+      type: "usage" as const,
+      usage: claudeUsage(rec.usage),
+      costUsd: num(rec.total_cost_usd),
+      durationMs: num(rec.duration_ms),
+      stopReason: str(rec.stop_reason) ?? str(rec.terminal_reason),
+      isError: isError ? true : undefined,
+      modelUsage: obj(rec.modelUsage),
+    });
+    if (!isError) return [usage];
+    const errors = arr(rec.errors).map(stringifyContent).filter((e) => e !== "");
+    const subtype = str(rec.subtype);
+    const message = errors.join("\n") || str(rec.result) || `Claude run failed: ${subtype ?? "unknown"}`;
+    const code = /prompt is too long/i.test(message) ? PROMPT_TOO_LARGE : subtype || "result_error";
+    return [usage, { type: "error", message, code, terminal: true }];
+  }
+
+  return {
+    push(line) {
+      if (isBlank(line)) return [];
+      const rec = parseJsonLine(line);
+      if (!rec) return [rawEvent(line)];
+      switch (rec.type) {
+        case "system":
+          return onSystem(rec, line);
+        case "stream_event":
+          return onStreamEvent(rec, line);
+        case "assistant":
+          return onAssistant(rec, line);
+        case "user":
+          return onUser(rec);
+        case "result":
+          return onResult(rec);
+        default:
+          return [rawEvent(line)];
+      }
+    },
+    end() {
+      return [];
+    },
+  };
+}
+
+function stringifyOptional(value: unknown): string | undefined {
+  return value === undefined || value === null ? undefined : String(value);
+}

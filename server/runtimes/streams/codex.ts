@@ -1,0 +1,187 @@
+/**
+ * `json-event-stream` / `codex`: `codex exec --json`. Items arrive whole (`agent_message` has no deltas); reasoning
+ * items may be updated, so only the unseen suffix of their text is emitted. Commands become a Bash `tool_use` +
+ * `tool_result`; each file of a `file_change` becomes its own Write/Edit `tool_use` + `tool_result`.
+ */
+import type { AgentEvent } from "../../contracts/events.ts";
+import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { toolUseEvent } from "./tool-kind.ts";
+import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import { arr, compact, num, obj, pickUsage, str, stringifyContent } from "./wire.ts";
+
+const RECONNECTING = /^Reconnecting\.\.\./;
+
+/** Creates a parser for one `codex exec --json` run. */
+export function createCodexParser(ctx: ParserContext = {}): StreamParser {
+  const cwd = ctx.cwd;
+  const reasoningSeen = new Map<string, number>();
+  const emittedTools = new Set<string>();
+  const finishedTools = new Set<string>();
+  const todoSnapshots = new Map<string, { count: number; last: string }>();
+  let lastReasoningId: string | undefined;
+  let thinkingOpen = false;
+  let messagesEmitted = 0;
+  let lastError: string | undefined;
+
+  function reasoning(item: JsonRecord, id: string): AgentEvent[] {
+    const text = str(item.text) ?? "";
+    const seen = reasoningSeen.get(id) ?? 0;
+    if (text.length <= seen) return [];
+    const out: AgentEvent[] = [];
+    if (!thinkingOpen) {
+      thinkingOpen = true;
+      out.push({ type: "thinking_start" });
+    }
+    const separator = seen === 0 && lastReasoningId !== undefined && lastReasoningId !== id ? "\n\n" : "";
+    reasoningSeen.set(id, text.length);
+    lastReasoningId = id;
+    out.push({ type: "thinking_delta", delta: separator + text.slice(seen) });
+    return out;
+  }
+
+  function command(item: JsonRecord, id: string, completed: boolean): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    if (!emittedTools.has(id)) {
+      emittedTools.add(id);
+      out.push(toolUseEvent(id, "Bash", { command: str(item.command) ?? stringifyContent(item.command) }, cwd));
+    }
+    if (completed && !finishedTools.has(id)) {
+      finishedTools.add(id);
+      const exit = num(item.exit_code);
+      const failed = item.status === "failed" || (exit !== undefined && exit !== 0);
+      const result: AgentEvent = { type: "tool_result", toolUseId: id, content: str(item.aggregated_output) ?? "" };
+      if (failed) result.isError = true;
+      out.push(result);
+    }
+    return out;
+  }
+
+  function fileChange(item: JsonRecord, id: string, completed: boolean): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    const failed = item.status === "failed";
+    arr(item.changes).forEach((raw, index) => {
+      const change = obj(raw);
+      const path = str(change?.path);
+      if (!path) return;
+      const kind = str(change?.kind) ?? "update";
+      const changeId = `${id}:${index}`;
+      if (!emittedTools.has(changeId)) {
+        emittedTools.add(changeId);
+        out.push(toolUseEvent(changeId, kind === "add" ? "Write" : "Edit", { file_path: path, change: kind }, cwd));
+      }
+      if (completed && !finishedTools.has(changeId)) {
+        finishedTools.add(changeId);
+        const result: AgentEvent = { type: "tool_result", toolUseId: changeId, content: `${kind} ${path}` };
+        if (failed) result.isError = true;
+        out.push(result);
+      }
+    });
+    return out;
+  }
+
+  function genericTool(id: string, name: string, input: unknown, item: JsonRecord, completed: boolean): AgentEvent[] {
+    const out: AgentEvent[] = [];
+    if (!emittedTools.has(id)) {
+      emittedTools.add(id);
+      out.push(toolUseEvent(id, name, input, cwd));
+    }
+    if (completed && !finishedTools.has(id)) {
+      finishedTools.add(id);
+      const error = obj(item.error);
+      const content = error ? (str(error.message) ?? stringifyContent(error)) : stringifyContent(item.result ?? "");
+      const result: AgentEvent = { type: "tool_result", toolUseId: id, content };
+      if (error || item.status === "failed") result.isError = true;
+      out.push(result);
+    }
+    return out;
+  }
+
+  function todoList(item: JsonRecord, id: string): AgentEvent[] {
+    const todos = arr(item.items).map((raw) => {
+      const entry = obj(raw) ?? {};
+      return { content: str(entry.text) ?? "", status: entry.completed === true ? "completed" : "pending" };
+    });
+    const key = JSON.stringify(todos);
+    const previous = todoSnapshots.get(id);
+    if (previous?.last === key) return [];
+    const count = (previous?.count ?? 0) + 1;
+    todoSnapshots.set(id, { count, last: key });
+    return [toolUseEvent(count === 1 ? id : `${id}:${count}`, "TodoWrite", { todos }, cwd)];
+  }
+
+  function onItem(rec: JsonRecord, line: string): AgentEvent[] {
+    const item = obj(rec.item);
+    if (!item) return [rawEvent(line)];
+    const id = str(item.id) ?? "item";
+    const completed = rec.type === "item.completed";
+    switch (item.type) {
+      case "reasoning":
+        return reasoning(item, id);
+      case "agent_message": {
+        if (!completed) return [];
+        const text = str(item.text) ?? "";
+        if (text === "") return [];
+        const delta = messagesEmitted++ > 0 ? `\n${text}` : text;
+        return [{ type: "text_delta", delta }];
+      }
+      case "command_execution":
+        return command(item, id, completed);
+      case "file_change":
+        return fileChange(item, id, completed);
+      case "mcp_tool_call":
+        return genericTool(id, `mcp__${str(item.server) ?? "server"}__${str(item.tool) ?? "tool"}`, item.arguments ?? {}, item, completed);
+      case "web_search":
+        return genericTool(id, "WebSearch", { query: str(item.query) ?? "" }, item, completed);
+      case "todo_list":
+        return todoList(item, id);
+      case "error":
+        return [compact({ type: "status", label: "warning", detail: str(item.message) })];
+      default:
+        return [rawEvent(line)];
+    }
+  }
+
+  function onError(message: string): AgentEvent[] {
+    if (RECONNECTING.test(message)) return [{ type: "status", label: "retrying", detail: message }];
+    if (message === lastError) return [];
+    lastError = message;
+    return [{ type: "error", message, terminal: true }];
+  }
+
+  return {
+    push(line) {
+      if (isBlank(line)) return [];
+      const rec = parseJsonLine(line);
+      if (!rec) return [rawEvent(line)];
+      switch (rec.type) {
+        case "thread.started":
+          return [compact({ type: "status", label: "initializing", sessionId: str(rec.thread_id) })];
+        case "turn.started":
+          return [{ type: "status", label: "thinking" }];
+        case "item.started":
+        case "item.updated":
+        case "item.completed":
+          return onItem(rec, line);
+        case "turn.completed": {
+          const usage = pickUsage(rec.usage, {
+            input_tokens: "input_tokens",
+            output_tokens: "output_tokens",
+            thought_tokens: "reasoning_output_tokens",
+            cached_read_tokens: "cached_input_tokens",
+            cached_write_tokens: "cache_write_input_tokens",
+          });
+          return [compact({ type: "usage", usage, stopReason: "completed" })];
+        }
+        case "turn.failed":
+          return onError(str(obj(rec.error)?.message) ?? "codex turn failed");
+        case "error":
+          return onError(str(rec.message) ?? "codex error");
+        default:
+          return [rawEvent(line)];
+      }
+    },
+    end() {
+      return [];
+    },
+  };
+}

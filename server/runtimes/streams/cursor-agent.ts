@@ -1,0 +1,142 @@
+/**
+ * `json-event-stream` / `cursor-agent`: `cursor-agent --print --output-format stream-json --stream-partial-output`.
+ * Assistant records with `timestamp_ms` and no `model_call_id` are incremental deltas; the others replay text already
+ * streamed, so only a missing suffix is emitted. Tool calls come as `tool_call` started/completed records whose
+ * payload is keyed by the tool (`writeToolCall`, `shellToolCall`, …, or `function {name, arguments}`).
+ */
+import type { AgentEvent } from "../../contracts/events.ts";
+import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { toolUseEvent } from "./tool-kind.ts";
+import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import { arr, compact, num, obj, parseToolInput, pickUsage, str, stringifyContent } from "./wire.ts";
+
+/** Cursor's tool payload key → a tool name classifyTool understands. */
+const TOOL_NAMES: Record<string, string> = {
+  readToolCall: "read",
+  writeToolCall: "write",
+  editToolCall: "edit",
+  deleteToolCall: "delete",
+  shellToolCall: "shell",
+  grepToolCall: "grep",
+  globToolCall: "glob",
+  lsToolCall: "ls",
+  updateTodosToolCall: "todo",
+  todoToolCall: "todo",
+  webSearchToolCall: "web_search",
+  webFetchToolCall: "web_fetch",
+};
+
+/** Creates a parser for one cursor-agent run. */
+export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
+  const cwd = ctx.cwd;
+  const emittedTools = new Set<string>();
+  const finishedTools = new Set<string>();
+  let sessionId: string | undefined;
+  let turnText = "";
+
+  function assistant(rec: JsonRecord): AgentEvent[] {
+    const content = obj(rec.message)?.content;
+    const text = typeof content === "string" ? content : arr(content).map((b) => str(obj(b)?.text) ?? "").join("");
+    if (text === "") return [];
+    const incremental = num(rec.timestamp_ms) !== undefined && rec.model_call_id === undefined;
+    if (incremental) {
+      turnText += text;
+      return [{ type: "text_delta", delta: text }];
+    }
+    if (text.startsWith(turnText)) {
+      const suffix = text.slice(turnText.length);
+      turnText = text;
+      return suffix === "" ? [] : [{ type: "text_delta", delta: suffix }];
+    }
+    if (turnText.includes(text)) return [];
+    turnText += text;
+    return [{ type: "text_delta", delta: text }];
+  }
+
+  function toolCall(rec: JsonRecord, line: string): AgentEvent[] {
+    const call = obj(rec.tool_call);
+    if (!call) return [rawEvent(line)];
+    const id = str(rec.call_id) ?? "tool";
+    const [key, payloadRaw] = Object.entries(call)[0] ?? ["unknown", {}];
+    const payload = obj(payloadRaw) ?? {};
+    const fn = key === "function";
+    const name = fn ? (str(payload.name) ?? "function") : (TOOL_NAMES[key] ?? key.replace(/ToolCall$/, ""));
+    const input = fn ? (typeof payload.arguments === "string" ? parseToolInput(payload.arguments) : (payload.arguments ?? {})) : (payload.args ?? {});
+    const out: AgentEvent[] = [];
+    if (!emittedTools.has(id)) {
+      emittedTools.add(id);
+      out.push(toolUseEvent(id, name, input, cwd));
+    }
+    if (rec.subtype !== "completed" || finishedTools.has(id)) return out;
+    finishedTools.add(id);
+    const result = obj(payload.result) ?? {};
+    const success = obj(result.success);
+    const failure = result.error ?? result.rejected ?? result.failure;
+    const exit = num(success?.exitCode);
+    const content = success ? shellOutput(success) ?? stringifyContent(success) : stringifyContent(failure ?? payload.result ?? "");
+    const event: AgentEvent = { type: "tool_result", toolUseId: id, content };
+    if (!success || (exit !== undefined && exit !== 0)) event.isError = true;
+    out.push(event);
+    return out;
+  }
+
+  return {
+    push(line) {
+      if (isBlank(line)) return [];
+      const rec = parseJsonLine(line);
+      if (!rec) return [rawEvent(line)];
+      const out: AgentEvent[] = [];
+      const lineSession = str(rec.session_id);
+      if (rec.type === "system" && rec.subtype === "init") {
+        sessionId = lineSession ?? sessionId;
+        return [compact({ type: "status", label: "initializing", model: str(rec.model), sessionId: lineSession })];
+      }
+      if (lineSession !== undefined && lineSession !== sessionId) {
+        sessionId = lineSession;
+        out.push({ type: "status", label: "running", sessionId: lineSession });
+      }
+      switch (rec.type) {
+        case "assistant":
+          out.push(...assistant(rec));
+          return out;
+        case "user":
+          turnText = "";
+          return out;
+        case "tool_call":
+          out.push(...toolCall(rec, line));
+          return out;
+        case "thinking": {
+          const text = str(rec.text) ?? "";
+          if (rec.subtype === "delta" && text !== "") out.push({ type: "thinking_delta", delta: text });
+          return out;
+        }
+        case "result": {
+          turnText = "";
+          const usage = pickUsage(rec.usage, {
+            input_tokens: "inputTokens",
+            output_tokens: "outputTokens",
+            cached_read_tokens: "cacheReadTokens",
+            cached_write_tokens: "cacheWriteTokens",
+          });
+          const isError = rec.is_error === true;
+          out.push(compact({ type: "usage", usage, durationMs: num(rec.duration_ms), stopReason: str(rec.subtype), isError: isError ? true : undefined }));
+          if (isError) out.push({ type: "error", message: str(rec.result) || `cursor-agent run failed: ${str(rec.subtype) ?? "unknown"}`, code: str(rec.subtype) ?? "result_error", terminal: true });
+          return out;
+        }
+        default:
+          out.push(rawEvent(line));
+          return out;
+      }
+    },
+    end() {
+      return [];
+    },
+  };
+}
+
+function shellOutput(success: JsonRecord): string | undefined {
+  const stdout = str(success.stdout);
+  const stderr = str(success.stderr);
+  if (stdout === undefined && stderr === undefined) return undefined;
+  return [stdout, stderr].filter((s) => s !== undefined && s !== "").join("\n");
+}

@@ -1,0 +1,18 @@
+/**
+ * `plain`: CLIs without a structured stream. Every decoded stdout chunk is a text delta, verbatim. Artifact
+ * extraction happens once at completion over the whole captured text (see artifacts.ts), not here.
+ */
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { ParserContext, StreamParser } from "./types.ts";
+
+/** Creates a parser that turns text chunks (not lines) into `text_delta` events. */
+export function createPlainParser(_ctx: ParserContext = {}): StreamParser {
+  return {
+    push(chunk: string): AgentEvent[] {
+      return chunk === "" ? [] : [{ type: "text_delta", delta: chunk }];
+    },
+    end() {
+      return [];
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * `qoder-stream-json`: `qodercli -p --output-format stream-json`, wire-compatible with Claude Code's stream-json
+ * without partial messages: `system/init` (adds `qodercli_version`), whole `assistant` messages, `user` tool results,
+ * `result`. An `assistant` record with `error` and no text (e.g. `authentication_failed`) is reported as an error.
+ */
+import type { AgentEvent } from "../../contracts/events.ts";
+import { claudeUsage } from "./claude.ts";
+import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { toolUseEvent } from "./tool-kind.ts";
+import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import { arr, compact, num, obj, str, stringifyContent } from "./wire.ts";
+
+/** Creates a parser for one qodercli run. */
+export function createQoderParser(ctx: ParserContext = {}): StreamParser {
+  const cwd = ctx.cwd;
+  const emittedTools = new Set<string>();
+  let thinking = false;
+
+  function assistant(rec: JsonRecord, line: string): AgentEvent[] {
+    const message = obj(rec.message);
+    if (!message) return [rawEvent(line)];
+    const out: AgentEvent[] = [];
+    let sawText = false;
+    const content = message.content;
+    if (typeof content === "string" && content !== "") {
+      sawText = true;
+      out.push({ type: "text_delta", delta: content });
+    }
+    for (const item of arr(content)) {
+      const block = obj(item);
+      if (!block) continue;
+      if (block.type === "text") {
+        const text = str(block.text) ?? "";
+        if (text === "") continue;
+        sawText = true;
+        thinking = false;
+        out.push({ type: "text_delta", delta: text });
+      } else if (block.type === "thinking") {
+        const text = str(block.thinking) ?? str(block.text) ?? "";
+        if (text === "") continue;
+        if (!thinking) out.push({ type: "thinking_start" });
+        thinking = true;
+        out.push({ type: "thinking_delta", delta: text });
+      } else if (block.type === "tool_use") {
+        const id = str(block.id);
+        if (!id || emittedTools.has(id)) continue;
+        emittedTools.add(id);
+        out.push(toolUseEvent(id, str(block.name) ?? "tool", block.input ?? {}, cwd));
+      }
+    }
+    const error = str(rec.error);
+    if (error && !sawText) out.push({ type: "error", message: error, raw: rec });
+    return out;
+  }
+
+  return {
+    push(line) {
+      if (isBlank(line)) return [];
+      const rec = parseJsonLine(line);
+      if (!rec) return [rawEvent(line)];
+      switch (rec.type) {
+        case "system": {
+          if (rec.subtype !== "init") return [rawEvent(line)];
+          const version = str(rec.qodercli_version);
+          return [compact({ type: "status", label: "initializing", model: str(rec.model), sessionId: str(rec.session_id), detail: version ? `qodercli ${version}` : undefined })];
+        }
+        case "assistant":
+          return assistant(rec, line);
+        case "user": {
+          const out: AgentEvent[] = [];
+          for (const item of arr(obj(rec.message)?.content)) {
+            const block = obj(item);
+            const id = str(block?.tool_use_id);
+            if (!block || block.type !== "tool_result" || !id) continue;
+            const result: AgentEvent = { type: "tool_result", toolUseId: id, content: stringifyContent(block.content) };
+            if (block.is_error === true) result.isError = true;
+            out.push(result);
+          }
+          return out;
+        }
+        case "result": {
+          const isError = rec.is_error === true;
+          const out: AgentEvent[] = [
+            compact({
+              type: "usage",
+              usage: claudeUsage(rec.usage),
+              modelUsage: obj(rec.modelUsage),
+              costUsd: num(rec.total_cost_usd),
+              durationMs: num(rec.duration_ms),
+              stopReason: str(rec.stop_reason) ?? str(rec.subtype),
+              isError: isError ? true : undefined,
+            }),
+          ];
+          if (isError) out.push({ type: "error", message: str(rec.result) || `qodercli run failed: ${str(rec.subtype) ?? "unknown"}`, code: str(rec.subtype) ?? "result_error", terminal: true });
+          return out;
+        }
+        default:
+          return [rawEvent(line)];
+      }
+    },
+    end() {
+      return [];
+    },
+  };
+}
