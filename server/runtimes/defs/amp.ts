@@ -1,0 +1,27 @@
+/** Amp: `amp -x --stream-json` (Claude-compatible stream); its modes are the model choices. */
+import type { RuntimeAgentDef } from "../types.ts";
+import { pushModel, withDefaultModel } from "./shared.ts";
+
+export const ampAgentDef: RuntimeAgentDef = {
+  id: "amp",
+  name: "Amp",
+  bin: "amp",
+  versionArgs: ["--version"],
+  fallbackModels: withDefaultModel([
+    { id: "smart", label: "Smart" },
+    { id: "deep", label: "Deep" },
+    { id: "rush", label: "Rush" },
+  ]),
+  supportsCustomModel: false,
+  streamFormat: "claude-stream-json",
+  promptViaStdin: true,
+  promptInputFormat: "text",
+  installUrl: "https://ampcode.com/",
+  installCommand: "npm install -g @sourcegraph/amp",
+  buildArgs: (_prompt, _images, _extraDirs, options = {}) => {
+    const args = ["-x", "--stream-json"];
+    if (options.permissionMode !== "restricted") args.push("--dangerously-allow-all");
+    pushModel(args, "--mode", options.model);
+    return args;
+  },
+};

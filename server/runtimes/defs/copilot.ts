@@ -1,0 +1,28 @@
+/** GitHub Copilot CLI: prompt on stdin, never `-p` (`-p -` would be the literal prompt "-"). */
+import type { RuntimeAgentDef } from "../types.ts";
+import { pushModel, pushRepeated, THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
+
+export const copilotAgentDef: RuntimeAgentDef = {
+  id: "copilot",
+  name: "GitHub Copilot CLI",
+  bin: "copilot",
+  versionArgs: ["--version"],
+  fallbackModels: withDefaultModel([
+    { id: "claude-sonnet-4.6", label: "Claude Sonnet 4.6" },
+    { id: "gpt-5.2", label: "GPT-5.2" },
+  ]),
+  streamFormat: "copilot-stream-json",
+  promptViaStdin: true,
+  inactivityTimeoutMs: THIRTY_MINUTES_MS,
+  installUrl: "https://github.com/github/copilot-cli",
+  docsUrl: "https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli",
+  installCommand: "npm install -g @github/copilot",
+  buildArgs: (_prompt, _images, extraDirs = [], options = {}) => {
+    // Without --allow-all-tools a headless run blocks on a tool-approval prompt.
+    const args = options.permissionMode === "restricted" ? [] : ["--allow-all-tools"];
+    args.push("--output-format", "json");
+    pushModel(args, "--model", options.model);
+    pushRepeated(args, "--add-dir", extraDirs);
+    return args;
+  },
+};

@@ -1,0 +1,23 @@
+/** DeepSeek TUI: `deepseek exec --auto`, prompt as the last argv element (no stdin sentinel upstream). */
+import type { RuntimeAgentDef } from "../types.ts";
+import { pushModel, withDefaultModel } from "./shared.ts";
+
+export const deepseekAgentDef: RuntimeAgentDef = {
+  id: "deepseek",
+  name: "DeepSeek TUI",
+  bin: "deepseek",
+  fallbackBins: ["codewhale"],
+  versionArgs: ["--version"],
+  fallbackModels: withDefaultModel(["deepseek-flash", "deepseek-v4-pro", "deepseek-v4-flash"]),
+  streamFormat: "plain",
+  // The prompt rides in argv, so oversized prompts fail early with AGENT_PROMPT_TOO_LARGE.
+  maxPromptArgBytes: 30_000,
+  inheritedEnv: ["DEEPSEEK_API_KEY"],
+  buildArgs: (prompt, _images, _extraDirs, options = {}) => {
+    const args = ["exec"];
+    if (options.permissionMode !== "restricted") args.push("--auto");
+    pushModel(args, "--model", options.model);
+    args.push(prompt);
+    return args;
+  },
+};

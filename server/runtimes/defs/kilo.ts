@@ -1,0 +1,29 @@
+/** Kilo Code CLI over ACP (`kilo acp`); images as `file://` resource links, no custom model ids. */
+import type { RuntimeAgentDef } from "../types.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+
+export const kiloAgentDef: RuntimeAgentDef = {
+  id: "kilo",
+  name: "Kilo Code CLI",
+  bin: "kilo",
+  fallbackBins: ["kilocode"],
+  versionArgs: ["--version"],
+  versionPolicy: {
+    supportedVersions: ["7.4.23", "7.7.7"],
+    // 7.4.23 and later within 7.x (tested floor).
+    supportedVersionPattern: /^7\.(4\.(2[3-9]|[3-9]\d)|([5-9]|\d{2,})\.\d+)$/,
+    requireVersion: true,
+    parse: (raw) => /(\d+\.\d+\.\d+)/.exec(raw)?.[1] ?? null,
+  },
+  fallbackModels: withDefaultModel([]),
+  supportsCustomModel: false,
+  supportsImagePaths: true,
+  streamFormat: "acp-json-rpc",
+  acpModelDiscovery: ACP_MODEL_DISCOVERY,
+  externalMcpInjection: "acp-merge",
+  acpImagePathFormat: "file-url",
+  acpResourceMimePolicy: "kilo",
+  installUrl: "https://kilocode.ai/cli",
+  installCommand: "npm install -g @kilocode/cli",
+  buildArgs: () => ["acp"],
+};

@@ -1,0 +1,18 @@
+/** Kiro CLI over ACP (`kiro-cli acp`); a `turn_end` update completes the prompt. */
+import type { RuntimeAgentDef } from "../types.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+
+export const kiroAgentDef: RuntimeAgentDef = {
+  id: "kiro",
+  name: "Kiro CLI",
+  bin: "kiro-cli",
+  versionArgs: ["--version"],
+  fallbackModels: withDefaultModel(["auto", "claude-sonnet-4.5", "claude-haiku-4.5"]),
+  streamFormat: "acp-json-rpc",
+  acpModelDiscovery: ACP_MODEL_DISCOVERY,
+  externalMcpInjection: "acp-merge",
+  resumesSessionViaAcpLoad: true,
+  acpTurnEndCompletesPrompt: true,
+  installUrl: "https://kiro.dev/cli/",
+  buildArgs: () => ["acp"],
+};

@@ -1,0 +1,15 @@
+/** Xiaomi MiMo over ACP (`mimo acp`); MCP servers through `MIMOCODE_CONFIG_CONTENT`. */
+import type { RuntimeAgentDef } from "../types.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+
+export const mimoAgentDef: RuntimeAgentDef = {
+  id: "mimo",
+  name: "MiMo Code",
+  bin: "mimo",
+  versionArgs: ["--version"],
+  fallbackModels: withDefaultModel(["xiaomi/mimo-v2-pro", "xiaomi/mimo-v2-flash"]),
+  streamFormat: "acp-json-rpc",
+  acpModelDiscovery: ACP_MODEL_DISCOVERY,
+  externalMcpInjection: "mimo-env-content",
+  buildArgs: () => ["acp"],
+};

@@ -1,0 +1,36 @@
+/** Pi coding agent in RPC mode; skills via `--skill`, other absolute dirs as system-prompt hints. */
+import type { RuntimeAgentDef } from "../types.ts";
+import { parsePiListModels } from "../models.ts";
+import { choices, isAbsolutePath, isDefaultChoice, pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
+
+export const piAgentDef: RuntimeAgentDef = {
+  id: "pi",
+  name: "Pi",
+  bin: "pi",
+  versionArgs: ["--version"],
+  versionProbeTimeoutMs: 15_000,
+  fallbackModels: withDefaultModel([
+    "anthropic/claude-sonnet-4-5",
+    "openai/gpt-5.1-codex",
+    "google/gemini-2.5-pro",
+  ]),
+  reasoningOptions: choices(["off", "minimal", "low", "medium", "high", "xhigh"], { withDefault: true }),
+  streamFormat: "pi-rpc",
+  supportsImagePaths: true,
+  fetchModels: async (run) => {
+    const output = await run(["--list-models"], { timeoutMs: 60_000 });
+    return output && output.exitCode === 0 ? parsePiListModels(output.stdout) : null;
+  },
+  installUrl: "https://github.com/badlogic/pi-mono",
+  installCommand: "npm install -g @mariozechner/pi-coding-agent",
+  buildArgs: (_prompt, _images, extraDirs = [], options = {}, context) => {
+    const skillDirs = context?.skillDirs ?? [];
+    const args = ["--mode", "rpc"];
+    pushModel(args, "--model", options.model);
+    if (!isDefaultChoice(options.reasoning)) args.push("--thinking", options.reasoning);
+    pushRepeated(args, "--skill", skillDirs);
+    const hints = extraDirs.filter((dir) => isAbsolutePath(dir, context?.platform) && !skillDirs.includes(dir));
+    pushRepeated(args, "--append-system-prompt", hints);
+    return args;
+  },
+};

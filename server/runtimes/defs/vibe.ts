@@ -1,0 +1,18 @@
+/** Mistral Vibe over ACP (`vibe-acp`, no arguments). */
+import type { RuntimeAgentDef } from "../types.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+
+export const vibeAgentDef: RuntimeAgentDef = {
+  id: "vibe",
+  name: "Mistral Vibe",
+  bin: "vibe-acp",
+  versionArgs: ["--version"],
+  fallbackModels: withDefaultModel(["devstral-medium-latest", "devstral-small-latest"]),
+  streamFormat: "acp-json-rpc",
+  acpModelDiscovery: ACP_MODEL_DISCOVERY,
+  externalMcpInjection: "acp-merge",
+  resumesSessionViaAcpLoad: true,
+  installUrl: "https://github.com/mistralai/mistral-vibe",
+  installCommand: "uv tool install mistral-vibe",
+  buildArgs: () => [],
+};
