@@ -1,0 +1,40 @@
+// The same app served by Deno (node:sqlite store, Deno.serve): health, the guard, and an app-config round trip.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { startDaemonProcess } from "../support/daemon-process.ts";
+import { tempDir } from "../support/temp.ts";
+
+const root = join(import.meta.dir, "..", "..");
+const deno = join(root, "node_modules", ".bin", "deno");
+
+describe("under Deno", () => {
+  test("health, guard and app-config survive a restart", async () => {
+    using data = tempDir("od-deno-");
+    const argv = [deno, "run", "-A", join(root, "server", "deno.ts"), "--port", "0", "--data-dir", data.path];
+    {
+      await using od = await startDaemonProcess(argv, { env: { DENO_NO_UPDATE_CHECK: "1" } });
+      const health = await fetch(`${od.origin}/api/health`);
+      expect(await health.json()).toEqual({ ok: true, version: expect.any(String) });
+
+      expect((await fetch(`${od.origin}/api/app-config`)).status).toBe(401);
+      const foreign = await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${od.token}`, origin: "http://evil.example" } });
+      expect(foreign.status).toBe(403);
+
+      const put = await fetch(`${od.origin}/api/app-config`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ agentId: "pi", theme: "dark" }),
+      });
+      expect(put.status).toBe(200);
+      const bad = await fetch(`${od.origin}/api/app-config`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ theme: "purple" }),
+      });
+      expect(bad.status).toBe(400);
+    }
+    await using od = await startDaemonProcess(argv, { env: { DENO_NO_UPDATE_CHECK: "1" } });
+    const res = await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${od.token}` } });
+    expect(await res.json()).toEqual({ config: { agentId: "pi", theme: "dark" } });
+  }, 60_000);
+});

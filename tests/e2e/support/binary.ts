@@ -1,0 +1,25 @@
+/** Build dist/od once per test process and hand out copies that run from a folder outside the source tree. */
+import { copyFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileOd } from "../../../scripts/build-binary.ts";
+import { buildWeb } from "../../../scripts/build-web.ts";
+
+const root = join(import.meta.dir, "..", "..", "..");
+let built: Promise<string> | undefined;
+
+export function buildBinaryOnce(): Promise<string> {
+  return (built ??= (async () => {
+    await buildWeb();
+    return compileOd(join(root, "dist", "od"));
+  })());
+}
+
+/** A copy of the binary in a fresh temp folder (so nothing can resolve files relative to the source tree). */
+export async function binaryCopy(): Promise<{ bin: string; dir: string }> {
+  const source = await buildBinaryOnce();
+  const dir = mkdtempSync(join(tmpdir(), "od-bin-"));
+  const bin = join(dir, "od");
+  copyFileSync(source, bin);
+  return { bin, dir };
+}
