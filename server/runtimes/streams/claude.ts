@@ -39,6 +39,9 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
   const renamedToolIds = new Map<string, string>();
   const tasks = new TaskList();
   let currentMessageId = "";
+  let turnEndedSinceResult = false;
+  /** An assistant-level error (e.g. authentication_failed) waits for `result`, which repeats it as the terminal one. */
+  let pendingError: { message: string; code: string } | undefined;
 
   function emitToolUse(out: AgentEvent[], id: string, name: string, input: unknown): void {
     if (emittedTools.has(id)) return;
@@ -55,6 +58,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
   function turnEnd(out: AgentEvent[], messageId: string, stopReason: string | undefined): void {
     if (!stopReason || stopReason === "tool_use" || endedMessages.has(messageId)) return;
     endedMessages.add(messageId);
+    turnEndedSinceResult = true;
     out.push({ type: "turn_end", stopReason });
   }
 
@@ -197,8 +201,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
     turnEnd(out, messageId, str(message.stop_reason));
     const error = str(rec.error);
     if (error) {
-      const message = texts.join("\n").trim() || error;
-      out.push({ type: "error", message, code: error });
+      pendingError = { message: texts.join("\n").trim() || error, code: error };
     }
     return out;
   }
@@ -207,8 +210,9 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
     const out: AgentEvent[] = [];
     for (const item of arr(obj(rec.message)?.content)) {
       const block = obj(item);
-      if (!block || block.type !== "tool_result") continue;
-      const id = str(block.tool_use_id);
+      // Keyed on tool_use_id rather than `type`, so a result block with an unexpected type label still lands.
+      const id = str(block?.tool_use_id);
+      if (!block || (block.type !== "tool_result" && !id)) continue;
       if (!id) continue;
       const result: AgentEvent = { type: "tool_result", toolUseId: renamedToolIds.get(id) ?? id, content: stringifyContent(block.content) };
       if (block.is_error === true) result.isError = true;
@@ -219,6 +223,11 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
 
   function onResult(rec: JsonRecord): AgentEvent[] {
     const isError = rec.is_error === true;
+    const out: AgentEvent[] = [];
+    // Without partial messages the per-block assistant lines carry no stop_reason: the result closes the turn.
+    const resultStop = str(rec.stop_reason);
+    if (!turnEndedSinceResult && resultStop && resultStop !== "tool_use") out.push({ type: "turn_end", stopReason: resultStop });
+    turnEndedSinceResult = false;
     const usage: AgentEvent = compact({
       type: "usage" as const,
       usage: claudeUsage(rec.usage),
@@ -228,12 +237,17 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       isError: isError ? true : undefined,
       modelUsage: obj(rec.modelUsage),
     });
-    if (!isError) return [usage];
+    out.push(usage);
+    const assistantError = pendingError;
+    pendingError = undefined;
+    if (!isError) return out;
     const errors = arr(rec.errors).map(stringifyContent).filter((e) => e !== "");
-    const subtype = str(rec.subtype);
-    const message = errors.join("\n") || str(rec.result) || `Claude run failed: ${subtype ?? "unknown"}`;
-    const code = /prompt is too long/i.test(message) ? PROMPT_TOO_LARGE : subtype || "result_error";
-    return [usage, { type: "error", message, code, terminal: true }];
+    // Claude reports API failures as subtype "success" with is_error; the assistant-level code says more.
+    const subtype = str(rec.subtype) === "success" ? undefined : str(rec.subtype);
+    const message = errors.join("\n") || str(rec.result) || assistantError?.message || `Claude run failed: ${str(rec.subtype) ?? "unknown"}`;
+    const code = /prompt is too long/i.test(message) ? PROMPT_TOO_LARGE : subtype || assistantError?.code || "result_error";
+    out.push({ type: "error", message, code, terminal: true });
+    return out;
   }
 
   return {
@@ -257,7 +271,9 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       }
     },
     end() {
-      return [];
+      const error = pendingError;
+      pendingError = undefined;
+      return error ? [{ type: "error", message: error.message, code: error.code }] : [];
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from "../../contracts/events.ts";
 import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
-import { toolUseEvent } from "./tool-kind.ts";
+import { relativeToCwd, toolUseEvent } from "./tool-kind.ts";
 import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
 import { arr, compact, num, obj, pickUsage, str, stringifyContent } from "./wire.ts";
 
@@ -71,7 +71,7 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
       }
       if (completed && !finishedTools.has(changeId)) {
         finishedTools.add(changeId);
-        const result: AgentEvent = { type: "tool_result", toolUseId: changeId, content: `${kind} ${path}` };
+        const result: AgentEvent = { type: "tool_result", toolUseId: changeId, content: `${kind} ${relativeToCwd(path, cwd)}` };
         if (failed) result.isError = true;
         out.push(result);
       }
