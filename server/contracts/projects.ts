@@ -1,0 +1,89 @@
+/** Projects (a folder on disk), their conversations, and the messages in them. */
+import { z } from "zod";
+import { RunStatus } from "./runs.ts";
+
+export const Project = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Absolute folder the agents run in. */
+  path: z.string(),
+  createdAt: z.number(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const CreateProjectRequest = z.strictObject({
+  name: z.string().trim().min(1).max(120),
+  /**
+   * An existing folder (absolute). Absent → a new folder `<data dir>/projects/<name>` is created.
+   * od never creates a folder anywhere else.
+   */
+  path: z.string().min(1).optional(),
+});
+
+export const UpdateProjectRequest = z.strictObject({ name: z.string().trim().min(1).max(120) });
+
+export const Conversation = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  title: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export const CreateConversationRequest = z.strictObject({ title: z.string().trim().min(1).max(200).optional() });
+export const UpdateConversationRequest = z.strictObject({ title: z.string().trim().min(1).max(200) });
+
+/** The compact, persisted form of an assistant turn's events (no deltas, no live-only events). */
+export const PersistedEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("status"), label: z.string(), detail: z.string().optional() }),
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({ type: z.literal("thinking"), text: z.string() }),
+  z.object({
+    type: z.literal("tool_use"),
+    id: z.string(),
+    name: z.string(),
+    input: z.unknown(),
+    kind: z.string(),
+    path: z.string().optional(),
+  }),
+  z.object({ type: z.literal("tool_result"), toolUseId: z.string(), content: z.string(), isError: z.boolean().optional() }),
+  z.object({
+    type: z.literal("usage"),
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    costUsd: z.number().optional(),
+    durationMs: z.number().optional(),
+  }),
+  z.object({ type: z.literal("error"), message: z.string(), code: z.string().optional() }),
+  z.object({ type: z.literal("artifact"), name: z.string(), path: z.string().optional() }),
+]);
+export type PersistedEvent = z.infer<typeof PersistedEvent>;
+
+export const Message = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  role: z.enum(["user", "assistant"]),
+  /** The user's text, or the assistant's final answer text. */
+  text: z.string(),
+  events: z.array(PersistedEvent).optional(),
+  runId: z.string().nullable(),
+  runStatus: RunStatus.nullable(),
+  agentId: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+  /** Project-relative files this turn produced. */
+  files: z.array(z.string()),
+  createdAt: z.number(),
+});
+export type Message = z.infer<typeof Message>;
+
+/** A file in the project folder, for the files panel. */
+export const ProjectFile = z.object({
+  path: z.string(),
+  size: z.number(),
+  modifiedAt: z.number(),
+  /** The run that last wrote it, when od saw it happen. */
+  runId: z.string().nullable(),
+});
+export type ProjectFile = z.infer<typeof ProjectFile>;

@@ -1,0 +1,147 @@
+/**
+ * Runs: the request that starts one, the events its SSE stream carries, and the summary the API returns.
+ * Every RunEvent has a per-run `id` that only increases (also across daemon restarts), so `Last-Event-ID`
+ * replay is exact: a reconnecting client gets every event after the id it saw, none twice.
+ */
+import { z } from "zod";
+import { AgentEvent } from "./events.ts";
+
+export const RunStatus = z.enum(["queued", "running", "succeeded", "failed", "canceled"]);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const TERMINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(["succeeded", "failed", "canceled"]);
+
+/** Why a run failed, coarse enough for the UI to offer the right fix. */
+export const FailureCategory = z.enum(["auth", "quota", "upstream", "config", "timeout", "cancel", "crash", "unknown"]);
+export type FailureCategory = z.infer<typeof FailureCategory>;
+
+export const CreateRunRequest = z.strictObject({
+  projectId: z.string().min(1),
+  /** Continue this conversation; a new one is created when absent. */
+  conversationId: z.string().min(1).optional(),
+  /** The agent to run; absent → the configured agent if available, else the first available. */
+  agentId: z.string().min(1).optional(),
+  message: z.string().min(1, "message must not be empty"),
+  model: z.string().min(1).nullable().optional(),
+  reasoning: z.string().min(1).nullable().optional(),
+  /** Project-relative paths of uploaded images. */
+  attachments: z.array(z.string().min(1)).max(10).optional(),
+  /** Skills to compose into the prompt (in addition to @-mentions in the message). */
+  skillIds: z.array(z.string().min(1)).optional(),
+});
+export type CreateRunRequest = z.infer<typeof CreateRunRequest>;
+
+export const CreateRunResponse = z.object({ runId: z.string(), conversationId: z.string() });
+
+export const RunInputRequest = z.strictObject({ message: z.string().min(1) });
+
+const base = { id: z.number().int().nonnegative(), ts: z.number() };
+
+/** The run started (re-sent for a reseeded attempt). */
+export const RunStartEvent = z.object({
+  ...base,
+  type: z.literal("start"),
+  runId: z.string(),
+  agentId: z.string(),
+  bin: z.string(),
+  protocolVersion: z.literal(1),
+  cwd: z.string(),
+  projectId: z.string(),
+  conversationId: z.string(),
+  model: z.string().nullable(),
+  reasoning: z.string().nullable(),
+  /** 0 for the first attempt, 1 when a stale session was reseeded with the full transcript. */
+  attemptIndex: z.number().int(),
+  /** `native` when the agent continues its own session, `transcript` when the prompt carries the history. */
+  resume: z.enum(["new", "native", "transcript"]),
+});
+
+/** One unified event from the agent's parser or transport. */
+export const RunAgentEvent = z.object({ ...base, type: z.literal("agent"), event: AgentEvent });
+
+/** Raw output the parser did not consume (plain stdout is already text deltas) — bounded chunks. */
+export const RunStdoutEvent = z.object({ ...base, type: z.literal("stdout"), chunk: z.string() });
+export const RunStderrEvent = z.object({ ...base, type: z.literal("stderr"), chunk: z.string() });
+
+/** Something od noticed that is not an error of the run (skipped image, reseed, watchdog warning, …). */
+export const RunDiagnosticEvent = z.object({
+  ...base,
+  type: z.literal("diagnostic"),
+  kind: z.string(),
+  message: z.string(),
+  detail: z.unknown().optional(),
+});
+
+/** A typed failure, usually followed by `end` with status `failed`. */
+export const RunErrorEvent = z.object({
+  ...base,
+  type: z.literal("error"),
+  message: z.string(),
+  error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean().optional(), details: z.unknown().optional() }),
+});
+
+/** The run is over. Always the last event of a run. */
+export const RunEndEvent = z.object({
+  ...base,
+  type: z.literal("end"),
+  status: z.enum(["succeeded", "failed", "canceled"]),
+  code: z.number().nullable(),
+  signal: z.string().nullable(),
+  failureCategory: FailureCategory.optional(),
+  /** Finer reason, e.g. `empty_output`, `inactivity_timeout`, `daemon_restart`, `session_resume_expired`. */
+  failureDetail: z.string().optional(),
+  /** A sentence for people. */
+  reason: z.string(),
+  /** What the user can do about it (login command, …). */
+  guidance: z.string().optional(),
+  fixCommand: z.string().optional(),
+  /** Project-relative files the run wrote. */
+  files: z.array(z.string()),
+  durationMs: z.number(),
+});
+
+export const RunEvent = z.discriminatedUnion("type", [
+  RunStartEvent,
+  RunAgentEvent,
+  RunStdoutEvent,
+  RunStderrEvent,
+  RunDiagnosticEvent,
+  RunErrorEvent,
+  RunEndEvent,
+]);
+export type RunEvent = z.infer<typeof RunEvent>;
+export type RunEventType = RunEvent["type"];
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+/** A RunEvent before the event log assigns its id and timestamp. */
+export type NewRunEvent = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "id" | "ts"> : never) : never;
+
+export const RunSummary = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  conversationId: z.string(),
+  agentId: z.string(),
+  model: z.string().nullable(),
+  reasoning: z.string().nullable(),
+  status: RunStatus,
+  createdAt: z.number(),
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+  pid: z.number().nullable(),
+  exitCode: z.number().nullable(),
+  signal: z.string().nullable(),
+  failureCategory: FailureCategory.nullable(),
+  failureDetail: z.string().nullable(),
+  reason: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  files: z.array(z.string()),
+  cancelRequested: z.boolean(),
+  lastEventId: z.number(),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const ListRunsQuery = z.object({
+  projectId: z.string().optional(),
+  conversationId: z.string().optional(),
+  /** A status, or `active` for every non-terminal one. */
+  status: z.union([RunStatus, z.literal("active")]).optional(),
+});
