@@ -1,0 +1,63 @@
+/**
+ * `od parse`: replays a captured CLI stdout through the stream parser of a runtime and prints one AgentEvent JSON per
+ * line. Useful to debug a parser against a user's transcript without running the CLI. For `plain`, `<artifact>`
+ * blocks are written into `--out-dir` at the end, as a run would write them into the project folder.
+ */
+import { createReadStream } from "node:fs";
+import { resolve } from "node:path";
+import type { AgentEvent } from "../contracts/events.ts";
+import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
+import { isJsonEventParser, isStreamFormat, JSON_EVENT_PARSERS, STREAM_FORMATS } from "../runtimes/streams/index.ts";
+import { readStreamEvents } from "../runtimes/streams/read-events.ts";
+import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
+
+function flag(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function inputOf(file: string | undefined, io: CommandIO): AsyncIterable<Uint8Array> {
+  if (file === undefined || file === "-") return io.stdin;
+  return createReadStream(resolve(io.cwd, file));
+}
+
+export const parseCommand: CommandSpec = {
+  name: "parse",
+  summary: "Parse a captured CLI stdout into AgentEvent JSON lines",
+  details: `Formats: ${STREAM_FORMATS.join(", ")}. Parsers for json-event-stream: ${JSON_EVENT_PARSERS.join(", ")}.\nReads FILE, or stdin when FILE is omitted or "-".`,
+  flags: [
+    { name: "format", type: "string", valueName: "FORMAT", description: "Stream format of the transcript (a runtime's streamFormat)" },
+    { name: "parser", type: "string", valueName: "PARSER", description: "Event parser for json-event-stream (codex, opencode, …)" },
+    { name: "cwd", type: "string", valueName: "DIR", description: "The run's folder; tool paths inside it are shown relative" },
+    { name: "out-dir", type: "string", valueName: "DIR", description: "plain only: write <artifact> blocks into DIR" },
+  ],
+  positionals: [{ name: "FILE", description: 'Captured stdout ("-" for stdin)', optional: true }],
+  async run(args, io) {
+    const format = flag(args, "format");
+    if (format === undefined || !isStreamFormat(format)) {
+      io.stderr(`od parse: ${format === undefined ? "missing --format" : `unknown format "${format}"`}; valid formats: ${STREAM_FORMATS.join(", ")}\n`);
+      return 2;
+    }
+    const parser = flag(args, "parser");
+    if (parser !== undefined && !isJsonEventParser(parser)) {
+      io.stderr(`od parse: unknown parser "${parser}"; valid parsers: ${JSON_EVENT_PARSERS.join(", ")}\n`);
+      return 2;
+    }
+    const cwdFlag = flag(args, "cwd");
+    const outDir = flag(args, "out-dir");
+    const file = args.positionals[0];
+    const print = (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`);
+    let captured = "";
+    try {
+      for await (const event of readStreamEvents(inputOf(file, io), format, parser, { cwd: cwdFlag ? resolve(io.cwd, cwdFlag) : undefined })) {
+        if (format === "plain" && event.type === "text_delta") captured += event.delta;
+        print(event);
+      }
+      if (format === "plain" && outDir !== undefined) for (const event of writeArtifacts(captured, resolve(io.cwd, outDir))) print(event);
+    } catch (error) {
+      io.stderr(`od parse: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+    return 0;
+  },
+};
