@@ -13,6 +13,7 @@ export const primeAgentDef: RuntimeAgentDef = {
   streamFormat: "pi-rpc",
   piRpcResumeViaProcessArgs: true,
   resumesSessionViaCli: true,
+  capturesSessionIdFromStream: true,
   listModels: { args: ["model", "list"], timeoutMs: 15_000, parse: parsePrimeAgentModels },
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
     const args = ["--mode", "rpc"];

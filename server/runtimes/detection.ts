@@ -1,0 +1,293 @@
+/**
+ * Detection: for every def, in parallel and fault-isolated, resolve the executable a run would spawn, run its
+ * version probe, then its help (capabilities), model-discovery, auth and compatibility probes concurrently, and
+ * report one AgentInfo. One broken CLI yields one unavailable entry; it never empties the list.
+ */
+import { existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import type { AgentDiagnostic, AgentInfo, AgentProbeTimings } from "../contracts/agents.ts";
+import { type EnvMap, type ProbeRun, type RuntimeAgentDef, type RuntimeModelOption, resolveDefTransport } from "./types.ts";
+import { binOverrideEnvVar, type FileState } from "./executables.ts";
+import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "./launch.ts";
+import { runProbe as realRunProbe, type ProbeResult, type ProbeRunner } from "./probe.ts";
+import { HIDDEN_FLAG_PROBE_VALUE, hiddenFlagSupported, parseCapabilities } from "./capabilities.ts";
+import { authClassifierId, authFromEnv, classifyAuthProbe, type AuthResult } from "./auth.ts";
+import * as diag from "./diagnostics.ts";
+import { withDefaultModel } from "./defs/shared.ts";
+
+/** ACP handshake-based model discovery (provided by protocols/acp). */
+export type AcpModelDiscoverer = (options: {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  timeoutMs?: number;
+}) => Promise<Array<{ id: string; label: string }> | null>;
+
+/** Everything detection reads from the outside world; tests inject fakes. */
+export type DetectionDeps = {
+  env: EnvMap;
+  platform?: NodeJS.Platform;
+  homeDir?: string;
+  statFile?: (path: string) => FileState;
+  fileExists?: (path: string) => boolean;
+  runProbe?: ProbeRunner;
+  discoverAcpModels?: AcpModelDiscoverer;
+  /** Folder ACP discovery opens its throwaway session in. */
+  probeCwd?: string;
+  timeouts?: { versionMs?: number; helpMs?: number; modelsMs?: number; authMs?: number };
+};
+
+/** One def's detection result: the wire info plus what arg builders and model validation need in process. */
+export type DetectedAgent = {
+  info: AgentInfo;
+  capabilities: Record<string, boolean>;
+  liveModels: RuntimeModelOption[] | null;
+};
+
+const DEFAULTS = { versionMs: 3000, helpMs: 5000, modelsMs: 5000, authMs: 5000 };
+const HELP_MAX_BYTES = 4 * 1024 * 1024;
+const MODELS_MAX_BYTES = 8 * 1024 * 1024;
+/** Spawn failures and shell exit codes that mean "the OS could not run this file". */
+const NOT_INVOCABLE_CODES = new Set(["ENOENT", "EACCES", "ENOTDIR"]);
+const NOT_INVOCABLE_EXITS = new Set([126, 127]);
+
+function baseInfo(def: RuntimeAgentDef, env: EnvMap): AgentInfo {
+  const transport = resolveDefTransport(def, env);
+  const info: AgentInfo = {
+    id: def.id,
+    name: def.name,
+    bin: def.bin,
+    available: false,
+    state: "unavailable",
+    version: null,
+    diagnostics: [],
+    models: def.fallbackModels.length ? def.fallbackModels : withDefaultModel([]),
+    modelsSource: "fallback",
+    streamFormat: transport.streamFormat,
+    capabilities: {},
+    probeMs: {},
+  };
+  if (transport.eventParser) info.eventParser = transport.eventParser;
+  if (def.reasoningOptions) info.reasoningOptions = def.reasoningOptions;
+  if (def.supportsImagePaths !== undefined) info.supportsImagePaths = def.supportsImagePaths;
+  if (def.externalMcpInjection) info.externalMcpInjection = def.externalMcpInjection;
+  if (def.supportsCustomModel !== undefined) info.supportsCustomModel = def.supportsCustomModel;
+  if (def.installUrl) info.installUrl = def.installUrl;
+  if (def.docsUrl) info.docsUrl = def.docsUrl;
+  return info;
+}
+
+function firstLine(text: string): string | null {
+  const line = text.split(/\r?\n/).find((candidate) => candidate.trim());
+  return line ? line.trim() : null;
+}
+
+function policyAccepts(def: RuntimeAgentDef, version: string): boolean {
+  const policy = def.versionPolicy;
+  if (!policy) return true;
+  return policy.supportedVersions.includes(version) || Boolean(policy.supportedVersionPattern?.test(version));
+}
+
+/** A probe result as the `ProbeOutput` defs see (null when it did not run to completion). */
+function asOutput(result: ProbeResult): { stdout: string; stderr: string; exitCode: number | null } | null {
+  return result.kind === "exited" ? { stdout: result.stdout, stderr: result.stderr, exitCode: result.code } : null;
+}
+
+type Probing = { def: RuntimeAgentDef; launch: AgentLaunch; deps: DetectionDeps; run: ProbeRunner; timeouts: typeof DEFAULTS };
+
+async function probeCapabilities(p: Probing): Promise<{ caps: Record<string, boolean>; ms?: number; diagnostic?: AgentDiagnostic }> {
+  const { def, launch, run } = p;
+  const flags = def.capabilityFlags ?? {};
+  const hidden = def.hiddenCapabilityFlags;
+  if (!def.helpArgs && !hidden) return { caps: {} };
+  const started = performance.now();
+  let caps: Record<string, boolean> = {};
+  let diagnostic: AgentDiagnostic | undefined;
+  if (def.helpArgs) {
+    const help = await run(launchArgv(launch, def.helpArgs), { env: launch.env, timeoutMs: p.timeouts.helpMs, maxBytes: HELP_MAX_BYTES });
+    if (help.kind === "timeout") diagnostic = diag.probeTimeoutDiagnostic(def, "help", def.helpArgs, p.timeouts.helpMs);
+    if (help.kind !== "spawn-error") caps = parseCapabilities(`${help.stdout}\n${help.stderr}`, flags);
+  }
+  if (hidden) {
+    const entries = Object.entries(hidden.flags);
+    const results = await Promise.all(
+      entries.map(([flag]) =>
+        run(launchArgv(launch, [...hidden.probeArgsPrefix, flag, HIDDEN_FLAG_PROBE_VALUE]), { env: launch.env, timeoutMs: p.timeouts.helpMs }),
+      ),
+    );
+    entries.forEach(([, key], index) => {
+      const result = results[index];
+      caps[key] = result?.kind === "exited" && hiddenFlagSupported(`${result.stdout}\n${result.stderr}`);
+    });
+  }
+  return { caps, ms: Math.round(performance.now() - started), ...(diagnostic ? { diagnostic } : {}) };
+}
+
+async function probeModels(p: Probing): Promise<{ models: RuntimeModelOption[] | null; ms?: number }> {
+  const { def, launch, run, deps } = p;
+  const started = performance.now();
+  const done = (models: RuntimeModelOption[] | null) => ({ models: models?.length ? models : null, ms: Math.round(performance.now() - started) });
+  if (def.fetchModels) {
+    const probeRun: ProbeRun = async (args, options = {}) =>
+      asOutput(await run(launchArgv(launch, args), { env: launch.env, timeoutMs: options.timeoutMs ?? p.timeouts.modelsMs, maxBytes: options.maxBytes ?? MODELS_MAX_BYTES }));
+    return done(await def.fetchModels(probeRun, launch.env).catch(() => null));
+  }
+  if (def.listModels) {
+    const { args, timeoutMs, maxBytes, parse } = def.listModels;
+    const output = asOutput(await run(launchArgv(launch, args), { env: launch.env, timeoutMs: timeoutMs ?? p.timeouts.modelsMs, maxBytes: maxBytes ?? MODELS_MAX_BYTES }));
+    if (!output || output.exitCode !== 0) return done(null);
+    try {
+      return done(parse(output.stdout));
+    } catch {
+      return done(null);
+    }
+  }
+  if (def.acpModelDiscovery && deps.discoverAcpModels) {
+    const argv = launchArgv(launch, def.buildArgs("", [], [], {}, { env: deps.env, platform: deps.platform }));
+    const found = await deps
+      .discoverAcpModels({ argv, env: launch.env, cwd: deps.probeCwd ?? tmpdir(), timeoutMs: def.acpModelDiscovery.timeoutMs })
+      .catch(() => null);
+    return done(found?.length ? withDefaultModel(found.map(({ id, label }) => ({ id, label }))) : null);
+  }
+  return { models: null };
+}
+
+async function probeAuth(p: Probing): Promise<{ auth?: AuthResult; ms?: number }> {
+  const { def, launch, run } = p;
+  if (!def.authProbe) return {};
+  if (authFromEnv(authClassifierId(def), launch.env)) return { auth: { status: "ok" }, ms: 0 };
+  const result = await run(launchArgv(launch, def.authProbe.args), {
+    env: launch.env,
+    timeoutMs: def.authProbe.timeoutMs ?? p.timeouts.authMs,
+    maxBytes: 1024 * 1024,
+  });
+  return { auth: classifyAuthProbe(def, result), ms: result.ms };
+}
+
+async function probeCompatibility(p: Probing): Promise<{ failure?: string; ms?: number }> {
+  const { def, launch, run, deps } = p;
+  const probe = def.compatibilityProbe;
+  if (!probe) return {};
+  const fileExists = deps.fileExists ?? existsSync;
+  if (probe.preflight && !probe.preflight({ env: launch.env, fileExists })) return { failure: "The od profile is not installed yet." };
+  const result = await run(launchArgv(launch, probe.args), { env: launch.env, timeoutMs: probe.timeoutMs ?? 10_000 });
+  if (result.kind !== "exited" || result.code !== 0) {
+    const why = result.kind === "timeout" ? "timed out" : result.kind === "spawn-error" ? result.code : `exited ${result.code}`;
+    return { failure: `\`${def.bin} ${probe.args.join(" ")}\` ${why}.`, ms: result.ms };
+  }
+  try {
+    return probe.parse(result.stdout) ? { ms: result.ms } : { failure: "The profile did not report a compatible protocol.", ms: result.ms };
+  } catch (error) {
+    return { failure: `The profile is incompatible: ${(error as Error).message}`, ms: result.ms };
+  }
+}
+
+/** Detect one def. Never throws for anything a CLI can do. */
+export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Promise<DetectedAgent> {
+  const env = deps.env;
+  const platform = deps.platform ?? process.platform;
+  const info = baseInfo(def, env);
+  const timeouts = { ...DEFAULTS, ...deps.timeouts };
+  const run = deps.runProbe ?? realRunProbe;
+  const resolved = resolveAgentLaunch(def, { env, platform, homeDir: deps.homeDir, statFile: deps.statFile });
+  if (!resolved.ok) {
+    const resolution = resolved.resolution;
+    if (!resolution.found && resolution.invalidOverride) {
+      info.diagnostics.push(diag.invalidOverrideDiagnostic(def, resolution.invalidOverride.envVar, resolution.invalidOverride.value));
+    } else {
+      info.diagnostics.push(diag.notInstalledDiagnostic(def, resolution.searchedDirs, binOverrideEnvVar(def)));
+    }
+    return { info, capabilities: {}, liveModels: null };
+  }
+  const launch = resolved.launch;
+  info.path = launch.path;
+
+  const versionTimeout = def.versionProbeTimeoutMs ?? timeouts.versionMs;
+  const version = await run(launchArgv(launch, def.versionArgs), { env: launch.env, timeoutMs: versionTimeout, maxBytes: 64 * 1024 });
+  info.probeMs.version = version.ms;
+  if (version.kind === "spawn-error" && NOT_INVOCABLE_CODES.has(version.code)) {
+    info.diagnostics.push(diag.notInvocableDiagnostic(def, launch.path, `The OS refused to start it (${version.code}).`));
+    return { info, capabilities: {}, liveModels: null };
+  }
+  if (version.kind === "exited" && version.code !== null && NOT_INVOCABLE_EXITS.has(version.code)) {
+    const detail = firstLine(version.stderr) ?? `exit code ${version.code}`;
+    info.diagnostics.push(diag.notInvocableDiagnostic(def, launch.path, `It exited ${version.code} (${detail}); a shim may point at a removed install.`));
+    return { info, capabilities: {}, liveModels: null };
+  }
+  if (version.kind === "timeout") info.diagnostics.push(diag.probeTimeoutDiagnostic(def, "version", def.versionArgs, versionTimeout));
+  const raw = version.kind === "exited" && version.code === 0 ? firstLine(version.stdout) : null;
+  info.version = raw && def.versionPolicy?.parse ? def.versionPolicy.parse(raw) : raw;
+  if (def.versionPolicy && (!info.version || !policyAccepts(def, info.version))) {
+    info.diagnostics.push(diag.versionUntestedDiagnostic(def, info.version, def.versionPolicy.supportedVersions));
+  }
+
+  const probing: Probing = { def, launch, deps: { ...deps, platform }, run, timeouts };
+  const [help, models, auth, compatibility] = await Promise.all([
+    probeCapabilities(probing),
+    probeModels(probing),
+    probeAuth(probing),
+    probeCompatibility(probing),
+  ]);
+  const timings: AgentProbeTimings = info.probeMs;
+  if (help.ms !== undefined) timings.help = help.ms;
+  if (models.ms !== undefined) timings.models = models.ms;
+  if (auth.ms !== undefined) timings.auth = auth.ms;
+  if (compatibility.ms !== undefined) timings.compatibility = compatibility.ms;
+  if (help.diagnostic) info.diagnostics.push(help.diagnostic);
+  info.capabilities = help.caps;
+  if (models.models) {
+    info.models = models.models;
+    info.modelsSource = "live";
+  }
+  if (auth.auth) {
+    info.authStatus = auth.auth.status;
+    if (auth.auth.message) info.authMessage = auth.auth.message;
+    if (auth.auth.status !== "ok") info.diagnostics.push(diag.authDiagnostic(def, auth.auth.status, auth.auth.message ?? ""));
+  }
+  if (compatibility.failure) {
+    info.diagnostics.push(diag.setupRequiredDiagnostic(def, compatibility.failure));
+    info.state = "setup-required";
+  } else {
+    info.state = "available";
+    info.available = true;
+  }
+  return { info, capabilities: help.caps, liveModels: models.models };
+}
+
+/** `detectAgent` with a last-resort guard: an engine bug for one def becomes that def's diagnostic. */
+export async function detectAgentIsolated(def: RuntimeAgentDef, deps: DetectionDeps): Promise<DetectedAgent> {
+  try {
+    return await detectAgent(def, deps);
+  } catch (error) {
+    const info = baseInfo(def, deps.env);
+    info.diagnostics.push(diag.notInvocableDiagnostic(def, def.bin, `Detection failed: ${(error as Error).message ?? String(error)}`));
+    return { info, capabilities: {}, liveModels: null };
+  }
+}
+
+/** All defs in parallel; yields each result as it settles (settle order, not registry order). */
+export async function* detectAgentsStream(defs: readonly RuntimeAgentDef[], deps: DetectionDeps): AsyncGenerator<DetectedAgent> {
+  const settled: DetectedAgent[] = [];
+  let wake: (() => void) | undefined;
+  for (const def of defs) {
+    void detectAgentIsolated(def, deps).then((result) => {
+      settled.push(result);
+      wake?.();
+    });
+  }
+  for (let yielded = 0; yielded < defs.length; ) {
+    if (yielded < settled.length) {
+      yield settled[yielded++] as DetectedAgent;
+      continue;
+    }
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    wake = undefined;
+  }
+}
+
+/** All defs in parallel; results in registry order. */
+export async function detectAgents(defs: readonly RuntimeAgentDef[], deps: DetectionDeps): Promise<DetectedAgent[]> {
+  return Promise.all(defs.map((def) => detectAgentIsolated(def, deps)));
+}

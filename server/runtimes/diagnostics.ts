@@ -1,0 +1,95 @@
+/** Typed detection findings with the fix actions the UI offers (exact install/login commands where known). */
+import type { AgentDiagnostic, AgentFixAction } from "../contracts/agents.ts";
+import type { RuntimeAgentDef } from "./types.ts";
+
+type DefFacts = Pick<RuntimeAgentDef, "id" | "name" | "bin" | "installUrl" | "docsUrl" | "installCommand" | "loginCommand">;
+
+function installActions(def: DefFacts): AgentFixAction[] {
+  const actions: AgentFixAction[] = [];
+  if (def.installCommand) actions.push({ kind: "copyCommand", command: def.installCommand });
+  if (def.installUrl) actions.push({ kind: "openInstall" });
+  if (def.docsUrl) actions.push({ kind: "openDocs" });
+  actions.push({ kind: "rescan" });
+  return actions;
+}
+
+/** No executable anywhere we looked. */
+export function notInstalledDiagnostic(def: DefFacts, searchedDirs: string[], envVar: string): AgentDiagnostic {
+  return {
+    reason: "not-installed",
+    severity: "error",
+    message: `${def.name} (\`${def.bin}\`) was not found on PATH or in the usual toolchain folders.`,
+    detail: `Install it, or set ${envVar} to the full path of the executable, then rescan.`,
+    searchedDirs,
+    fixActions: installActions(def),
+  };
+}
+
+/** The configured `<ID>_BIN` does not point at anything runnable. */
+export function invalidOverrideDiagnostic(def: DefFacts, envVar: string, value: string): AgentDiagnostic {
+  return {
+    reason: "not-invocable",
+    severity: "error",
+    message: `${envVar} is set to ${value}, which is not an executable file.`,
+    detail: `Fix or unset ${envVar}, then rescan.`,
+    fixActions: [...(def.docsUrl ? [{ kind: "openDocs" } as const] : []), { kind: "rescan" }],
+  };
+}
+
+/** The executable exists but the OS refused to run it (EACCES, ENOTDIR, 126/127, a broken shim). */
+export function notInvocableDiagnostic(def: DefFacts, path: string, detail: string): AgentDiagnostic {
+  return {
+    reason: "not-invocable",
+    severity: "error",
+    message: `${def.name} was found at ${path} but could not be started.`,
+    detail,
+    fixActions: installActions(def),
+  };
+}
+
+/** Version outside the tested policy (warning), or unreadable when the policy requires one (error). */
+export function versionUntestedDiagnostic(def: DefFacts, version: string | null, tested: readonly string[]): AgentDiagnostic {
+  return version
+    ? {
+        reason: "version-untested",
+        severity: "warning",
+        message: `${def.name} ${version} has not been tested with od (tested: ${tested.join(", ")}).`,
+        fixActions: installActions(def),
+      }
+    : {
+        reason: "version-untested",
+        severity: "error",
+        message: `${def.name} did not report a version od can check (tested: ${tested.join(", ")}).`,
+        fixActions: installActions(def),
+      };
+}
+
+/** The auth probe says nobody is signed in, or could not tell. */
+export function authDiagnostic(def: DefFacts, status: "missing" | "unknown", message: string): AgentDiagnostic {
+  const actions: AgentFixAction[] = [];
+  if (def.loginCommand) actions.push({ kind: "copyCommand", command: def.loginCommand });
+  if (def.docsUrl) actions.push({ kind: "openDocs" });
+  actions.push({ kind: "rescan" });
+  return { reason: "auth-missing", severity: status === "missing" ? "error" : "warning", message, fixActions: actions };
+}
+
+/** Present, but a one-time setup step (od's companion profile) is missing or stale. */
+export function setupRequiredDiagnostic(def: DefFacts, detail: string): AgentDiagnostic {
+  return {
+    reason: "setup-required",
+    severity: "warning",
+    message: `${def.name} is installed but needs od's setup step before it can run.`,
+    detail,
+    fixActions: [{ kind: "setup" }, { kind: "rescan" }],
+  };
+}
+
+/** A probe did not answer in time; detection carried on without it. */
+export function probeTimeoutDiagnostic(def: DefFacts, probe: string, args: readonly string[], timeoutMs: number): AgentDiagnostic {
+  return {
+    reason: "probe-timeout",
+    severity: "warning",
+    message: `\`${def.bin} ${args.join(" ")}\` (${probe} probe) did not finish within ${timeoutMs} ms.`,
+    fixActions: [{ kind: "rescan" }],
+  };
+}
