@@ -53,7 +53,8 @@ export function parseCodexDebugModels(stdout: string): RuntimeModelOption[] | nu
   const models: RuntimeModelOption[] = [];
   for (const entry of entries) {
     const record = asRecord(entry);
-    if (!record || record.visibility === "hidden") continue;
+    // The reference read `hidden`; codex 0.171 writes `hide`.
+    if (!record || record.visibility === "hidden" || record.visibility === "hide") continue;
     const id = firstString(record, ["slug", "id"]);
     if (!id) continue;
     const model: RuntimeModelOption = { id, label: firstString(record, ["display_name", "name"]) ?? id };
@@ -64,7 +65,8 @@ export function parseCodexDebugModels(stdout: string): RuntimeModelOption[] | nu
     const serviceTiers = (Array.isArray(record.service_tiers) ? record.service_tiers : [])
       .map(toChoice)
       .filter((tier): tier is RuntimeChoice => Boolean(tier));
-    if (speedTiers.includes("fast") && !serviceTiers.some((tier) => tier.id === "fast")) serviceTiers.push({ id: "fast", label: "Fast" });
+    const hasFastTier = serviceTiers.some((tier) => tier.id === "fast" || tier.label.toLowerCase() === "fast");
+    if (speedTiers.includes("fast") && !hasFastTier) serviceTiers.push({ id: "fast", label: "Fast" });
     if (serviceTiers.length) model.serviceTierOptions = serviceTiers;
     const levels = (Array.isArray(record.supported_reasoning_levels) ? record.supported_reasoning_levels : [])
       .map(toChoice)
