@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { startFakeModelServer, type FakeModelServer } from "../tests/fakes/model-server.ts";
 import { baseEnv, entryArgv, recipeFor, writeRecipeFiles, type CliRecipe } from "../tests/realcli/recipes.ts";
 import { runCliBounded, type BoundedRunResult } from "../tests/realcli/run-cli.ts";
-import { scrubOutput, type Literal } from "../tests/realcli/scrub.ts";
+import { folderLiterals, scrubOutput, type Literal } from "../tests/realcli/scrub.ts";
 import { ensureRealClis, REAL_CLI_NODE_MODULES } from "../tests/realcli/setup.ts";
 import type { RealCliId } from "../tests/realcli/versions.ts";
 
@@ -124,9 +124,7 @@ function makeSandbox(fake: FakeModelServer): Sandbox {
   mkdirSync(home, { recursive: true });
   mkdirSync(cwd, { recursive: true });
   const literals: Literal[] = [
-    { value: cwd, placeholder: "<CWD>" },
-    { value: home, placeholder: "<HOME>" },
-    { value: root, placeholder: "<TMP>" },
+    ...folderLiterals({ "<CWD>": cwd, "<HOME>": home, "<TMP>": root }),
     { value: REAL_CLI_NODE_MODULES, placeholder: "<NODE_MODULES>" },
     { value: fake.url, placeholder: "http://127.0.0.1:<PORT>" },
   ];

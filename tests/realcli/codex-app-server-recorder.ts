@@ -10,7 +10,7 @@ import { spawnChild } from "../../server/platform/process.ts";
 import type { FakeModelServer } from "../fakes/model-server.ts";
 import { baseEnv, entryArgv, recipeFor, writeRecipeFiles } from "./recipes.ts";
 import { killTagged, RUN_TAG_VARIABLE } from "./run-cli.ts";
-import { scrubOutput, type Literal } from "./scrub.ts";
+import { folderLiterals, scrubOutput, type Literal } from "./scrub.ts";
 import { REAL_CLI_NODE_MODULES } from "./setup.ts";
 
 type Frame = { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
@@ -23,9 +23,7 @@ export async function recordCodexAppServer(fake: FakeModelServer, scenario: stri
   const cwd = join(root, "project");
   mkdirSync(cwd, { recursive: true });
   const literals: Literal[] = [
-    { value: cwd, placeholder: "<CWD>" },
-    { value: home, placeholder: "<HOME>" },
-    { value: root, placeholder: "<TMP>" },
+    ...folderLiterals({ "<CWD>": cwd, "<HOME>": home, "<TMP>": root }),
     { value: REAL_CLI_NODE_MODULES, placeholder: "<NODE_MODULES>" },
     { value: fake.url, placeholder: "http://127.0.0.1:<PORT>" },
   ];
