@@ -1,6 +1,8 @@
 /**
- * The layered reader: bytes → lines (LineBuffer) → parser → AgentEvent, as one async iterable. The parser never sees
- * the process; the caller supplies the byte stream (a child's stdout, a file, a test's chunks).
+ * The layered reader: bytes → lines (LineBuffer) → parser → AgentEvent. The parser never sees the process; the
+ * caller supplies the byte stream (a child's stdout, a file, a test's chunks). The batch form yields the events of
+ * one chunk at a time (one await per chunk instead of per event), which is what bulk consumers such as the event
+ * log want; the flat form is the same stream one event at a time.
  */
 import type { AgentEvent } from "../../contracts/events.ts";
 import { createStreamParser, takesTextChunks, type StreamFormat } from "./index.ts";
@@ -10,37 +12,66 @@ import type { ParserContext, StreamParser } from "./types.ts";
 /** Options of the line layer. */
 export type ReadOptions = { maxLineBytes?: number };
 
-/** Feeds `source` through a line-oriented parser. */
-export async function* readLineEvents(source: AsyncIterable<Uint8Array>, parser: StreamParser, options: ReadOptions = {}): AsyncGenerator<AgentEvent> {
+/** Feeds `source` through a line-oriented parser; yields the (non-empty) events of each chunk. */
+export async function* readLineEventBatches(source: AsyncIterable<Uint8Array>, parser: StreamParser, options: ReadOptions = {}): AsyncGenerator<AgentEvent[]> {
   const lines = new LineBuffer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-  for await (const chunk of source) yield* feed(parser, lines.push(chunk));
-  yield* feed(parser, lines.flush());
-  yield* parser.end();
+  for await (const chunk of source) {
+    const events = feed(parser, lines.push(chunk));
+    if (events.length > 0) yield events;
+  }
+  const last = feed(parser, lines.flush());
+  last.push(...parser.end());
+  if (last.length > 0) yield last;
 }
 
-/** Feeds `source` as decoded text chunks (for `plain`). */
-export async function* readTextEvents(source: AsyncIterable<Uint8Array>, parser: StreamParser): AsyncGenerator<AgentEvent> {
+/** Feeds `source` as decoded text chunks (for `plain`); yields the events of each chunk. */
+export async function* readTextEventBatches(source: AsyncIterable<Uint8Array>, parser: StreamParser): AsyncGenerator<AgentEvent[]> {
   const decoder = new TextDecoder("utf-8");
-  for await (const chunk of source) yield* parser.push(decoder.decode(chunk, { stream: true }));
-  yield* parser.push(decoder.decode());
-  yield* parser.end();
+  for await (const chunk of source) {
+    const events = parser.push(decoder.decode(chunk, { stream: true }));
+    if (events.length > 0) yield events;
+  }
+  const last = [...parser.push(decoder.decode()), ...parser.end()];
+  if (last.length > 0) yield last;
 }
 
-/** bytes → AgentEvents for a runtime's stream format. */
-export function readStreamEvents(
+/** bytes → batches of AgentEvents for a runtime's stream format. */
+export function readStreamEventBatches(
+  source: AsyncIterable<Uint8Array>,
+  streamFormat: StreamFormat,
+  eventParser: string | undefined,
+  ctx: ParserContext = {},
+  options: ReadOptions = {},
+): AsyncGenerator<AgentEvent[]> {
+  const parser = createStreamParser(streamFormat, eventParser, ctx);
+  return takesTextChunks(streamFormat) ? readTextEventBatches(source, parser) : readLineEventBatches(source, parser, options);
+}
+
+/** bytes → AgentEvents, one at a time, for a runtime's stream format. */
+export async function* readStreamEvents(
   source: AsyncIterable<Uint8Array>,
   streamFormat: StreamFormat,
   eventParser: string | undefined,
   ctx: ParserContext = {},
   options: ReadOptions = {},
 ): AsyncGenerator<AgentEvent> {
-  const parser = createStreamParser(streamFormat, eventParser, ctx);
-  return takesTextChunks(streamFormat) ? readTextEvents(source, parser) : readLineEvents(source, parser, options);
+  for await (const batch of readStreamEventBatches(source, streamFormat, eventParser, ctx, options)) yield* batch;
 }
 
-function* feed(parser: StreamParser, items: LineItem[]): Generator<AgentEvent> {
+/** Line-oriented parser over `source`, one event at a time. */
+export async function* readLineEvents(source: AsyncIterable<Uint8Array>, parser: StreamParser, options: ReadOptions = {}): AsyncGenerator<AgentEvent> {
+  for await (const batch of readLineEventBatches(source, parser, options)) yield* batch;
+}
+
+function feed(parser: StreamParser, items: LineItem[]): AgentEvent[] {
+  const out: AgentEvent[] = [];
   for (const item of items) {
-    if (typeof item === "string") yield* parser.push(item);
-    else yield { type: "error", code: item.code, message: item.message };
+    if (typeof item === "string") {
+      const events = parser.push(item);
+      for (let i = 0; i < events.length; i++) out.push(events[i] as AgentEvent);
+    } else {
+      out.push({ type: "error", code: item.code, message: item.message });
+    }
   }
+  return out;
 }

@@ -57,10 +57,10 @@ export function pickUsage(source: unknown, mapping: Partial<Record<keyof Usage, 
   if (!isRecord(source)) return undefined;
   const usage: Usage = {};
   let any = false;
-  for (const [key, from] of Object.entries(mapping) as [keyof Usage, string][]) {
-    const value = num(source[from]);
+  for (const key in mapping) {
+    const value = num(source[mapping[key as keyof Usage] as string]);
     if (value !== undefined) {
-      usage[key] = value;
+      usage[key as keyof Usage] = value;
       any = true;
     }
   }
@@ -69,6 +69,8 @@ export function pickUsage(source: unknown, mapping: Partial<Record<keyof Usage, 
 
 /** Removes keys whose value is undefined (keeps golden event arrays free of `undefined` noise). */
 export function compact<T extends Record<string, unknown>>(value: T): T {
-  for (const key of Object.keys(value)) if (value[key] === undefined) delete value[key];
-  return value;
+  // Copies instead of `delete`, which would push the object into slow dictionary mode.
+  const out: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== undefined) out[key] = value[key];
+  return out as T;
 }
