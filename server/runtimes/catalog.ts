@@ -3,7 +3,8 @@
  * single-flight scans so concurrent callers (startup warm-up, the HTTP list, the SSE stream, rescan) share one pass.
  */
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
-import type { RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
+import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
+import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { LiveModelMemory } from "./models.ts";
 import { detectAgentsStream, type DetectedAgent, type DetectionDeps } from "./detection.ts";
@@ -122,4 +123,13 @@ export class AgentCatalog {
   models(id: string): RuntimeModelOption[] | undefined {
     return this.liveModels.get(id);
   }
+}
+
+/** The catalog of this process: shipped defs + local profiles, probed under `env`. */
+export function createAgentCatalog(env: EnvMap = process.env): AgentCatalog {
+  return new AgentCatalog({
+    defs: AGENT_DEFS,
+    profileDiagnostics: LOCAL_PROFILE_DIAGNOSTICS,
+    deps: () => ({ env }),
+  });
 }

@@ -1,0 +1,88 @@
+/** `od agents`: what detection finds on this machine, as a table, as JSON, or one agent in detail. */
+import type { AgentInfo } from "../contracts/agents.ts";
+import { createAgentCatalog, type AgentCatalog } from "../runtimes/catalog.ts";
+import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
+
+function slowestProbe(agent: AgentInfo): string {
+  const entries = Object.entries(agent.probeMs).filter((entry): entry is [string, number] => typeof entry[1] === "number");
+  if (!entries.length) return "-";
+  const [name, ms] = entries.reduce((a, b) => (b[1] > a[1] ? b : a));
+  return `${name} ${ms}ms`;
+}
+
+/** A fixed-width table: id, state, version, path, auth, models source, slowest probe. */
+export function formatAgentTable(agents: readonly AgentInfo[]): string {
+  const header = ["ID", "STATE", "VERSION", "PATH", "AUTH", "MODELS", "SLOWEST PROBE"];
+  const rows = agents.map((agent) => [
+    agent.id,
+    agent.state,
+    agent.version ?? "-",
+    agent.path ?? "-",
+    agent.authStatus ?? "-",
+    `${agent.modelsSource} (${agent.models.length})`,
+    slowestProbe(agent),
+  ]);
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+/** Everything about one agent, human-readable. */
+export function formatAgentDetail(agent: AgentInfo): string {
+  const lines = [
+    `${agent.name} (${agent.id})`,
+    `  state:        ${agent.state}`,
+    `  executable:   ${agent.path ?? `${agent.bin} (not found)`}`,
+    `  version:      ${agent.version ?? "-"}`,
+    `  auth:         ${agent.authStatus ?? "not probed"}${agent.authMessage ? ` — ${agent.authMessage}` : ""}`,
+    `  stream:       ${agent.streamFormat}${agent.eventParser ? ` / ${agent.eventParser}` : ""}`,
+    `  models (${agent.modelsSource}): ${agent.models.map((model) => model.id).join(", ")}`,
+  ];
+  if (agent.reasoningOptions?.length) lines.push(`  reasoning:    ${agent.reasoningOptions.map((choice) => choice.id).join(", ")}`);
+  const caps = Object.entries(agent.capabilities);
+  if (caps.length) lines.push(`  capabilities: ${caps.map(([key, on]) => `${key}=${on ? "yes" : "no"}`).join(", ")}`);
+  const timings = Object.entries(agent.probeMs).map(([name, ms]) => `${name} ${ms}ms`);
+  if (timings.length) lines.push(`  probes:       ${timings.join(", ")}`);
+  for (const diagnostic of agent.diagnostics) {
+    lines.push(`  ${diagnostic.severity}: [${diagnostic.reason}] ${diagnostic.message}`);
+    if (diagnostic.detail) lines.push(`    ${diagnostic.detail}`);
+    for (const action of diagnostic.fixActions) if (action.kind === "copyCommand") lines.push(`    run: ${action.command}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** Build the command over a catalog factory (tests inject fake defs and env). */
+export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog): CommandSpec {
+  return {
+    name: "agents",
+    summary: "List the coding-agent CLIs detected on this machine",
+    details: "With an id, show one agent in detail. --json prints the AgentInfo array (or object) instead.",
+    flags: [{ name: "json", type: "boolean", description: "Print JSON instead of a table" }],
+    positionals: [{ name: "id", description: "Agent id to show in detail", optional: true }],
+    async run(args: ParsedArgs, io: CommandIO): Promise<number> {
+      const catalog = makeCatalog(io);
+      const id = args.positionals[0];
+      const json = args.flags.json === true;
+      if (id !== undefined && !catalog.defs.some((def) => def.id === id)) {
+        io.stderr(`od agents: unknown agent id "${id}" (known: ${catalog.defs.map((def) => def.id).join(", ")})\n`);
+        return 2;
+      }
+      const agents = await catalog.list();
+      if (id !== undefined) {
+        const agent = agents.find((entry) => entry.id === id) as AgentInfo;
+        io.stdout(json ? `${JSON.stringify(agent, null, 2)}\n` : formatAgentDetail(agent));
+        return 0;
+      }
+      if (json) {
+        io.stdout(`${JSON.stringify(agents, null, 2)}\n`);
+        return 0;
+      }
+      io.stdout(formatAgentTable(agents));
+      for (const problem of catalog.profileDiagnostics) io.stderr(`warning: ${problem.message}\n`);
+      return 0;
+    },
+  };
+}
+
+/** `od agents` over the real registry and the process environment. */
+export const agentsCommand: CommandSpec = createAgentsCommand((io) => createAgentCatalog(io.env));

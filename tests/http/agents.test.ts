@@ -1,0 +1,82 @@
+/** /api/agents over a catalog of fake CLIs: JSON list, SSE in settle order ending with `done`, rescan. */
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { agentRoutes } from "../../server/http/agents.ts";
+import { AgentCatalog } from "../../server/runtimes/catalog.ts";
+import { AgentListResponse } from "../../server/contracts/agents.ts";
+import { tempDir } from "../support/temp.ts";
+import { fakePath, testDef, writeFakeCli } from "../support/agents-fake-cli.ts";
+
+const tmp = tempDir("od-http-agents-");
+afterAll(() => tmp[Symbol.dispose]());
+const bin = join(tmp.path, "bin");
+writeFakeCli(bin, "od-fake-slow", "sleep 0.5; echo slow 1.0");
+writeFakeCli(bin, "od-fake-fast", "echo fast 2.0");
+const defs = [testDef("slow"), testDef("missing"), testDef("fast")];
+const catalog = () => new AgentCatalog({ defs, deps: () => ({ env: { PATH: fakePath(bin), HOME: tmp.path }, homeDir: tmp.path }) });
+
+function parseSse(text: string): Array<{ event: string; data: unknown }> {
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim())
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? "";
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? "null";
+      return { event, data: JSON.parse(data) };
+    });
+}
+
+describe("GET /api/agents", () => {
+  test("returns every def in registry order, valid against the contract", async () => {
+    const app = agentRoutes(catalog());
+    const res = await app.handle(new Request("http://localhost/api/agents"));
+    expect(res.status).toBe(200);
+    const body = AgentListResponse.parse(await res.json());
+    expect(body.agents.map((agent) => [agent.id, agent.state])).toEqual([
+      ["slow", "available"], ["missing", "unavailable"], ["fast", "available"],
+    ]);
+  });
+
+  test("?stream=1 sends one agent event per def in settle order, then done", async () => {
+    const app = agentRoutes(catalog());
+    const res = await app.handle(new Request("http://localhost/api/agents?stream=1"));
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events = parseSse(await res.text());
+    expect(events.map((e) => e.event)).toEqual(["agent", "agent", "agent", "done"]);
+    const ids = events.slice(0, 3).map((e) => (e.data as { id: string }).id);
+    expect(ids.indexOf("slow")).toBe(2);
+    expect(new Set(ids)).toEqual(new Set(["slow", "missing", "fast"]));
+  });
+
+  test("POST /api/agents/rescan re-probes and returns the list", async () => {
+    const app = agentRoutes(catalog());
+    const res = await app.handle(new Request("http://localhost/api/agents/rescan", { method: "POST" }));
+    expect(res.status).toBe(200);
+    const body = AgentListResponse.parse(await res.json());
+    expect(body.agents.find((a) => a.id === "fast")?.version).toBe("fast 2.0");
+  });
+});
+
+describe("AgentCatalog", () => {
+  test("concurrent rescans, lists and streams share one pass", async () => {
+    const counter = join(tmp.path, "count");
+    writeFakeCli(bin, "od-fake-counted", `echo x >> '${counter}'; sleep 0.2; echo 1.0`);
+    const shared = new AgentCatalog({ defs: [testDef("counted")], deps: () => ({ env: { PATH: fakePath(bin), HOME: tmp.path }, homeDir: tmp.path }) });
+    const streamed: string[] = [];
+    const [a, b, c] = await Promise.all([
+      shared.rescan(),
+      shared.rescan(),
+      shared.list(),
+      (async () => {
+        for await (const agent of shared.stream()) streamed.push(agent.id);
+      })(),
+    ]);
+    expect(a).toEqual(b);
+    expect(c).toEqual(a);
+    expect(streamed).toEqual(["counted"]);
+    expect((await Bun.file(counter).text()).trim().split("\n")).toHaveLength(1);
+    expect(shared.peek("counted")?.version).toBe("1.0");
+    await shared.rescan();
+    expect((await Bun.file(counter).text()).trim().split("\n")).toHaveLength(2);
+  });
+});
