@@ -55,28 +55,26 @@ export function createOpencodeParser(ctx: ParserContext = {}): StreamParser {
       const lineSession = str(rec.sessionID) ?? str(part.sessionID);
       const newSession = lineSession !== undefined && sessionId === undefined;
       if (newSession) sessionId = lineSession;
+      if (rec.type === "step_start") {
+        out.push(compact({ type: "status", label: "running", sessionId: newSession ? lineSession : undefined }));
+        return out;
+      }
+      if (newSession) out.push({ type: "status", label: "running", sessionId: lineSession });
       switch (rec.type) {
-        case "step_start":
-          out.push(compact({ type: "status", label: "running", sessionId: newSession ? lineSession : undefined }));
-          return out;
         case "text": {
           const text = str(part.text) ?? "";
-          if (newSession) out.push({ type: "status", label: "running", sessionId: lineSession });
           if (text !== "") out.push({ type: "text_delta", delta: text });
           return out;
         }
         case "reasoning": {
           const text = str(part.text) ?? "";
-          if (newSession) out.push({ type: "status", label: "running", sessionId: lineSession });
           if (text !== "") out.push({ type: "thinking_start" }, { type: "thinking_delta", delta: text });
           return out;
         }
         case "tool_use":
-          if (newSession) out.push({ type: "status", label: "running", sessionId: lineSession });
           out.push(...toolUse(part));
           return out;
         case "step_finish": {
-          if (newSession) out.push({ type: "status", label: "running", sessionId: lineSession });
           const tokens = obj(part.tokens) ?? {};
           const cache = obj(tokens.cache) ?? {};
           const usage = compact({
@@ -97,7 +95,8 @@ export function createOpencodeParser(ctx: ParserContext = {}): StreamParser {
           return out;
         }
         default:
-          return [rawEvent(line)];
+          out.push(rawEvent(line));
+          return out;
       }
     },
     end() {
