@@ -1,6 +1,6 @@
 /**
  * The UI's only way to the daemon. Same-origin requests carry the HttpOnly token cookie automatically; writes are
- * JSON (the guard refuses anything else).
+ * JSON (the guard refuses anything else). Errors come back as `{error:{code,message}}` and become an ApiError.
  */
 export class ApiError extends Error {
   override name = "ApiError";
@@ -13,14 +13,57 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const res = await fetch(path, {
-    method: init.method ?? "GET",
-    signal: init.signal,
-    headers: init.body === undefined ? {} : { "content-type": "application/json" },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
-  if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? "HTTP_ERROR", data?.error?.message ?? res.statusText);
-  return data as T;
+/** The subset of `fetch` the UI uses; tests pass their own. */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Typed JSON calls against the daemon. */
+export interface Api {
+  get<T>(path: string, signal?: AbortSignal): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  put<T>(path: string, body: unknown): Promise<T>;
+  del<T>(path: string): Promise<T>;
+  /** The raw response (for SSE bodies and file bytes). */
+  raw(path: string, init?: RequestInit): Promise<Response>;
+}
+
+export function createApi(fetchImpl: FetchLike = (input, init) => fetch(input, init)): Api {
+  async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const res = await fetchImpl(path, {
+      method,
+      signal,
+      headers: body === undefined && method === "GET" ? {} : { "content-type": "application/json" },
+      body: body === undefined ? (method === "GET" ? undefined : "{}") : JSON.stringify(body),
+    });
+    const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? "HTTP_ERROR", data?.error?.message ?? res.statusText);
+    return data as T;
+  }
+  return {
+    get: (path, signal) => call("GET", path, undefined, signal),
+    post: (path, body) => call("POST", path, body),
+    put: (path, body) => call("PUT", path, body),
+    del: (path) => call("DELETE", path),
+    raw: (path, init) => fetchImpl(path, init),
+  };
+}
+
+/** True when the endpoint does not exist (yet): lets optional features (skills, MCP) hide themselves. */
+export function isMissingEndpoint(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 404 || error.status === 405);
+}
+
+/** A sentence for people from anything thrown. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The shared client for the page; models take an `Api` so tests can inject their own. */
+export const defaultApi: Api = createApi();
+
+/** Back-compat helper: one JSON call with the page's fetch. */
+export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const method = init.method ?? "GET";
+  if (method === "GET") return defaultApi.get<T>(path);
+  if (method === "DELETE") return defaultApi.del<T>(path);
+  return method === "PUT" ? defaultApi.put<T>(path, init.body) : defaultApi.post<T>(path, init.body);
 }

@@ -1,0 +1,91 @@
+/**
+ * Rebuilds the view of a finished turn from its persisted events (the compact form the daemon stores with the
+ * assistant message), so history renders with the same components as a live run.
+ */
+import type { ToolKind } from "../../server/contracts/events.ts";
+import type { Message, PersistedEvent } from "../../server/contracts/projects.ts";
+import { RunDraft } from "./run-draft.ts";
+import { emptyRunState, type RunState, type ToolItem } from "./run-state.ts";
+
+/** Checked against the wire enum by the compiler (a missing or extra key fails tsc); keeps zod out of the bundle. */
+const TOOL_KINDS: Record<ToolKind, true> = {
+  file_write: true,
+  file_edit: true,
+  file_read: true,
+  command: true,
+  search: true,
+  web: true,
+  todo: true,
+  task: true,
+  mcp: true,
+  other: true,
+};
+
+function toolKind(kind: string): ToolKind {
+  return Object.hasOwn(TOOL_KINDS, kind) ? (kind as ToolKind) : "other";
+}
+
+export function runStateFromMessage(message: Message): RunState {
+  const draft = new RunDraft(emptyRunState(message.runId ?? message.id));
+  for (const event of message.events ?? []) foldPersistedEvent(draft, event);
+  const s = draft.state;
+  if (!s.items.some((item) => item.kind === "text") && message.text) draft.add({ kind: "text", key: draft.key(), text: message.text });
+  for (const file of message.files) draft.touchFile(file);
+  s.statusLabel = message.runStatus ?? "done";
+  if (message.startedAt !== null) s.startedAt = message.startedAt;
+  if (message.endedAt !== null) s.endedAt = message.endedAt;
+  return draft.snapshot();
+}
+
+export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent): void {
+  switch (event.type) {
+    case "status":
+      draft.state.statusLabel = event.label;
+      break;
+    case "text":
+      draft.add({ kind: "text", key: draft.key(), text: event.text });
+      break;
+    case "thinking":
+      draft.add({ kind: "thinking", key: draft.key(), text: event.text, open: false });
+      break;
+    case "tool_use":
+      draft.add({
+        kind: "tool",
+        key: draft.key(),
+        id: event.id,
+        name: event.name,
+        toolKind: toolKind(event.kind),
+        path: event.path,
+        input: event.input,
+        inputDraft: "",
+        state: "done",
+      });
+      break;
+    case "tool_result": {
+      const index = draft.findLast((item) => item.kind === "tool" && item.id === event.toolUseId);
+      if (index < 0) break;
+      const tool = draft.edit<ToolItem>(index);
+      tool.result = event.content;
+      tool.state = event.isError ? "error" : "done";
+      break;
+    }
+    case "usage":
+      draft.state.usage = {
+        inputTokens: event.inputTokens,
+        outputTokens: event.outputTokens,
+        costUsd: event.costUsd,
+        durationMs: event.durationMs,
+      };
+      break;
+    case "error":
+      draft.add({ kind: "notice", key: draft.key(), level: "error", message: event.message, code: event.code });
+      break;
+    case "artifact":
+      draft.touchFile(event.path ?? event.name);
+      break;
+    default: {
+      const never: never = event;
+      void never;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The view model of one assistant turn, folded from RunEvents (live) or PersistedEvents (history). These are UI
+ * shapes, not wire shapes: the wire types come from server/contracts and are only read here.
+ */
+import type { ToolKind } from "../../server/contracts/events.ts";
+import type { FailureCategory } from "../../server/contracts/runs.ts";
+
+/** A run of visible answer text (Markdown). */
+export interface TextItem {
+  kind: "text";
+  key: string;
+  text: string;
+}
+
+/** A thinking block; `open` while it still streams. */
+export interface ThinkingItem {
+  kind: "thinking";
+  key: string;
+  text: string;
+  open: boolean;
+  tokens?: number;
+}
+
+/** Where a tool call stands. */
+export type ToolState = "running" | "done" | "error";
+
+/** One tool call with its input, and its result once it settles. */
+export interface ToolItem {
+  kind: "tool";
+  key: string;
+  id: string;
+  name: string;
+  toolKind: ToolKind;
+  path?: string;
+  input: unknown;
+  /** Streamed arguments, before the parsed `input` arrives. */
+  inputDraft: string;
+  result?: string;
+  state: ToolState;
+}
+
+/** Something to tell the user that is not answer text (errors, diagnostics, retries). */
+export interface NoticeItem {
+  kind: "notice";
+  key: string;
+  level: "error" | "warning" | "info";
+  message: string;
+  code?: string;
+}
+
+export type RunItem = TextItem | ThinkingItem | ToolItem | NoticeItem;
+
+/** Token and cost totals, shown under the answer. */
+export interface RunUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  thoughtTokens?: number;
+  cachedReadTokens?: number;
+  costUsd?: number;
+  durationMs?: number;
+  model?: string;
+  stopReason?: string;
+}
+
+/** How the run ended, for the end banner. */
+export interface RunEnding {
+  status: "succeeded" | "failed" | "canceled";
+  reason: string;
+  failureCategory?: FailureCategory;
+  failureDetail?: string;
+  guidance?: string;
+  fixCommand?: string;
+  exitCode: number | null;
+  signal: string | null;
+  files: string[];
+  durationMs: number;
+}
+
+export interface RunState {
+  runId: string;
+  agentId?: string;
+  model?: string | null;
+  /** The latest progress label: `connecting`, `initializing`, `thinking`, `streaming`, `working`, … */
+  statusLabel: string;
+  /** Daemon timestamps (ms) of the start event, the first visible token and the end. */
+  startedAt?: number;
+  firstTokenAt?: number;
+  endedAt?: number;
+  /** Time to first token as the agent reported it, else derived from timestamps. */
+  ttftMs?: number;
+  items: RunItem[];
+  usage?: RunUsage;
+  end?: RunEnding;
+  /** Project-relative files the run wrote or edited, in first-touch order. */
+  files: string[];
+  /** Bounded tail of unparsed stdout/stderr/raw lines. */
+  output: string;
+  /** The highest event id folded so far (-1 before any), for replay de-duplication. */
+  lastEventId: number;
+}
+
+export function emptyRunState(runId: string): RunState {
+  return { runId, statusLabel: "connecting", items: [], files: [], output: "", lastEventId: -1 };
+}
+
+/** Is the turn over? */
+export function isRunOver(state: RunState): boolean {
+  return state.end !== undefined;
+}
