@@ -5,6 +5,7 @@
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
+import { discoverAcpModels } from "./protocols/acp/discover-models.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { LiveModelMemory } from "./models.ts";
 import { detectAgentsStream, type DetectedAgent, type DetectionDeps } from "./detection.ts";
@@ -130,6 +131,6 @@ export function createAgentCatalog(env: EnvMap = process.env): AgentCatalog {
   return new AgentCatalog({
     defs: AGENT_DEFS,
     profileDiagnostics: LOCAL_PROFILE_DIAGNOSTICS,
-    deps: () => ({ env }),
+    deps: () => ({ env, discoverAcpModels }),
   });
 }

@@ -179,3 +179,22 @@ describe("a detection pass", () => {
     expect(performance.now() - started).toBeLessThan(2500);
   });
 });
+
+describe("ACP model discovery", () => {
+  test("ACP defs ask the injected discoverer with their ACP argv; a failure keeps the fallback list", async () => {
+    writeFakeCli(bin, "od-fake-acp", 'echo "acp-cli 1.0"');
+    const def = testDef("acp", { streamFormat: "acp-json-rpc", acpModelDiscovery: { timeoutMs: 1000 }, buildArgs: () => ["acp", "--serve"] });
+    const seen: string[][] = [];
+    const live = await detectAgent(def, deps({
+      discoverAcpModels: async ({ argv }) => {
+        seen.push(argv);
+        return [{ id: "m1", label: "Model 1" }];
+      },
+    }));
+    expect(seen).toEqual([[join(bin, "od-fake-acp"), "acp", "--serve"]]);
+    expect(live.info.modelsSource).toBe("live");
+    expect(live.info.models.map((m) => m.id)).toEqual(["default", "m1"]);
+    const failed = await detectAgent(def, deps({ discoverAcpModels: async () => { throw new Error("no"); } }));
+    expect(failed.info.modelsSource).toBe("fallback");
+  });
+});
