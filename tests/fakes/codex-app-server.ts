@@ -4,7 +4,7 @@
  * Every received frame is appended to `script.ledger` (JSONL) when set.
  *
  * Script: `{ userAgent?, threadStart?, threadResume?: Entry[] (one per call), turn: Step[] }`; Entry = {result}|{error};
- * Step: {notify: {method, params}} | {request: {method, params}} (waits for the answer) | {raw} |
+ * Step: {notify: {method, params}} ("$CWD" in it becomes the fake's cwd) | {request: {method, params}} (waits for the answer) | {raw} |
  *       {waitForInterrupt: true} (then turn/completed interrupted) | {exit: code} | {complete: status, error?}
  */
 import { appendFileSync, readFileSync } from "node:fs";
@@ -26,7 +26,7 @@ const reply = (id: unknown, entry: Json | undefined, fallback: unknown) =>
 async function runTurn(steps: Json[]): Promise<void> {
   send({ method: "turn/started", params: { threadId, turn: { id: turnId, status: "inProgress" } } });
   for (const step of steps) {
-    if ("notify" in step) send(step.notify as Json);
+    if ("notify" in step) send(JSON.parse(JSON.stringify(step.notify).replaceAll("$CWD", process.cwd())) as Json);
     else if ("raw" in step) process.stdout.write(String(step.raw));
     else if ("request" in step) {
       const id = nextId++;

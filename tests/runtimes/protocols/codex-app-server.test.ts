@@ -32,7 +32,7 @@ describe("codex app-server transport", () => {
         notify("item/fileChange/patchUpdated", { itemId: "p1", changes: [change("index.html", "add")] }),
         notify("item/fileChange/patchUpdated", { itemId: "p1", changes: [change("index.html", "add", "<p>\n"), change("style.css", "update")] }),
         notify("item/completed", {
-          item: { type: "fileChange", id: "p1", status: "completed", changes: [change("index.html", "add", "<p>\n<b>\n"), change("style.css", "update", "--- a\n+++ b\n-x\n+y\n+z\n")] },
+          item: { type: "fileChange", id: "p1", status: "completed", changes: [change("$CWD/index.html", "add", "<p>\n<b>\n"), change("$CWD/style.css", "update", "--- a\n+++ b\n-x\n+y\n+z\n")] },
         }),
         notify("item/agentMessage/delta", { itemId: "m1", delta: "Hel" }),
         notify("item/agentMessage/delta", { itemId: "m1", delta: "lo" }),

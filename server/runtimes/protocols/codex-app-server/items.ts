@@ -139,7 +139,7 @@ export class CodexItemMapper {
         const changes = Array.isArray(item.changes) ? item.changes : [];
         const events = this.patchUpdated(item.id, changes);
         for (const change of changes) {
-          const key = fileKey(item.id, change.path);
+          const key = this.fileKey(item.id, change.path);
           const open = this.openFiles.get(key);
           if (open && !open.settled) events.push(this.settleFile(key, change, item.status));
         }
@@ -150,12 +150,17 @@ export class CodexItemMapper {
     }
   }
 
+  /** Previews name files relative to the cwd, completions absolute: key rows by the cwd-relative path. */
+  private fileKey(itemId: string, path: string): string {
+    return `${itemId}:${relativeToCwd(path, this.cwd)}`;
+  }
+
   /** One Write/Edit row per file as soon as its path is known. */
   private patchUpdated(itemId: string, changes: FileUpdateChange[]): AgentEvent[] {
     const events: AgentEvent[] = [];
     for (const change of changes) {
       if (!isRecord(change) || typeof change.path !== "string" || change.path === "") continue;
-      const key = fileKey(itemId, change.path);
+      const key = this.fileKey(itemId, change.path);
       const open = this.openFiles.get(key);
       if (open) {
         open.change = change;
@@ -246,9 +251,6 @@ export class CodexItemMapper {
   }
 }
 
-function fileKey(itemId: string, path: string): string {
-  return `${itemId}:${path}`;
-}
 
 /** Added/removed line counts of a unified diff (headers excluded). */
 export function diffStats(diff: string): { added: number; removed: number } {
