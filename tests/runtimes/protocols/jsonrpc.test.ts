@@ -3,7 +3,7 @@ import { ConnectionClosedError, JsonRpcRequestError, RequestHandlerError } from 
 import { JsonRpcConnection } from "../../../server/runtimes/protocols/jsonrpc/connection.ts";
 import { classifyFrame } from "../../../server/runtimes/protocols/jsonrpc/frames.ts";
 import { StageWatchdog, timeoutFromEnv } from "../../../server/runtimes/protocols/jsonrpc/watchdog.ts";
-import { LineBuffer } from "../../../server/runtimes/protocols/ndjson.ts";
+import { readLines } from "../../../server/runtimes/protocols/ndjson.ts";
 import { memoryPipes, poll } from "../../support/protocol-pipes.ts";
 
 describe("classifyFrame", () => {
@@ -21,13 +21,16 @@ describe("classifyFrame", () => {
   });
 });
 
-describe("LineBuffer", () => {
-  test("splits on LF only and strips CR", () => {
-    const buffer = new LineBuffer();
-    expect(buffer.push("a\r\nb\u2028c")).toEqual(["a"]);
-    expect(buffer.push("\n")).toEqual(["b\u2028c"]);
-    expect(buffer.push("tail")).toEqual([]);
-    expect(buffer.end()).toEqual(["tail"]);
+describe("readLines", () => {
+  test("splits on LF only, strips CR, drops blank lines, keeps an unterminated tail", async () => {
+    const encoder = new TextEncoder();
+    async function* chunks() {
+      yield encoder.encode("a\r\n\nb\u2028c");
+      yield encoder.encode("\ntail");
+    }
+    const lines: string[] = [];
+    for await (const line of readLines(chunks())) lines.push(line);
+    expect(lines).toEqual(["a", "b\u2028c", "tail"]);
   });
 });
 
