@@ -123,5 +123,9 @@ export const AgentInfo = z.object({
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
 /** Body of `GET /api/agents` and `POST /api/agents/rescan`. */
-export const AgentListResponse = z.object({ agents: z.array(AgentInfo) });
+export const AgentListResponse = z.object({
+  agents: z.array(AgentInfo),
+  /** Local-profile entries that were skipped (present only when there are some). */
+  profileDiagnostics: z.array(AgentDiagnostic).optional(),
+});
 export type AgentListResponse = z.infer<typeof AgentListResponse>;

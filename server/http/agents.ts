@@ -6,8 +6,8 @@ import { Elysia, sse } from "elysia";
 import type { AgentListResponse } from "../contracts/agents.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 
-function listBody(catalog: AgentCatalog, agents: AgentListResponse["agents"]): AgentListResponse & { profileDiagnostics?: unknown } {
-  return catalog.profileDiagnostics.length ? { agents, profileDiagnostics: catalog.profileDiagnostics } : { agents };
+function listBody(catalog: AgentCatalog, agents: AgentListResponse["agents"]): AgentListResponse {
+  return catalog.profileDiagnostics.length ? { agents, profileDiagnostics: [...catalog.profileDiagnostics] } : { agents };
 }
 
 async function* streamAgents(catalog: AgentCatalog, signal: AbortSignal) {
