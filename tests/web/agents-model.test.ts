@@ -1,0 +1,104 @@
+import { describe, expect, test } from "bun:test";
+import type { AgentInfo } from "../../server/contracts/agents.ts";
+import { createApi } from "../../web/api/client.ts";
+import { readSseFrames } from "../../web/api/sse.ts";
+import { createAgentsModel } from "../../web/state/agents.ts";
+import { fakeFetch, sseBody, until } from "../support/web-fake-fetch.ts";
+
+function agent(id: string, state: AgentInfo["state"], over: Partial<AgentInfo> = {}): AgentInfo {
+  return {
+    id,
+    name: id.toUpperCase(),
+    bin: id,
+    available: state === "available",
+    state,
+    version: state === "unavailable" ? null : "1.0.0",
+    diagnostics: [],
+    models: [{ id: "default", label: "Default" }],
+    modelsSource: "fallback",
+    streamFormat: "plain",
+    capabilities: {},
+    probeMs: { version: 12 },
+    ...over,
+  };
+}
+
+const missingCodex = agent("codex", "unavailable", {
+  diagnostics: [
+    {
+      reason: "not-installed",
+      severity: "error",
+      message: "codex is not installed",
+      fixActions: [{ kind: "copyCommand", command: "npm i -g @openai/codex" }, { kind: "openInstall" }],
+    },
+  ],
+});
+
+describe("agents model", () => {
+  test("cards stream in as probes settle and are grouped installed / setup required / not installed", async () => {
+    const body = sseBody();
+    const { fetch } = fakeFetch({ "GET /api/agents?stream=1": () => body.response() });
+    const model = createAgentsModel(createApi(fetch));
+    const loading = model.refresh();
+    body.send("agent", agent("claude", "available"));
+    await until(() => model.agents.value.length === 1);
+    expect(model.load.value).toBe("loading");
+    expect(model.groups.value.installed.map((a) => a.id)).toEqual(["claude"]);
+    body.send("agent", missingCodex);
+    body.send("agent", agent("dsh", "setup-required"));
+    body.send("agent", { ...agent("claude", "available"), version: "2.0.0" }); // a re-probe replaces, never duplicates
+    body.send("done", {});
+    await loading;
+    expect(model.load.value).toBe("done");
+    const { installed, setupRequired, notInstalled } = model.groups.value;
+    expect([installed.map((a) => a.id), setupRequired.map((a) => a.id), notInstalled.map((a) => a.id)]).toEqual([["claude"], ["dsh"], ["codex"]]);
+    expect(model.byId("claude")?.version).toBe("2.0.0");
+    expect(model.available.value.map((a) => a.id)).toEqual(["claude"]);
+    expect(model.suggestedCommands.value).toEqual([{ agentId: "codex", agentName: "CODEX", command: "npm i -g @openai/codex" }]);
+  });
+
+  test("a stream that ends without done falls back to the plain list", async () => {
+    const body = sseBody();
+    const { fetch, calls } = fakeFetch({
+      "GET /api/agents?stream=1": () => body.response(),
+      "GET /api/agents": () => Response.json({ agents: [agent("claude", "available"), missingCodex] }),
+    });
+    const model = createAgentsModel(createApi(fetch));
+    const loading = model.refresh();
+    body.send("agent", agent("claude", "available"));
+    body.raw("event: agent\ndata: {not json\n\n");
+    body.close();
+    await loading;
+    expect(calls.map((c) => c.url)).toEqual(["/api/agents?stream=1", "/api/agents"]);
+    expect(model.agents.value.map((a) => a.id)).toEqual(["claude", "codex"]);
+    expect(model.load.value).toBe("done");
+  });
+
+  test("rescan replaces the list from POST /api/agents/rescan", async () => {
+    const { fetch, calls } = fakeFetch({ "POST /api/agents/rescan": () => Response.json({ agents: [agent("pi", "available")] }) });
+    const model = createAgentsModel(createApi(fetch));
+    await model.rescan();
+    expect(calls[0]).toMatchObject({ method: "POST", url: "/api/agents/rescan" });
+    expect(model.agents.value.map((a) => a.id)).toEqual(["pi"]);
+    expect(model.rescanning.value).toBe(false);
+  });
+});
+
+describe("SSE frame reader", () => {
+  test("splits records on blank lines across chunk boundaries, joins data lines, ignores comments", async () => {
+    const text = ": hello\n\nid: 3\nevent: agent\ndata: {\"a\":\ndata: 1}\r\n\r\nevent: done\ndata: {}";
+    const bytes = new TextEncoder().encode(text);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 5) controller.enqueue(bytes.slice(i, i + 5));
+        controller.close();
+      },
+    });
+    const frames = [];
+    for await (const frame of readSseFrames(body)) frames.push(frame);
+    expect(frames).toEqual([
+      { event: "agent", data: '{"a":\n1}', id: "3" },
+      { event: "done", data: "{}" },
+    ]);
+  });
+});

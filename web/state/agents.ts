@@ -1,0 +1,124 @@
+/**
+ * The agent inventory: cards stream in from `GET /api/agents?stream=1` as each probe settles (then `done`), with
+ * the plain list as a fallback, grouped for Settings and filtered for the picker.
+ */
+import { computed, signal } from "@preact/signals";
+import type { AgentInfo, AgentListResponse } from "../../server/contracts/agents.ts";
+import { errorMessage, type Api } from "../api/client.ts";
+import { readSseFrames } from "../api/sse.ts";
+
+export type AgentsLoad = "idle" | "loading" | "done" | "error";
+
+/** An install or login command an empty state can offer, with the agent it is for. */
+export interface SuggestedCommand {
+  agentId: string;
+  agentName: string;
+  command: string;
+}
+
+export function createAgentsModel(api: Api) {
+  const agents = signal<AgentInfo[]>([], { name: "agents.list" });
+  const load = signal<AgentsLoad>("idle", { name: "agents.load" });
+  const error = signal<string | null>(null, { name: "agents.error" });
+  const rescanning = signal(false, { name: "agents.rescanning" });
+  let abort: AbortController | null = null;
+
+  const groups = computed(
+    () => ({
+      installed: agents.value.filter((a) => a.state === "available"),
+      setupRequired: agents.value.filter((a) => a.state === "setup-required"),
+      notInstalled: agents.value.filter((a) => a.state === "unavailable"),
+    }),
+    { name: "agents.groups" },
+  );
+  const available = computed(() => groups.value.installed, { name: "agents.available" });
+  /** Copyable commands from the diagnostics of agents that are not usable yet (for the "install one" state). */
+  const suggestedCommands = computed(
+    () =>
+      agents.value
+        .filter((a) => !a.available)
+        .flatMap((a) =>
+          a.diagnostics.flatMap((d) =>
+            d.fixActions.flatMap((f) => (f.kind === "copyCommand" ? [{ agentId: a.id, agentName: a.name, command: f.command }] : [])),
+          ),
+        ),
+    { name: "agents.suggestedCommands" },
+  );
+
+  function upsert(agent: AgentInfo): void {
+    const list = agents.peek();
+    const index = list.findIndex((a) => a.id === agent.id);
+    agents.value = index < 0 ? [...list, agent] : list.map((a, i) => (i === index ? agent : a));
+  }
+
+  /** Streams cards in; falls back to the plain list if the stream fails or ends without `done`. */
+  async function refresh(): Promise<void> {
+    abort?.abort();
+    const controller = new AbortController();
+    abort = controller;
+    load.value = "loading";
+    error.value = null;
+    try {
+      const res = await api.raw("/api/agents?stream=1", { headers: { accept: "text/event-stream" }, signal: controller.signal });
+      if (!res.ok || !res.body) throw new Error(`agents stream: HTTP ${res.status}`);
+      agents.value = [];
+      let done = false;
+      for await (const frame of readSseFrames(res.body)) {
+        if (frame.event === "agent") {
+          const agent = parseAgent(frame.data);
+          if (agent) upsert(agent);
+        } else if (frame.event === "done") {
+          done = true;
+          break;
+        } else if (frame.event === "error") {
+          throw new Error(frame.data);
+        }
+      }
+      if (!done) throw new Error("agents stream ended early");
+      load.value = "done";
+    } catch (streamError) {
+      if (controller.signal.aborted) return;
+      try {
+        agents.value = (await api.get<AgentListResponse>("/api/agents")).agents;
+        load.value = "done";
+      } catch (listError) {
+        error.value = errorMessage(listError ?? streamError);
+        load.value = "error";
+      }
+    }
+  }
+
+  async function rescan(): Promise<void> {
+    rescanning.value = true;
+    try {
+      agents.value = (await api.post<AgentListResponse>("/api/agents/rescan")).agents;
+      error.value = null;
+      load.value = "done";
+    } catch (rescanError) {
+      error.value = errorMessage(rescanError);
+    } finally {
+      rescanning.value = false;
+    }
+  }
+
+  function byId(id: string | null | undefined): AgentInfo | undefined {
+    return id ? agents.value.find((a) => a.id === id) : undefined;
+  }
+
+  function dispose(): void {
+    abort?.abort();
+  }
+
+  return { agents, load, error, rescanning, groups, available, suggestedCommands, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
+}
+export type AgentsModel = ReturnType<typeof createAgentsModel>;
+
+function parseAgent(data: string): AgentInfo | null {
+  try {
+    const value = JSON.parse(data) as Partial<AgentInfo> | null;
+    if (!value || typeof value.id !== "string" || typeof value.state !== "string") return null;
+    return { diagnostics: [], models: [], capabilities: {}, probeMs: {}, ...value } as AgentInfo;
+  } catch {
+    return null;
+  }
+}
