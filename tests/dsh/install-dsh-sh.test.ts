@@ -19,7 +19,7 @@ beforeAll(async () => {
   writeSums(bad.path, names, { [`dsh-${P.dsh}.tgz`]: "0".repeat(64) });
   goodServer = await serveDir(good.path);
   badServer = await serveDir(bad.path);
-});
+}, 60_000);
 afterAll(async () => {
   await goodServer.close();
   await badServer.close();

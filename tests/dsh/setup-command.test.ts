@@ -7,7 +7,7 @@ import { folderDshRuntimeSource } from "../../server/dsh/embedded-runtime.ts";
 import { tempDir } from "../support/temp.ts";
 
 const packDir = tempDir("od-dsh-pack-");
-beforeAll(() => packDshRuntime({ outDir: packDir.path }));
+beforeAll(() => packDshRuntime({ outDir: packDir.path }), 60_000);
 afterAll(() => packDir[Symbol.dispose]());
 
 function io(env: Record<string, string | undefined>) {
@@ -36,7 +36,7 @@ test("--json installs through $DSH_BIN into $DSH_HOME", async () => {
   const { out, commandIO } = io({ ...process.env, DSH_BIN: join(import.meta.dir, "../fakes/dsh/dsh"), DSH_HOME: home.path });
   expect(await command().run({ flags: { json: true }, positionals: ["deepseek-harness"] }, commandIO)).toBe(0);
   expect(JSON.parse(out.stdout)).toEqual({ ok: true, action: "installed", agent: "deepseek-harness", packageVersion: "0.1.0" });
-});
+}, 60_000);
 
 test("a missing dsh fails with exit 1; an unknown agent is a usage error", async () => {
   using home = tempDir("od-dsh-home-");

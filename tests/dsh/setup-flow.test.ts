@@ -22,7 +22,7 @@ let source: DshRuntimeSource;
 beforeAll(async () => {
   await packDshRuntime({ outDir: packDir.path });
   source = folderDshRuntimeSource(packDir.path);
-});
+}, 60_000);
 afterAll(() => packDir[Symbol.dispose]());
 
 const envFor = (dshHome: string, script: FakeDshScript = {}) => ({ ...process.env, DSH_HOME: dshHome, FAKE_DSH_SCRIPT: JSON.stringify(script) });
@@ -103,7 +103,7 @@ describe("companion setup with the fake dsh", () => {
     });
     expect(cancelled.result).toEqual({ status: "cancelled", sessionId: expect.stringMatching(/^od-/) });
     expect(text(cancelled.events)).toBe("starting");
-  });
+  }, 60_000);
 
   test("an outdated profile is repaired", async () => {
     using home = tempDir("od-dsh-home-");
@@ -113,7 +113,7 @@ describe("companion setup with the fake dsh", () => {
     writeFileSync(compat, readFileSync(compat, "utf8").replace('PLUGIN_VERSION = "0.1.0"', 'PLUGIN_VERSION = "0.0.9"'));
     expect(await setupDshProfile({ dshBin: DSH_BIN, dshHome: home.path, source, env })).toMatchObject({ ok: true, action: "repaired" });
     expect(readFileSync(compat, "utf8")).toContain('PLUGIN_VERSION = "0.1.0"');
-  });
+  }, 60_000);
 
   test("a tampered tarball is refused and nothing changes", async () => {
     using home = tempDir("od-dsh-home-");
@@ -129,7 +129,7 @@ describe("companion setup with the fake dsh", () => {
     const result = await setupDshProfile({ dshBin: DSH_BIN, dshHome: home.path, source: tampered, env: envFor(home.path) });
     expect(result).toMatchObject({ ok: false, code: "BUNDLED_COMPANION_INVALID" });
     expect(readdirSync(home.path)).toEqual([]);
-  });
+  }, 60_000);
 
   test("a failed install restores the previous profile exactly", async () => {
     using home = tempDir("od-dsh-home-");
@@ -141,7 +141,7 @@ describe("companion setup with the fake dsh", () => {
     const result = await setupDshProfile({ dshBin: DSH_BIN, dshHome: home.path, source, env: envFor(home.path, { failInstall: "registry unreachable" }) });
     expect(result).toMatchObject({ ok: false, code: "COMPANION_INSTALL_FAILED", message: expect.stringContaining("registry unreachable") });
     expect(treeOf(join(home.path, "profiles"))).toEqual(before);
-  });
+  }, 60_000);
 
   test("still incompatible after install is reported and rolled back", async () => {
     using home = tempDir("od-dsh-home-");
@@ -154,13 +154,13 @@ describe("companion setup with the fake dsh", () => {
     });
     expect(result).toMatchObject({ ok: false, code: "COMPANION_STILL_INCOMPATIBLE" });
     expect(treeOf(join(home.path, "profiles"))).toEqual({});
-  });
+  }, 60_000);
 
   test("a missing dsh is AGENT_NOT_INSTALLED", async () => {
     using home = tempDir("od-dsh-home-");
     const result = await setupDshProfile({ dshBin: join(home.path, "no-such-dsh"), dshHome: home.path, source, env: envFor(home.path) });
     expect(result).toMatchObject({ ok: false, code: "AGENT_NOT_INSTALLED" });
-  });
+  }, 60_000);
 
   test("concurrent setups share one promise", async () => {
     using home = tempDir("od-dsh-home-");
@@ -169,5 +169,5 @@ describe("companion setup with the fake dsh", () => {
     const b = setupDshProfile(options);
     expect(a).toBe(b);
     expect((await a).ok).toBe(true);
-  });
+  }, 60_000);
 });
