@@ -1,0 +1,192 @@
+/**
+ * The open conversation: its persisted messages plus a live RunModel per active run. On a reload it fetches the
+ * messages and the active runs, and re-opens each run's event stream from id 0; the run model de-duplicates.
+ */
+import { computed, signal } from "@preact/signals";
+import type { Message } from "../../server/contracts/projects.ts";
+import type { CreateRunRequest, RunSummary } from "../../server/contracts/runs.ts";
+import { errorMessage, type Api } from "../api/client.ts";
+import type { RunEventStream } from "../api/run-events.ts";
+import { runStateFromMessage } from "./persisted-fold.ts";
+import { createRunModel, type RunModel } from "./run-model.ts";
+import type { RunState } from "./run-state.ts";
+import type { FrameScheduler } from "./scheduler.ts";
+
+/** One row of the conversation as the view renders it. */
+export type TimelineEntry =
+  | { kind: "user"; key: string; text: string; pending: boolean }
+  | { kind: "history"; key: string; message: Message }
+  | { kind: "run"; key: string; run: RunModel };
+
+/** What the composer sends; the conversation adds the project and conversation ids. */
+export type SendRequest = Omit<CreateRunRequest, "projectId" | "conversationId">;
+
+export interface ConversationModelOptions {
+  api: Api;
+  stream: RunEventStream;
+  schedule?: FrameScheduler;
+  onFilesChanged?: () => void;
+  /** POST /api/runs created a new conversation. */
+  onConversationCreated?: (conversationId: string) => void;
+}
+
+export function createConversationModel(options: ConversationModelOptions) {
+  const { api } = options;
+  const projectId = signal<string | null>(null, { name: "conversation.projectId" });
+  const conversationId = signal<string | null>(null, { name: "conversation.id" });
+  const messages = signal<Message[]>([], { name: "conversation.messages" });
+  const runs = signal<RunModel[]>([], { name: "conversation.runs" });
+  const pending = signal<Array<{ runId: string; text: string }>>([], { name: "conversation.pending" });
+  const error = signal<string | null>(null, { name: "conversation.error" });
+  const sending = signal(false, { name: "conversation.sending" });
+  let generation = 0;
+  const historyCache = new Map<string, RunState>();
+
+  const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
+
+  const timeline = computed<TimelineEntry[]>(
+    () => {
+      const live = new Map(runs.value.map((run) => [run.runId, run]));
+      const entries: TimelineEntry[] = [];
+      const shown = new Set<string>();
+      for (const message of messages.value) {
+        if (message.role === "user") entries.push({ kind: "user", key: message.id, text: message.text, pending: false });
+        else if (message.runId && live.has(message.runId)) {
+          entries.push({ kind: "run", key: message.id, run: live.get(message.runId)! });
+          shown.add(message.runId);
+        } else entries.push({ kind: "history", key: message.id, message });
+      }
+      for (const run of runs.value) {
+        if (shown.has(run.runId)) continue;
+        const waiting = pending.value.find((p) => p.runId === run.runId);
+        if (waiting) entries.push({ kind: "user", key: `pending-${run.runId}`, text: waiting.text, pending: true });
+        entries.push({ kind: "run", key: run.runId, run });
+      }
+      return entries;
+    },
+    { name: "conversation.timeline" },
+  );
+
+  function attach(runId: string): RunModel {
+    const existing = runs.peek().find((run) => run.runId === runId);
+    if (existing) return existing;
+    const mine = generation;
+    const run = createRunModel({
+      runId,
+      api,
+      stream: options.stream,
+      schedule: options.schedule,
+      onFilesChanged: options.onFilesChanged,
+      onEnd: () => {
+        if (mine === generation) void refreshMessages();
+      },
+    });
+    runs.value = [...runs.peek(), run];
+    run.connect();
+    return run;
+  }
+
+  async function refreshMessages(): Promise<void> {
+    const id = conversationId.peek();
+    if (!id) return;
+    const mine = generation;
+    try {
+      const list = (await api.get<{ messages: Message[] }>(`/api/conversations/${encodeURIComponent(id)}/messages`)).messages;
+      if (mine !== generation) return;
+      messages.value = list;
+      pending.value = [];
+    } catch (loadError) {
+      if (mine === generation) error.value = errorMessage(loadError);
+    }
+  }
+
+  /** Opens a conversation (null: a new one in `project`), resuming its active runs. */
+  async function load(project: string | null, conversation: string | null): Promise<void> {
+    disposeRuns();
+    const mine = ++generation;
+    projectId.value = project;
+    conversationId.value = conversation;
+    messages.value = [];
+    pending.value = [];
+    error.value = null;
+    if (!conversation) return;
+    const query = new URLSearchParams({ conversationId: conversation, status: "active" });
+    const [, active] = await Promise.all([
+      refreshMessages(),
+      api.get<{ runs: RunSummary[] }>(`/api/runs?${query}`).catch(() => ({ runs: [] as RunSummary[] })),
+    ]);
+    if (mine !== generation) return;
+    for (const run of active.runs) attach(run.id);
+  }
+
+  async function send(request: SendRequest): Promise<boolean> {
+    const project = projectId.peek();
+    if (!project || sending.peek()) return false;
+    sending.value = true;
+    error.value = null;
+    try {
+      const conversation = conversationId.peek();
+      const body: CreateRunRequest = { ...request, projectId: project, ...(conversation ? { conversationId: conversation } : {}) };
+      const created = await api.post<{ runId: string; conversationId: string }>("/api/runs", body);
+      if (!conversation) {
+        conversationId.value = created.conversationId;
+        options.onConversationCreated?.(created.conversationId);
+      }
+      pending.value = [...pending.peek(), { runId: created.runId, text: request.message }];
+      attach(created.runId);
+      void refreshMessages();
+      return true;
+    } catch (sendError) {
+      error.value = errorMessage(sendError);
+      return false;
+    } finally {
+      sending.value = false;
+    }
+  }
+
+  async function stop(): Promise<void> {
+    try {
+      await activeRun.peek()?.cancel();
+    } catch (stopError) {
+      error.value = errorMessage(stopError);
+    }
+  }
+
+  /** The folded view of a finished turn (memoised per message). */
+  function historyOf(message: Message): RunState {
+    const cacheKey = `${message.id}:${message.runStatus ?? ""}:${message.events?.length ?? 0}`;
+    let state = historyCache.get(cacheKey);
+    if (!state) historyCache.set(cacheKey, (state = runStateFromMessage(message)));
+    return state;
+  }
+
+  function disposeRuns(): void {
+    for (const run of runs.peek()) run.dispose();
+    runs.value = [];
+  }
+
+  function dispose(): void {
+    generation++;
+    disposeRuns();
+  }
+
+  return {
+    projectId,
+    conversationId,
+    messages,
+    runs,
+    error,
+    sending,
+    activeRun,
+    timeline,
+    load,
+    attach,
+    refreshMessages,
+    send,
+    stop,
+    historyOf,
+    dispose,
+    [Symbol.dispose]: dispose,
+  };
+}
+export type ConversationModel = ReturnType<typeof createConversationModel>;
