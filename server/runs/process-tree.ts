@@ -1,0 +1,324 @@
+/**
+ * Finding and ending every process of a run, including the ones a process-group kill misses: tool shells that
+ * started their own session (opencode's bash tool, Claude Code's `setsid`) and workers of node wrappers that
+ * outlive SIGTERM (real-clis §15.2). Each run's environment carries a unique cookie variable; whatever still
+ * carries it after the run is an orphan of that run.
+ *
+ * Linux reads /proc; macOS parses `ps`; Windows has neither an environment scan nor process groups here, so the
+ * scans and the sweep do nothing there (a Job Object per run would be the Windows answer).
+ * Never signals pid ≤ 1, this process, or this process's group.
+ */
+import { Buffer } from "node:buffer";
+import { readdir, readFile } from "node:fs/promises";
+import { spawnChild } from "../platform/process.ts";
+
+/** One process in a snapshot of the process table. */
+export type ProcessEntry = {
+  pid: number;
+  ppid: number;
+  /** Process group id (Linux snapshots). */
+  pgid?: number;
+  /** Kernel start time (Linux clock ticks since boot); tells a live process from a reused pid. */
+  startTime?: number;
+  /** Zombie (exited, not reaped): dead for our purposes. */
+  zombie?: boolean;
+};
+
+/** The run's environment tag, e.g. `{ name: "OD_RUN_COOKIE", value: "<run id>-<random>" }`. */
+export type EnvCookie = { name: string; value: string };
+
+export type KillRunProcessTreeOptions = {
+  /** The run's root child (usually already exited). */
+  rootPid: number;
+  /** The group the root led (spawned with its own group); signalled as a whole too while it has members. */
+  processGroup?: number;
+  cookie: EnvCookie;
+  /** How long the first signal gets before SIGKILL. */
+  graceMs: number;
+  /** First signal; default SIGTERM. */
+  signal?: NodeJS.Signals;
+};
+
+// ---------------------------------------------------------------- pure parsers
+
+/** Parse one `/proc/<pid>/stat` line (the comm field may hold spaces and parentheses). */
+export function parseProcStat(line: string): ProcessEntry | null {
+  const open = line.indexOf("(");
+  const close = line.lastIndexOf(")");
+  if (open <= 0 || close < open) return null;
+  const pid = Number(line.slice(0, open).trim());
+  const fields = line.slice(close + 1).trim().split(/\s+/);
+  const ppid = Number(fields[1]);
+  const pgid = Number(fields[2]);
+  const startTime = Number(fields[19]);
+  if (!Number.isInteger(pid) || !Number.isInteger(ppid)) return null;
+  return {
+    pid,
+    ppid,
+    ...(Number.isInteger(pgid) ? { pgid } : {}),
+    ...(Number.isFinite(startTime) ? { startTime } : {}),
+    ...(fields[0] === "Z" || fields[0] === "X" ? { zombie: true } : {}),
+  };
+}
+
+/** Parse `ps -A -o pid=,ppid=` output. Bad lines are skipped. */
+export function parsePsPidPpid(output: string): ProcessEntry[] {
+  const entries: ProcessEntry[] = [];
+  for (const line of output.split("\n")) {
+    const match = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+    if (match) entries.push({ pid: Number(match[1]), ppid: Number(match[2]) });
+  }
+  return entries;
+}
+
+/**
+ * Pids in `ps eww -A -o pid=,command=` output whose environment (appended to the command line as `NAME=value`
+ * words) holds exactly `name=value`.
+ */
+export function parsePsEnvOutput(output: string, cookie: EnvCookie): number[] {
+  const needle = new RegExp(`(?:^|\\s)${escapeRegExp(cookie.name)}=${escapeRegExp(cookie.value)}(?:\\s|$)`);
+  const pids: number[] = [];
+  for (const line of output.split("\n")) {
+    const match = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (match && needle.test(match[2]!)) pids.push(Number(match[1]));
+  }
+  return pids;
+}
+
+/** True when a NUL-separated environ block holds exactly `name=value`. */
+export function environHasCookie(environ: Uint8Array | string, cookie: EnvCookie): boolean {
+  const text = typeof environ === "string" ? environ : Buffer.from(environ).toString("latin1");
+  const entry = Buffer.from(`${cookie.name}=${cookie.value}`, "utf8").toString("latin1");
+  return `\0${text}\0`.includes(`\0${entry}\0`);
+}
+
+/** Every descendant of `rootPid` in a snapshot (children, grandchildren, …), cycle-safe. */
+export function descendantsFromSnapshot(snapshot: readonly ProcessEntry[], rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const { pid, ppid } of snapshot) {
+    if (pid === ppid) continue;
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const seen = new Set<number>([rootPid]);
+  const queue = [rootPid];
+  const out: number[] = [];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    for (const child of children.get(pid) ?? []) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- readers
+
+/** The current process table (pid, ppid). Linux: /proc; macOS: ps; Windows: []. Never throws. */
+export async function readProcessSnapshot(): Promise<ProcessEntry[]> {
+  if (process.platform === "linux") {
+    const entries = await mapProcPids(async (pid) => parseProcStat(await readFile(`/proc/${pid}/stat`, "latin1")));
+    return entries.filter((entry): entry is ProcessEntry => entry !== null);
+  }
+  if (process.platform === "darwin") return parsePsPidPpid(await runPs(["-A", "-o", "pid=,ppid="]));
+  return [];
+}
+
+/** Every live descendant of `pid` (Windows: []). */
+export async function descendantsOf(pid: number): Promise<number[]> {
+  const snapshot = (await readProcessSnapshot()).filter((entry) => !entry.zombie);
+  return descendantsFromSnapshot(snapshot, pid);
+}
+
+/**
+ * Pids of processes whose environment holds `name=value`, excluding this process. Linux scans
+ * `/proc/<pid>/environ` (processes we may not read, or that vanish mid-scan, are skipped); macOS parses
+ * `ps eww`; Windows returns [] (no portable way to read another process's environment).
+ */
+export async function findProcessesWithEnvCookie(name: string, value: string): Promise<number[]> {
+  const cookie = { name, value };
+  let pids: number[] = [];
+  if (process.platform === "linux") {
+    const hits = await mapProcPids(async (pid) => (environHasCookie(await readFile(`/proc/${pid}/environ`), cookie) ? pid : null));
+    pids = hits.filter((pid): pid is number => pid !== null);
+  } else if (process.platform === "darwin") {
+    pids = parsePsEnvOutput(await runPs(["eww", "-A", "-o", "pid=,command="]), cookie);
+  }
+  return pids.filter((pid) => pid !== process.pid);
+}
+
+async function mapProcPids<T>(read: (pid: number) => Promise<T | null>): Promise<(T | null)[]> {
+  let names: string[];
+  try {
+    names = await readdir("/proc");
+  } catch {
+    return [];
+  }
+  const pids = names.filter((name) => /^\d+$/.test(name)).map(Number);
+  const results: (T | null)[] = [];
+  // Bounded batches: a few hundred concurrent opens would hit fd limits on small machines.
+  for (let index = 0; index < pids.length; index += 64) {
+    const batch = pids.slice(index, index + 64).map((pid) => read(pid).catch(() => null)); // EACCES, ESRCH, ENOENT: skip
+    results.push(...(await Promise.all(batch)));
+  }
+  return results;
+}
+
+async function runPs(args: string[]): Promise<string> {
+  try {
+    const child = await spawnChild({ argv: ["ps", ...args], stdin: "ignore", env: { ...process.env, LC_ALL: "C" } });
+    const chunks: Uint8Array[] = [];
+    const drainStderr = (async () => {
+      for await (const _chunk of child.stderr) void _chunk;
+    })();
+    for await (const chunk of child.stdout) chunks.push(chunk);
+    await drainStderr;
+    await child.exited;
+    return Buffer.concat(chunks).toString("utf8");
+  } catch {
+    return "";
+  }
+}
+
+// ---------------------------------------------------------------- the sweep
+
+/**
+ * The sweep after a run's group is gone: signal everything still carrying the run's cookie, or descending from
+ * the root (or from a cookie carrier), plus the group while it has members; wait up to `graceMs` for them to
+ * go, then SIGKILL the rest and re-sweep for anything forked meanwhile. Returns the pids it signalled, sorted.
+ */
+export async function killRunProcessTree(options: KillRunProcessTreeOptions): Promise<number[]> {
+  const { rootPid, processGroup, cookie, graceMs } = options;
+  // Windows: no environment scan and no groups here, and the root's pid may already be reused: leave it to the
+  // child handle (a Job Object would be the real fix).
+  if (process.platform === "win32") return [];
+  const ownGroup = await ownProcessGroupId();
+  const group = processGroup !== undefined && processGroup > 1 && processGroup !== process.pid && ownGroup !== null && processGroup !== ownGroup ? processGroup : null;
+
+  const signalled = new Map<number, ProcessEntry>();
+  let targets = await collectTargets(rootPid, cookie);
+  const groupAlive = async () => group !== null && (await groupExists(group));
+  if (targets.length === 0 && !(await groupAlive())) return [];
+  if (group) signalGroup(group, options.signal ?? "SIGTERM");
+  for (const target of targets) {
+    if (signalPid(target.pid, options.signal ?? "SIGTERM")) signalled.set(target.pid, target);
+  }
+  await waitUntil(async () => !(await groupAlive()) && (await allGone([...signalled.values()])), graceMs);
+
+  for (let round = 0; round < 3; round += 1) {
+    const groupStillAlive = await groupAlive();
+    if (group && groupStillAlive) signalGroup(group, "SIGKILL");
+    targets = [...signalled.values(), ...(await collectTargets(rootPid, cookie))];
+    const alive: ProcessEntry[] = [];
+    for (const target of targets) if (await isAlive(target)) alive.push(target);
+    if (alive.length === 0 && !groupStillAlive) break;
+    for (const target of alive) {
+      if (signalPid(target.pid, "SIGKILL")) signalled.set(target.pid, target);
+    }
+    await waitUntil(() => allGone(alive), Math.max(graceMs, 1000));
+  }
+  return [...signalled.keys()].sort((a, b) => a - b);
+}
+
+/** Cookie carriers, the root while it is provably still ours, and every descendant of either. */
+async function collectTargets(rootPid: number, cookie: EnvCookie): Promise<ProcessEntry[]> {
+  const [carriers, snapshot] = await Promise.all([findProcessesWithEnvCookie(cookie.name, cookie.value), readProcessSnapshot()]);
+  const live = snapshot.filter((entry) => !entry.zombie);
+  const byPid = new Map(live.map((entry) => [entry.pid, entry]));
+  const roots = new Set(carriers.filter((pid) => byPid.has(pid)));
+  const root = byPid.get(rootPid);
+  // A pid can be reused once the root is reaped: only trust it while it is still our child or carries the cookie.
+  if (rootPid > 1 && rootPid !== process.pid && root && (root.ppid === process.pid || roots.has(rootPid))) roots.add(rootPid);
+  const pids = new Set(roots);
+  for (const pid of roots) for (const descendant of descendantsFromSnapshot(live, pid)) pids.add(descendant);
+  return [...pids].filter(isSignallable).map((pid) => byPid.get(pid) ?? { pid, ppid: 0 });
+}
+
+function isSignallable(pid: number): boolean {
+  return Number.isInteger(pid) && pid > 1 && pid !== process.pid;
+}
+
+function signalPid(pid: number, signal: NodeJS.Signals): boolean {
+  if (!isSignallable(pid)) return false;
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false; // gone already, or not ours
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // The group has no members left.
+  }
+}
+
+/** The group still has a live member (Linux ignores unreaped zombies, which `kill(-pgid, 0)` would count). */
+async function groupExists(pgid: number): Promise<boolean> {
+  if (process.platform === "linux") {
+    return (await readProcessSnapshot()).some((entry) => entry.pgid === pgid && !entry.zombie);
+  }
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+/** Alive and still the same process (Linux compares start times so a reused pid is not mistaken for it). */
+async function isAlive(entry: ProcessEntry): Promise<boolean> {
+  if (process.platform === "linux") {
+    const now = await readFile(`/proc/${entry.pid}/stat`, "latin1").then(parseProcStat, () => null);
+    if (!now || now.zombie) return false;
+    return entry.startTime === undefined || now.startTime === entry.startTime;
+  }
+  try {
+    process.kill(entry.pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+async function allGone(entries: readonly ProcessEntry[]): Promise<boolean> {
+  for (const entry of entries) if (await isAlive(entry)) return false;
+  return true;
+}
+
+/** Poll `done` every 20 ms until it holds or `timeoutMs` passes. */
+async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await done()) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+let cachedOwnGroup: number | null | undefined;
+
+/** This process's group id (Linux: /proc/self/stat; macOS: ps), or null when unknown. */
+export async function ownProcessGroupId(): Promise<number | null> {
+  if (cachedOwnGroup !== undefined) return cachedOwnGroup;
+  let pgid: number | null = null;
+  if (process.platform === "linux") {
+    const stat = await readFile("/proc/self/stat", "latin1").catch(() => "");
+    const close = stat.lastIndexOf(")");
+    const value = close === -1 ? NaN : Number(stat.slice(close + 1).trim().split(/\s+/)[2]);
+    pgid = Number.isInteger(value) ? value : null;
+  } else if (process.platform === "darwin") {
+    const value = Number((await runPs(["-o", "pgid=", "-p", String(process.pid)])).trim());
+    pgid = Number.isInteger(value) && value > 0 ? value : null;
+  }
+  cachedOwnGroup = pgid;
+  return pgid;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

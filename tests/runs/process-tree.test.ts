@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnChild, type ChildHandle } from "../../server/platform/process.ts";
+import {
+  descendantsFromSnapshot,
+  descendantsOf,
+  environHasCookie,
+  findProcessesWithEnvCookie,
+  killRunProcessTree,
+  parseProcStat,
+  parsePsEnvOutput,
+  parsePsPidPpid,
+} from "../../server/runs/process-tree.ts";
+import { tempDir } from "../support/temp.ts";
+
+const COOKIE_NAME = "OD_TEST_RUN_COOKIE";
+const cookies: { name: string; value: string }[] = [];
+const uniqueCookie = () => {
+  const cookie = { name: COOKIE_NAME, value: `t-${process.pid}-${crypto.randomUUID()}` };
+  cookies.push(cookie);
+  return cookie;
+};
+
+describe("pure parsers", () => {
+  test("ps eww output: exact NAME=value words only", () => {
+    const sample = [
+      "    1 /sbin/launchd",
+      "  412 /bin/sh -c sleep 100 PATH=/usr/bin:/bin OD_RUN_COOKIE=abc-123 HOME=/Users/me",
+      "  413 /usr/bin/node cli.js OD_RUN_COOKIE=abc-1234 HOME=/Users/me",
+      "  414 sleep 5 OD_RUN_COOKIE=abc-123",
+      "  415 /bin/zsh XOD_RUN_COOKIE=abc-123",
+      "garbage line",
+      "",
+    ].join("\n");
+    expect(parsePsEnvOutput(sample, { name: "OD_RUN_COOKIE", value: "abc-123" })).toEqual([412, 414]);
+    expect(parsePsEnvOutput(sample, { name: "OD_RUN_COOKIE", value: "a.c-123" })).toEqual([]);
+  });
+
+  test("ps pid/ppid output", () => {
+    expect(parsePsPidPpid("  1     0\n 20    1\nbad\n 21   20\n")).toEqual([
+      { pid: 1, ppid: 0 },
+      { pid: 20, ppid: 1 },
+      { pid: 21, ppid: 20 },
+    ]);
+  });
+
+  test("/proc/<pid>/stat with a comm holding spaces and parentheses", () => {
+    const line = "4242 (my (odd) cmd) S 4000 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 200";
+    expect(parseProcStat(line)).toEqual({ pid: 4242, ppid: 4000, pgid: 4242, startTime: 987654 });
+    expect(parseProcStat("77 (sh) Z 1 77 77 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0")?.zombie).toBe(true);
+    expect(parseProcStat("nonsense")).toBeNull();
+  });
+
+  test("environ blocks match whole entries only", () => {
+    const cookie = { name: "C", value: "v1" };
+    expect(environHasCookie("A=1\0C=v1\0B=2\0", cookie)).toBe(true);
+    expect(environHasCookie("C=v1", cookie)).toBe(true);
+    expect(environHasCookie("A=1\0C=v10\0", cookie)).toBe(false);
+    expect(environHasCookie("XC=v1\0", cookie)).toBe(false);
+    expect(environHasCookie(new TextEncoder().encode("A=1\0C=v1\0"), cookie)).toBe(true);
+  });
+
+  test("descendants over a snapshot, cycle-safe", () => {
+    const snapshot = [
+      { pid: 10, ppid: 1 },
+      { pid: 11, ppid: 10 },
+      { pid: 12, ppid: 11 },
+      { pid: 13, ppid: 10 },
+      { pid: 20, ppid: 1 },
+      { pid: 30, ppid: 31 },
+      { pid: 31, ppid: 30 },
+    ];
+    expect(descendantsFromSnapshot(snapshot, 10).sort()).toEqual([11, 12, 13]);
+    expect(descendantsFromSnapshot(snapshot, 20)).toEqual([]);
+    expect(descendantsFromSnapshot(snapshot, 30)).toEqual([31]);
+  });
+});
+
+const onLinux = process.platform === "linux";
+const started: ChildHandle[] = [];
+/** Pids a test learned about (grandchildren outside any group we own), killed even when the test fails. */
+const strays: { pid: number; startTime?: number }[] = [];
+const statOf = (pid: number) => (existsSync(`/proc/${pid}/stat`) ? parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1")) : null);
+/** Remember a pid for cleanup with its start time, so a reused pid is never killed by mistake. */
+function trackStray(pid: number): number {
+  strays.push({ pid, ...(statOf(pid)?.startTime !== undefined ? { startTime: statOf(pid)?.startTime } : {}) });
+  return pid;
+}
+
+async function start(script: string, env: Record<string, string> = {}, ownProcessGroup = true): Promise<ChildHandle> {
+  const child = await spawnChild({ argv: ["sh", "-c", script], env: { PATH: process.env.PATH, ...env }, stdin: "ignore", ownProcessGroup });
+  started.push(child);
+  return child;
+}
+
+function alive(pid: number): boolean {
+  const stat = statOf(pid);
+  return Boolean(stat && !stat.zombie);
+}
+
+async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+afterEach(async () => {
+  for (const child of started.splice(0)) child.kill("SIGKILL", { group: true });
+  const carriers = onLinux ? (await Promise.all(cookies.splice(0).map((c) => findProcessesWithEnvCookie(c.name, c.value)))).flat() : [];
+  const sameStrays = strays.splice(0).filter((stray) => stray.startTime !== undefined && statOf(stray.pid)?.startTime === stray.startTime);
+  for (const pid of [...sameStrays.map((stray) => stray.pid), ...carriers]) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
+describe.if(onLinux)("on Linux, with real processes", () => {
+  test("findProcessesWithEnvCookie finds exactly the carriers of name=value", async () => {
+    const cookie = uniqueCookie();
+    const carrier = await start("exec sleep 1000", { [cookie.name]: cookie.value });
+    const lookalike = await start("exec sleep 1000", { [cookie.name]: `${cookie.value}x` });
+    const found = await until(() => findProcessesWithEnvCookie(cookie.name, cookie.value), (pids) => pids.includes(carrier.pid));
+    expect(found).toEqual([carrier.pid]);
+    expect(found).not.toContain(lookalike.pid);
+    expect(found).not.toContain(process.pid);
+  });
+
+  test("descendantsOf walks children and grandchildren", async () => {
+    using dir = tempDir("od-ptree-");
+    const pidFile = join(dir.path, "grandchild");
+    const root = await start(`sh -c 'echo $$ > "${pidFile}"; exec sleep 1000' & wait`);
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", Boolean);
+    const grandchild = trackStray(Number(readFileSync(pidFile, "utf8")));
+    const descendants = await until(() => descendantsOf(root.pid), (pids) => pids.includes(grandchild));
+    expect(descendants).toContain(grandchild);
+    expect(await descendantsOf(grandchild)).toEqual([]);
+  });
+
+  test("an orphan in its own session that ignores SIGTERM is SIGKILLed; bystanders are untouched", async () => {
+    using dir = tempDir("od-ptree-");
+    const pidFile = join(dir.path, "orphan");
+    const cookie = uniqueCookie();
+    // The run: a shell that starts a setsid grandchild which ignores SIGTERM, like Claude Code's tool shells.
+    const run = await start(
+      `setsid sh -c 'trap "" TERM; echo $$ > "${pidFile}"; exec sleep 1000' </dev/null >/dev/null 2>&1 & wait`,
+      { [cookie.name]: cookie.value },
+    );
+    const sameNameOtherValue = await start("exec sleep 1000", { [cookie.name]: `${cookie.value}-other` }, false);
+    const noCookie = await start("exec sleep 1000", {}, false);
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", Boolean);
+    const orphan = trackStray(Number(readFileSync(pidFile, "utf8")));
+
+    // What the cancel ladder does first: the group goes, the setsid grandchild stays.
+    run.kill("SIGTERM", { group: true });
+    await run.exited;
+    expect(alive(orphan)).toBe(true);
+
+    const killed = await killRunProcessTree({ rootPid: run.pid, processGroup: run.pid, cookie, graceMs: 200, signal: "SIGTERM" });
+    expect(killed).toContain(orphan);
+    const left = await until(() => findProcessesWithEnvCookie(cookie.name, cookie.value), (pids) => pids.length === 0);
+    expect(left).toEqual([]);
+    expect(alive(orphan)).toBe(false);
+    expect(alive(sameNameOtherValue.pid)).toBe(true);
+    expect(alive(noCookie.pid)).toBe(true);
+    expect(alive(process.pid)).toBe(true);
+  });
+
+  test("with the root still running, the root and a descendant that dropped the cookie go too", async () => {
+    using dir = tempDir("od-ptree-");
+    const pidFile = join(dir.path, "scrubbed");
+    const cookie = uniqueCookie();
+    const run = await start(`env -i sh -c 'trap "" TERM; echo $$ > "${pidFile}"; exec sleep 1000' & wait`, { [cookie.name]: cookie.value });
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", Boolean);
+    const scrubbed = trackStray(Number(readFileSync(pidFile, "utf8")));
+
+    const killed = await killRunProcessTree({ rootPid: run.pid, processGroup: run.pid, cookie, graceMs: 200 });
+    expect(killed).toEqual(expect.arrayContaining([run.pid, scrubbed]));
+    await run.exited;
+    expect(await until(() => alive(scrubbed), (isAlive) => !isAlive)).toBe(false);
+  });
+
+  test("never signals pid 1, itself or its own group; a run with nothing left is a no-op", async () => {
+    const cookie = uniqueCookie();
+    expect(await killRunProcessTree({ rootPid: 1, processGroup: 1, cookie, graceMs: 50 })).toEqual([]);
+    expect(await killRunProcessTree({ rootPid: process.pid, processGroup: process.pid, cookie, graceMs: 50 })).toEqual([]);
+    const ownGroup = parseProcStat(readFileSync("/proc/self/stat", "latin1"))?.pgid ?? process.pid;
+    expect(await killRunProcessTree({ rootPid: 999_999_999, processGroup: ownGroup, cookie, graceMs: 50 })).toEqual([]);
+    expect(alive(process.pid)).toBe(true);
+  });
+});
