@@ -122,6 +122,13 @@ describe("Anthropic Messages", () => {
     expect(fake.requests().map((request) => request.step)).toEqual([0, 1]);
   });
 
+  test("a working-directory cue inside a system-reminder of the prompt message is found", async () => {
+    const reminder = "<system-reminder>I'm currently working in the directory: /tmp/q</system-reminder>";
+    const body = { tools: [writeTool], messages: [{ role: "user", content: [{ type: "text", text: reminder }, { type: "text", text: "[[od:write path=a.txt]]" }] }] };
+    const answer = (await (await post("/v1/messages", body)).json()) as Json;
+    expect(answer.content[0].input).toEqual({ file_path: "/tmp/q/a.txt", content: "hello from od-fake" });
+  });
+
   test("count_tokens is answered", async () => {
     const body = (await (await post("/v1/messages/count_tokens", { messages: [{ role: "user", content: "hi" }] })).json()) as Json;
     expect(body.input_tokens).toBeGreaterThan(0);

@@ -9,7 +9,8 @@ import type { Conversation, ModelApi, OfferedTool } from "./types.ts";
 
 /** One message reduced to what scenario planning needs. */
 type Turn =
-  | { role: "user"; text: string; real: boolean }
+  /** `text` has injected wrappers stripped; `raw` keeps them (they hold working-directory cues). */
+  | { role: "user"; text: string; raw: string; real: boolean }
   | { role: "assistant" }
   | { role: "tool-result"; text: string }
   | { role: "other"; text: string };
@@ -44,7 +45,7 @@ function summarise(
   }
   const last = turns.at(-1);
   const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
-  const allText = [contextText, ...turns.map((turn) => ("text" in turn ? turn.text : ""))].join("\n");
+  const allText = [contextText, ...turns.map((turn) => ("raw" in turn ? turn.raw : "text" in turn ? turn.text : ""))].join("\n");
   return {
     api,
     model: asString(body.model) ?? "fake-model",
@@ -60,7 +61,7 @@ function summarise(
 
 function userTurn(text: string): Turn {
   const stripped = stripInjectedWrappers(text);
-  return stripped ? { role: "user", text: stripped, real: true } : { role: "other", text };
+  return stripped ? { role: "user", text: stripped, raw: text, real: true } : { role: "other", text };
 }
 
 function readAnthropic(body: Record<string, unknown>) {
@@ -161,11 +162,11 @@ function readResponsesTools(tools: unknown[], namespace?: string): OfferedTool[]
 
 const WORKING_DIRECTORY_CUES: RegExp[] = [
   /<cwd>([^<\n]+)<\/cwd>/,
-  /Primary working directory:\s*([^\n]+)/,
-  /Current working directory:\s*([^\n]+)/,
-  /Working directory:\s*([^\n]+)/,
-  /working in the directory:\s*([^\n]+)/i,
-  /Workspace Directories:\s*\n?\s*-?\s*([^\n]+)/,
+  /Primary working directory:\s*([^\n<]+)/,
+  /Current working directory:\s*([^\n<]+)/,
+  /Working directory:\s*([^\n<]+)/,
+  /working in the directory:\s*([^\n<]+)/i,
+  /Workspace Directories:\s*\n?\s*-?\s*([^\n<]+)/,
 ];
 
 /** The first absolute path named by a working-directory cue. */
