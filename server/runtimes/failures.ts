@@ -273,19 +273,25 @@ function authFailure(agent: AgentInfo): AgentFailure {
   };
 }
 
-function quotaFailure(agent: AgentInfo, detail: "hard_quota" | "rate_limit" | "model_quota"): AgentFailure {
-  const texts = {
-    hard_quota: [
-      `${agent.name}'s account has run out of quota or credit.`,
-      "Check the plan or billing of the account the agent uses, or pick another agent or model.",
-    ],
-    rate_limit: [`${agent.name} was rate limited by its model provider.`, "Wait a minute and retry, or pick another model."],
-    model_quota: [
-      `The quota for the selected ${agent.name} model is used up.`,
-      "Pick another model in the agent picker, or wait for this model's quota to reset.",
-    ],
-  }[detail];
-  return { category: "quota", code: "RATE_LIMITED", detail, message: texts[0]!, guidance: texts[1]!, retryable: detail !== "hard_quota" };
+type QuotaDetail = "hard_quota" | "rate_limit" | "model_quota";
+
+const QUOTA_TEXTS: Record<QuotaDetail, (name: string) => { message: string; guidance: string }> = {
+  hard_quota: (name) => ({
+    message: `${name}'s account has run out of quota or credit.`,
+    guidance: "Check the plan or billing of the account the agent uses, or pick another agent or model.",
+  }),
+  rate_limit: (name) => ({
+    message: `${name} was rate limited by its model provider.`,
+    guidance: "Wait a minute and retry, or pick another model.",
+  }),
+  model_quota: (name) => ({
+    message: `The quota for the selected ${name} model is used up.`,
+    guidance: "Pick another model in the agent picker, or wait for this model's quota to reset.",
+  }),
+};
+
+function quotaFailure(agent: AgentInfo, detail: QuotaDetail): AgentFailure {
+  return { category: "quota", code: "RATE_LIMITED", detail, ...QUOTA_TEXTS[detail](agent.name), retryable: detail !== "hard_quota" };
 }
 
 function upstreamFailure(agent: AgentInfo, detail: "provider_unavailable" | "network"): AgentFailure {
@@ -363,14 +369,14 @@ const AUTH_HELP: Record<string, (agent: AgentInfo) => AuthHelp> = {
   }),
 };
 
-/** The whole line of `text` around `index`, trimmed to 300 characters. */
+/** The line of `text` around `index`, trimmed; a long line is cut to 300 characters around the match. */
 function lineAround(text: string, index: number): string {
   const start = text.lastIndexOf("\n", index) + 1;
   const end = text.indexOf("\n", index);
-  const line = text.slice(start, end === -1 ? undefined : end).trim();
-  if (line.length <= 300) return line;
+  const line = text.slice(start, end === -1 ? undefined : end);
+  if (line.trim().length <= 300) return line.trim();
   const from = Math.max(0, Math.min(index - start - 100, line.length - 300));
-  return line.slice(from, from + 300);
+  return line.slice(from, from + 300).trim();
 }
 
 function lastLine(text: string): string | undefined {
