@@ -2,7 +2,7 @@
  * Assembles the HTTP app from the route modules in server/http/. No logic lives here: the guard runs first on
  * every request, typed errors become `{error:{code,message}}`, and each module mounts its own routes.
  */
-import { Elysia } from "elysia";
+import { Elysia, type AnyElysia } from "elysia";
 import { appConfigRoutes } from "./http/app-config.ts";
 import { HttpError } from "./http/errors.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
@@ -17,7 +17,7 @@ export type AppDeps = {
   /** Omit to serve the API only (Deno smoke test, in-process route tests). */
   ui?: UiAssets;
   /** Further route modules (agents, runs, skills, …), mounted after the core ones. */
-  modules?: Elysia[];
+  modules?: AnyElysia[];
 };
 
 export async function createApp(deps: AppDeps) {

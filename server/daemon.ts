@@ -4,6 +4,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { createApp } from "./app.ts";
+import { agentRoutes } from "./http/agents.ts";
+import { projectRoutes } from "./http/projects.ts";
+import { runRoutes } from "./http/runs.ts";
+import { createServices } from "./services.ts";
 import { withSecurityHeaders, type UiAssets } from "./http/ui.ts";
 import { dataPaths } from "./paths.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
@@ -25,6 +29,8 @@ export type DaemonOptions = {
   ui?: UiAssets;
   openSqlite: SqliteOpener;
   serve: HttpServe;
+  /** Environment the engine sees (agents, timeouts); defaults to the process's. */
+  env?: Record<string, string | undefined>;
 };
 
 export type Daemon = { url: string; port: number; token: string; stop(): Promise<void> };
@@ -44,7 +50,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const store = Store.open(dataPaths(options.dataDir).database, options.openSqlite);
   let port = options.port;
   const extraHostNames = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? [] : [options.host];
-  const app = await createApp({ version: VERSION, store, guard: { token, port: () => port, extraHostNames }, ui: options.ui });
+  const services = createServices({ store, dataDir: options.dataDir, env: options.env ?? process.env });
+  const interrupted = services.runs.recoverInterruptedRuns();
+  if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
+  void services.catalog.warm();
+  const app = await createApp({
+    version: VERSION,
+    store,
+    guard: { token, port: () => port, extraHostNames },
+    ui: options.ui,
+    modules: [agentRoutes(services.catalog), projectRoutes(store, services.projects), runRoutes(services.runs)],
+  });
   const server = options.serve({ fetch: async (request) => withSecurityHeaders(request, await app.handle(request)), port: options.port, hostname: options.host });
   port = server.port;
   const shownHost = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
@@ -55,6 +71,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     token,
     stop: () =>
       (stopping ??= (async () => {
+        await services.runs.shutdown();
         await server.stop();
         store.close();
       })()),

@@ -31,7 +31,10 @@ export interface ChildHandle {
   readonly stdin: ChildStdin | null;
   readonly stdout: AsyncIterable<Uint8Array>;
   readonly stderr: AsyncIterable<Uint8Array>;
-  /** Settles once the process has exited and its pipes are drained. */
+  /**
+   * Settles when the process itself has exited — not when its pipes close: a grandchild that inherited stdout
+   * (a tool shell in its own session) can hold them open long after.
+   */
   readonly exited: Promise<ChildExit>;
   /** Send a signal to the child, or to its whole process group when it leads one. Never throws. */
   kill(signal?: NodeJS.Signals, options?: { group?: boolean }): void;
@@ -71,7 +74,7 @@ export function spawnChild(options: SpawnOptions): Promise<ChildHandle> {
       return;
     }
     const exited = new Promise<ChildExit>((done) => {
-      child.once("close", (code, signal) => done({ code, signal }));
+      child.once("exit", (code, signal) => done({ code, signal }));
     });
     child.once("error", (error) => {
       if (child.pid === undefined) reject(new SpawnError(errnoCode(error), command, { cause: error }));

@@ -16,4 +16,74 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "projects, conversations, messages, runs, run events, agent sessions",
+    sql: `
+      CREATE TABLE projects (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        path TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        title TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX conversations_by_project ON conversations(project_id, updated_at);
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        conversation_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        model TEXT,
+        reasoning TEXT,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER,
+        pid INTEGER,
+        exit_code INTEGER,
+        signal TEXT,
+        failure_category TEXT,
+        failure_detail TEXT,
+        reason TEXT,
+        error_code TEXT,
+        files_json TEXT NOT NULL DEFAULT '[]',
+        cancel_requested INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX runs_by_conversation ON runs(conversation_id, created_at);
+      CREATE INDEX runs_by_status ON runs(status);
+      CREATE TABLE run_events (
+        run_id TEXT NOT NULL,
+        id INTEGER NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (run_id, id)
+      ) WITHOUT ROWID;
+      CREATE TABLE messages (
+        id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        text TEXT NOT NULL,
+        events_json TEXT,
+        run_id TEXT,
+        agent_id TEXT,
+        started_at INTEGER,
+        ended_at INTEGER,
+        files_json TEXT NOT NULL DEFAULT '[]',
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX messages_by_conversation ON messages(conversation_id, created_at);
+      CREATE TABLE agent_sessions (
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        agent_id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (conversation_id, agent_id)
+      );
+    `,
+  },
 ];

@@ -1,13 +1,25 @@
 /** The store: one database, opened once per process, and the repositories over it. */
 import { AppConfigRepo } from "./app-config-repo.ts";
+import { AgentSessionsRepo, ConversationsRepo, MessagesRepo, ProjectsRepo } from "./projects-repo.ts";
+import { RunsRepo } from "./runs-repo.ts";
 import { openDatabase } from "./database.ts";
 import type { SqliteDatabase, SqliteOpener } from "./sqlite.ts";
 
 export class Store {
   readonly appConfig: AppConfigRepo;
+  readonly projects: ProjectsRepo;
+  readonly conversations: ConversationsRepo;
+  readonly messages: MessagesRepo;
+  readonly agentSessions: AgentSessionsRepo;
+  readonly runs: RunsRepo;
 
   private constructor(readonly db: SqliteDatabase) {
     this.appConfig = new AppConfigRepo(db);
+    this.projects = new ProjectsRepo(db);
+    this.conversations = new ConversationsRepo(db);
+    this.messages = new MessagesRepo(db);
+    this.agentSessions = new AgentSessionsRepo(db);
+    this.runs = new RunsRepo(db);
   }
 
   static open(path: string, opener: SqliteOpener): Store {

@@ -23,10 +23,17 @@ describe("spawnChild", () => {
     expect(error.code).toBe("ENOENT");
   });
 
-  test("a group kill reaches the grandchildren", async () => {
+  test("a group kill reaches the grandchildren (their stdout closes too)", async () => {
     const child = await spawnChild({ argv: ["sh", "-c", "sleep 30 & sleep 30; wait"], ownProcessGroup: true });
     child.kill("SIGKILL", { group: true });
     const exit = await child.exited;
     expect(exit.signal).toBe("SIGKILL");
+    expect(await readAll(child.stdout)).toBe(""); // ends only once the backgrounded sleep is gone as well
+  });
+
+  test("exited settles when the process ends, even while a grandchild holds stdout open", async () => {
+    const child = await spawnChild({ argv: ["sh", "-c", "sleep 30 & echo started"], ownProcessGroup: true });
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    child.kill("SIGKILL", { group: true });
   });
 });

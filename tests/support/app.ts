@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createApp, type App } from "../../server/app.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { Store } from "../../server/store/store.ts";
-import type { Elysia } from "elysia";
+import type { AnyElysia } from "elysia";
 import { tempDir } from "./temp.ts";
 
 export const TEST_TOKEN = "test-token-0123456789";
@@ -20,7 +20,7 @@ export type TestApp = {
   [Symbol.asyncDispose](): Promise<void>;
 };
 
-export async function startTestApp(options: { dataDir?: string; modules?: Elysia[] } = {}): Promise<TestApp> {
+export async function startTestApp(options: { dataDir?: string; modules?: AnyElysia[] } = {}): Promise<TestApp> {
   const temp = options.dataDir ? undefined : tempDir("od-app-");
   const dataDir = options.dataDir ?? temp!.path;
   const store = Store.open(join(dataDir, "od.db"), openBunSqlite);

@@ -1,0 +1,141 @@
+/**
+ * `od run`: one run, in-process (no server), through the same run service the daemon uses.
+ * Human output streams the answer and one line per tool call; `--json` prints every RunEvent as a JSON line.
+ * Exit codes: 0 succeeded, 1 failed, 2 usage error, 130 canceled (Ctrl-C runs the cancel ladder).
+ */
+import { realpathSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import type { RunEvent } from "../contracts/runs.ts";
+import { HttpError } from "../http/errors.ts";
+import { resolveDataDir, dataPaths } from "../paths.ts";
+import { isDirectory } from "../projects/paths.ts";
+import { createServices } from "../services.ts";
+import { Store } from "../store/store.ts";
+import type { CommandIO, CommandSpec } from "./command.ts";
+import type { ServeRuntime } from "./serve-command.ts";
+
+export function runCommand(runtime: Pick<ServeRuntime, "openSqlite">): CommandSpec {
+  return {
+    name: "run",
+    summary: "run one agent on one prompt in a project folder, without the server",
+    details: 'The prompt is the last argument; "-" reads it from stdin.\nExit codes: 0 succeeded, 1 failed, 2 usage error, 130 canceled.',
+    flags: [
+      { name: "agent", type: "string", valueName: "ID", description: "agent to run (see `od agents`)" },
+      { name: "project", type: "string", valueName: "DIR", description: "project folder (default: the current folder)" },
+      { name: "conversation", type: "string", valueName: "ID", description: "continue this conversation (its id is in the start event)" },
+      { name: "model", type: "string", valueName: "MODEL", description: "model id (default: the agent's own default)" },
+      { name: "reasoning", type: "string", valueName: "LEVEL", description: "reasoning / effort level" },
+      { name: "json", type: "boolean", description: "print every run event as one JSON line" },
+      { name: "data-dir", type: "string", valueName: "DIR", description: "where od keeps its data (default $OD_DATA_DIR or ~/.od)" },
+    ],
+    positionals: [{ name: "PROMPT", description: 'the prompt, or "-" to read it from stdin' }],
+    async run({ flags, positionals }, io) {
+      const agentId = flags.agent as string | undefined;
+      if (!agentId) {
+        io.stderr("od: run needs --agent <id> (see `od agents`)\n");
+        return 2;
+      }
+      const prompt = positionals[0] === "-" ? await readAll(io.stdin) : (positionals[0] ?? "");
+      if (!prompt.trim()) {
+        io.stderr("od: the prompt is empty\n");
+        return 2;
+      }
+      const projectDir = resolve(io.cwd, (flags.project as string | undefined) ?? ".");
+      if (!isDirectory(projectDir)) {
+        io.stderr(`od: no such folder: ${projectDir}\n`);
+        return 2;
+      }
+      const dataDir = resolveDataDir(io.env, flags["data-dir"] as string | undefined);
+      const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
+      try {
+        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId] });
+        const project = store.projects.byPath(realPath(projectDir)) ?? services.projects.create(basename(projectDir) || "project", projectDir);
+        let created;
+        try {
+          created = await services.runs.create({
+            projectId: project.id,
+            agentId,
+            message: prompt,
+            ...(flags.conversation ? { conversationId: flags.conversation as string } : {}),
+            ...(flags.model ? { model: flags.model as string } : {}),
+            ...(flags.reasoning ? { reasoning: flags.reasoning as string } : {}),
+          });
+        } catch (error) {
+          if (error instanceof HttpError) {
+            io.stderr(`od: ${error.message}\n`);
+            return error.status === 400 || error.status === 404 ? 2 : 1;
+          }
+          throw error;
+        }
+        void io.interrupted.then(() => services.runs.cancel(created.runId));
+        const printer = flags.json ? jsonPrinter(io) : humanPrinter(io);
+        let status: string | undefined;
+        for await (const event of services.runs.events(created.runId)) {
+          printer(event);
+          if (event.type === "end") status = event.status;
+        }
+        return status === "succeeded" ? 0 : status === "canceled" ? 130 : 1;
+      } finally {
+        store.close();
+      }
+    },
+  };
+}
+
+function jsonPrinter(io: CommandIO) {
+  return (event: RunEvent) => io.stdout(JSON.stringify(event) + "\n");
+}
+
+function humanPrinter(io: CommandIO) {
+  let atLineStart = true;
+  const line = (text: string) => {
+    io.stdout(`${atLineStart ? "" : "\n"}${text}\n`);
+    atLineStart = true;
+  };
+  return (event: RunEvent) => {
+    switch (event.type) {
+      case "agent": {
+        const agentEvent = event.event;
+        if (agentEvent.type === "text_delta") {
+          io.stdout(agentEvent.delta);
+          atLineStart = agentEvent.delta.endsWith("\n");
+        } else if (agentEvent.type === "tool_use") {
+          line(`→ ${agentEvent.name}${agentEvent.path ? ` ${agentEvent.path}` : ""} (${agentEvent.kind})`);
+        } else if (agentEvent.type === "tool_result" && agentEvent.isError) {
+          line(`  ✗ ${agentEvent.content.split("\n")[0]?.slice(0, 200) ?? ""}`);
+        }
+        return;
+      }
+      case "error":
+        io.stderr(`od: ${event.message}\n`);
+        return;
+      case "end":
+        if (!atLineStart) io.stdout("\n");
+        if (event.status !== "succeeded") {
+          io.stderr(`od: run ${event.status}: ${event.reason}${event.guidance ? `\n${event.guidance}` : ""}\n`);
+        }
+        for (const file of event.files) io.stderr(`wrote ${file}\n`);
+        return;
+      case "start":
+      case "stdout":
+      case "stderr":
+      case "diagnostic":
+        return;
+    }
+  };
+}
+
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}

@@ -1,0 +1,102 @@
+/** Projects, conversations, messages and project files. */
+import { readFileSync, statSync } from "node:fs";
+import { extname } from "node:path";
+import { Elysia } from "elysia";
+import {
+  CreateConversationRequest,
+  CreateProjectRequest,
+  UpdateConversationRequest,
+  UpdateProjectRequest,
+} from "../contracts/projects.ts";
+import { resolveInsideProject } from "../projects/paths.ts";
+import type { ProjectService } from "../projects/project-service.ts";
+import type { Store } from "../store/store.ts";
+import { HttpError, parseBody } from "./errors.ts";
+
+const MAX_RAW_BYTES = 20 * 1024 * 1024;
+
+const PREVIEW_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".htm": "text/html; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/plain; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+
+/**
+ * Agent-made files are untrusted: even opened in a new tab they run sandboxed, in an opaque origin that can
+ * neither read our cookie nor pass the guard's Origin check.
+ */
+const UNTRUSTED_FILE_HEADERS = {
+  "content-security-policy": "sandbox allow-scripts",
+  "x-content-type-options": "nosniff",
+  "cache-control": "no-store",
+};
+
+export const projectRoutes = (store: Store, projects: ProjectService) =>
+  new Elysia({ name: "projects" })
+    .get("/api/projects", () => ({ projects: store.projects.list() }))
+    .post("/api/projects", ({ body, set }) => {
+      const request = parseBody(CreateProjectRequest, body);
+      set.status = 201;
+      return { project: projects.create(request.name, request.path) };
+    })
+    .get("/api/projects/:id", ({ params }) => ({ project: projects.require(params.id) }))
+    .put("/api/projects/:id", ({ params, body }) => {
+      projects.require(params.id);
+      return { project: store.projects.rename(params.id, parseBody(UpdateProjectRequest, body).name)! };
+    })
+    .delete("/api/projects/:id", ({ params }) => {
+      // Forget the project in od; the folder and its files stay where they are.
+      projects.require(params.id);
+      store.projects.delete(params.id);
+      return { ok: true };
+    })
+    .get("/api/projects/:id/conversations", ({ params }) => {
+      projects.require(params.id);
+      return { conversations: store.conversations.listForProject(params.id) };
+    })
+    .post("/api/projects/:id/conversations", ({ params, body, set }) => {
+      projects.require(params.id);
+      const request = parseBody(CreateConversationRequest, body ?? {});
+      set.status = 201;
+      return { conversation: store.conversations.create(params.id, request.title ?? "New conversation") };
+    })
+    .put("/api/conversations/:id", ({ params, body }) => {
+      requireConversation(store, params.id);
+      return { conversation: store.conversations.rename(params.id, parseBody(UpdateConversationRequest, body).title)! };
+    })
+    .delete("/api/conversations/:id", ({ params }) => {
+      requireConversation(store, params.id);
+      store.conversations.delete(params.id);
+      return { ok: true };
+    })
+    .get("/api/conversations/:id/messages", ({ params }) => {
+      requireConversation(store, params.id);
+      return { messages: store.messages.list(params.id) };
+    })
+    .get("/api/projects/:id/files", ({ params }) => ({ files: projects.listFiles(projects.require(params.id)) }))
+    .get("/api/projects/:id/files/raw", ({ params, query }) => {
+      const project = projects.require(params.id);
+      const relPath = typeof query.path === "string" ? query.path : "";
+      const file = relPath ? resolveInsideProject(project.path, relPath) : undefined;
+      if (!file) throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+      const stat = statSync(file);
+      if (!stat.isFile()) throw new HttpError(404, "FILE_NOT_FOUND", `${relPath} is not a file`);
+      if (stat.size > MAX_RAW_BYTES) throw new HttpError(413, "FILE_TOO_LARGE", `${relPath} is larger than 20 MB`);
+      const type = PREVIEW_TYPES[extname(file).toLowerCase()] ?? "text/plain; charset=utf-8";
+      return new Response(readFileSync(file), { headers: { "content-type": type, ...UNTRUSTED_FILE_HEADERS } });
+    });
+
+export function requireConversation(store: Store, id: string) {
+  const conversation = store.conversations.get(id);
+  if (!conversation) throw new HttpError(404, "CONVERSATION_NOT_FOUND", `no conversation ${id}`);
+  return conversation;
+}

@@ -1,0 +1,48 @@
+/** Runs: start, list, inspect, stream (with exact replay), cancel, and mid-turn input. */
+import { Elysia } from "elysia";
+import { CreateRunRequest, ListRunsQuery, RunInputRequest, type RunEvent } from "../contracts/runs.ts";
+import type { RunService } from "../runs/run-service.ts";
+import { HttpError, parseBody } from "./errors.ts";
+import { sseResponse, type SseFrame } from "./sse.ts";
+
+export const runRoutes = (runs: RunService) =>
+  new Elysia({ name: "runs" })
+    .post("/api/runs", async ({ body, set }) => {
+      const created = await runs.create(parseBody(CreateRunRequest, body));
+      set.status = 202;
+      return created;
+    })
+    .get("/api/runs", ({ query }) => ({ runs: runs.list(parseBody(ListRunsQuery, query)) }))
+    .get("/api/runs/:id", ({ params }) => requireRun(runs, params.id))
+    .get("/api/runs/:id/events", ({ params, query, request }) => {
+      requireRun(runs, params.id);
+      const after = afterId(request.headers.get("last-event-id") ?? (typeof query.after === "string" ? query.after : undefined));
+      return sseResponse(toFrames(runs.events(params.id, after, request.signal)), { signal: request.signal });
+    })
+    .post("/api/runs/:id/cancel", async ({ params }) => {
+      requireRun(runs, params.id);
+      const wasLive = await runs.cancel(params.id);
+      return { ok: true, run: runs.get(params.id), alreadyEnded: !wasLive };
+    })
+    .post("/api/runs/:id/input", async ({ params, body }) => {
+      requireRun(runs, params.id);
+      await runs.input(params.id, parseBody(RunInputRequest, body).message);
+      return { ok: true };
+    });
+
+function requireRun(runs: RunService, id: string) {
+  const run = runs.get(id);
+  if (!run) throw new HttpError(404, "NOT_FOUND", `no run ${id}`);
+  return run;
+}
+
+function afterId(raw: string | undefined): number {
+  if (raw === undefined || raw === "") return 0;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new HttpError(400, "BAD_REQUEST", `invalid event id '${raw}'`);
+  return value;
+}
+
+async function* toFrames(events: AsyncIterable<RunEvent>): AsyncGenerator<SseFrame> {
+  for await (const event of events) yield { event: event.type, id: event.id, data: event };
+}

@@ -1,0 +1,67 @@
+/**
+ * A Server-Sent Events response over any async iterable: byte frames (so Bun and Deno both accept them), a
+ * heartbeat comment so idle streams survive proxies and reveal dead clients, and cleanup on client abort.
+ */
+export type SseFrame = { event: string; data: unknown; id?: number | string };
+
+const encoder = new TextEncoder();
+
+export function formatSseFrame(frame: SseFrame): string {
+  const data = typeof frame.data === "string" ? frame.data : JSON.stringify(frame.data);
+  const lines = [...(frame.id !== undefined ? [`id: ${frame.id}`] : []), `event: ${frame.event}`, ...data.split("\n").map((l) => `data: ${l}`)];
+  return lines.join("\n") + "\n\n";
+}
+
+export function sseResponse(frames: AsyncIterable<SseFrame>, options: { signal?: AbortSignal; heartbeatMs?: number; retryMs?: number } = {}): Response {
+  const iterator = frames[Symbol.asyncIterator]();
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    void iterator.return?.();
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`retry: ${options.retryMs ?? 1000}\n\n`));
+      heartbeat = setInterval(() => {
+        if (!closed) controller.enqueue(encoder.encode(": ping\n\n"));
+      }, options.heartbeatMs ?? 15_000);
+      options.signal?.addEventListener("abort", () => {
+        close();
+        try {
+          controller.close();
+        } catch {
+          // Already closed by the consumer.
+        }
+      });
+    },
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (closed) return;
+        if (next.done) {
+          close();
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(formatSseFrame(next.value)));
+      } catch (error) {
+        close();
+        controller.error(error);
+      }
+    },
+    cancel() {
+      close();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+      connection: "keep-alive",
+    },
+  });
+}

@@ -1,0 +1,56 @@
+/** Creating and listing projects, and reading the files in them — with every path validated. */
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { Project, ProjectFile } from "../contracts/projects.ts";
+import { HttpError } from "../http/errors.ts";
+import { dataPaths } from "../paths.ts";
+import type { Store } from "../store/store.ts";
+import { snapshotFiles } from "./file-snapshot.ts";
+import { folderSlug, isDirectory } from "./paths.ts";
+
+const MAX_LISTED_FILES = 2000;
+
+export class ProjectService {
+  constructor(
+    private readonly store: Store,
+    private readonly dataDir: string,
+  ) {}
+
+  create(name: string, path?: string): Project {
+    if (path !== undefined) return this.registerExisting(name, path);
+    const root = dataPaths(this.dataDir).projects;
+    mkdirSync(root, { recursive: true });
+    const base = folderSlug(name);
+    let folder = join(root, base);
+    for (let n = 2; existsSync(folder); n++) folder = join(root, `${base}-${n}`);
+    mkdirSync(folder);
+    return this.store.projects.create(name, realpathSync(folder));
+  }
+
+  private registerExisting(name: string, path: string): Project {
+    if (!isAbsolute(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
+    if (!isDirectory(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `no such folder: ${path}`);
+    const real = realpathSync(path);
+    const existing = this.store.projects.byPath(real);
+    if (existing) throw new HttpError(409, "PROJECT_EXISTS", `${real} is already the project "${existing.name}" (${existing.id})`);
+    return this.store.projects.create(name, real);
+  }
+
+  /** The project, or a 404. */
+  require(id: string): Project {
+    const project = this.store.projects.get(id);
+    if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
+    return project;
+  }
+
+  /** Files in the project folder, newest first, with the run that last wrote each one when od saw it. */
+  listFiles(project: Project): ProjectFile[] {
+    const writtenBy = new Map<string, string>();
+    for (const run of this.store.runs.list({ projectId: project.id }).reverse()) {
+      for (const file of run.files) writtenBy.set(file, run.id);
+    }
+    return [...snapshotFiles(project.path, { maxFiles: MAX_LISTED_FILES })]
+      .map(([path, stamp]) => ({ path, size: stamp.size, modifiedAt: stamp.mtimeMs, runId: writtenBy.get(path) ?? null }))
+      .sort((a, b) => b.modifiedAt - a.modifiedAt);
+  }
+}

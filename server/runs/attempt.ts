@@ -1,0 +1,193 @@
+/**
+ * One attempt of a run: spawn the agent in its own process group, deliver the prompt, turn its output into
+ * RunEvents, watch for silence, and — on every exit path — make sure nothing of it is left running.
+ * The whole lifetime of the child lives inside `runAttempt` and its `finally`.
+ */
+import type { AgentEvent } from "../contracts/events.ts";
+import type { NewRunEvent } from "../contracts/runs.ts";
+import { spawnChild, SpawnError, type ChildExit, type ChildHandle } from "../platform/process.ts";
+import type { Invocation } from "../runtimes/invocation.ts";
+import type { ProtocolResult, ProtocolSession, TransportOptions } from "../runtimes/protocols/types.ts";
+import { readStreamEventBatches } from "../runtimes/streams/read-events.ts";
+import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
+import { stopProcessTree } from "./cancel-ladder.ts";
+import { startProtocol } from "./protocols.ts";
+import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
+
+export type AttemptInput = {
+  runId: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  invocation: Invocation;
+  /** For protocol readers: everything the transport needs besides the pipes. */
+  transportOptions: Omit<TransportOptions, "respawn">;
+  timeouts: WatchdogTimeouts & { cancelGraceMs: number };
+  /** Abort = cancel requested (user, shutdown). */
+  signal: AbortSignal;
+  emit(event: NewRunEvent): void;
+  onSpawn(pid: number): void;
+};
+
+export type AttemptOutcome = {
+  exit: ChildExit | null;
+  spawnError?: SpawnError;
+  /** The agent produced something a person would see (text, thinking, a tool call). */
+  sawOutput: boolean;
+  /** Native session handle reported during the attempt. */
+  sessionId?: string;
+  protocolResult?: ProtocolResult;
+  /** In-stream errors, in order (the last terminal one decides the failure). */
+  errors: { message: string; code?: string; terminal?: boolean }[];
+  stderrTail: string;
+  /** All visible text (plain-stream artifact extraction reads it). */
+  text: string;
+  timedOut?: "first_output" | "inactivity";
+  canceled: boolean;
+  /** Paths named by file-writing tool calls. */
+  toolPaths: string[];
+  /** Processes the sweep had to kill after the group was gone. */
+  strays: number[];
+};
+
+const STDERR_TAIL_BYTES = 8 * 1024;
+const STDOUT_DRAIN_MS = 1500;
+const MAX_STDERR_EVENTS_BYTES = 1024 * 1024;
+const SUBSTANTIVE: ReadonlySet<AgentEvent["type"]> = new Set(["text_delta", "thinking_delta", "thinking_start", "tool_use", "tool_input_delta", "artifact"]);
+
+/** Write further user messages into a running stream-json child. */
+export type MidTurnInput = { send(line: string): Promise<boolean> };
+
+export async function runAttempt(input: AttemptInput, registerInput?: (input: MidTurnInput | undefined) => void): Promise<AttemptOutcome> {
+  const outcome: AttemptOutcome = { exit: null, sawOutput: false, errors: [], stderrTail: "", text: "", canceled: false, toolPaths: [], strays: [] };
+  const { invocation } = input;
+  const wantsStdin = invocation.delivery.kind !== "argv";
+
+  let child: ChildHandle;
+  try {
+    child = await spawnChild({ argv: input.argv, cwd: input.cwd, env: input.env, stdin: wantsStdin ? "pipe" : "ignore", ownProcessGroup: true });
+  } catch (error) {
+    if (error instanceof SpawnError) {
+      outcome.spawnError = error;
+      return outcome;
+    }
+    throw error;
+  }
+  input.onSpawn(child.pid);
+
+  let session: ProtocolSession | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: "cancel" | "first_output" | "inactivity" | "done") => {
+    if (reason === "cancel") outcome.canceled = true;
+    else if (reason !== "done") outcome.timedOut ??= reason;
+    return (stopping ??= stopProcessTree({
+      child,
+      session,
+      cookie: { name: RUN_COOKIE_VAR, value: input.runId },
+      graceMs: input.timeouts.cancelGraceMs,
+    }).then((strays) => {
+      outcome.strays.push(...strays);
+    }));
+  };
+
+  const watchdog = new Watchdog(input.timeouts, (which) => {
+    input.emit({ type: "diagnostic", kind: "watchdog", message: which === "first_output" ? "no output from the agent in time; stopping it" : "the agent went silent; stopping it" });
+    void stop(which);
+  });
+  const onAbort = () => void stop("cancel");
+  input.signal.addEventListener("abort", onAbort, { once: true });
+  if (input.signal.aborted) onAbort();
+
+  const handleEvent = (event: AgentEvent) => {
+    if (SUBSTANTIVE.has(event.type)) {
+      outcome.sawOutput = true;
+      watchdog.sawOutput();
+    }
+    if (event.type === "text_delta") outcome.text += event.delta;
+    if (event.type === "status" && event.sessionId) outcome.sessionId = event.sessionId;
+    if (event.type === "error") outcome.errors.push({ message: event.message, code: event.code, terminal: event.terminal });
+    if (event.type === "tool_use" && event.path && (event.kind === "file_write" || event.kind === "file_edit")) outcome.toolPaths.push(event.path);
+    input.emit({ type: "agent", event });
+  };
+
+  const stderrDone = pumpStderr(child.stderr, input, outcome, () => watchdog.activity());
+  // A tool shell in its own session can inherit stdout and hold it open after the agent exits: once the agent
+  // is gone, give its output a moment to drain, then sweep whatever still carries the run's cookie.
+  let drainTimer: ReturnType<typeof setTimeout> | undefined;
+  void child.exited.then(() => {
+    drainTimer = setTimeout(() => void stop("done"), STDOUT_DRAIN_MS);
+  });
+  const activeStdout = tap(child.stdout, () => watchdog.activity());
+  try {
+    if (invocation.reader.kind === "protocol") {
+      session = startProtocol(invocation.reader.format, { stdin: child.stdin!, stdout: activeStdout }, { ...input.transportOptions });
+      for await (const event of session.events) handleEvent(event);
+      outcome.protocolResult = await session.result;
+      if (outcome.protocolResult.sessionId) outcome.sessionId = outcome.protocolResult.sessionId;
+    } else {
+      const streamJson = invocation.delivery.kind === "stdin-stream-json";
+      if (invocation.delivery.kind === "stdin-text") {
+        await child.stdin!.write(invocation.delivery.text).catch(() => undefined);
+        child.stdin!.end();
+      } else if (streamJson && invocation.delivery.kind === "stdin-stream-json") {
+        await child.stdin!.write(invocation.delivery.line + "\n").catch(() => undefined);
+        registerInput?.({ send: async (line) => (child.stdin!.closed ? false : child.stdin!.write(line + "\n").then(() => true, () => false)) });
+      }
+      const { streamFormat, eventParser } = invocation.reader;
+      for await (const batch of readStreamEventBatches(activeStdout, streamFormat, eventParser, { cwd: input.cwd })) {
+        for (const event of batch) {
+          handleEvent(event);
+          // stream-json input stays open for mid-turn messages until the main turn ends cleanly.
+          if (streamJson && isCleanTurnEnd(event)) {
+            registerInput?.(undefined);
+            child.stdin?.end();
+          }
+        }
+      }
+    }
+    // stdout ended but the process may linger (pi rpc stays up after agent_end): after the grace, stop it.
+    const lingering = setTimeout(() => void stop("done"), input.timeouts.cancelGraceMs);
+    outcome.exit = await child.exited;
+    clearTimeout(lingering);
+  } finally {
+    clearTimeout(drainTimer);
+    registerInput?.(undefined);
+    watchdog.dispose();
+    input.signal.removeEventListener("abort", onAbort);
+    await stop("done");
+    outcome.exit ??= await child.exited;
+    await stderrDone;
+  }
+  return outcome;
+}
+
+/** A finished turn: claude's terminal turn_end (not a tool pause) or its final result usage. */
+function isCleanTurnEnd(event: AgentEvent): boolean {
+  return (event.type === "turn_end" && event.stopReason !== "tool_use") || event.type === "usage";
+}
+
+async function* tap(source: AsyncIterable<Uint8Array>, onChunk: () => void): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) {
+    onChunk();
+    yield chunk;
+  }
+}
+
+async function pumpStderr(source: AsyncIterable<Uint8Array>, input: AttemptInput, outcome: AttemptOutcome, onChunk: () => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let emitted = 0;
+  try {
+    for await (const chunk of source) {
+      onChunk();
+      const text = decoder.decode(chunk, { stream: true });
+      outcome.stderrTail = (outcome.stderrTail + text).slice(-STDERR_TAIL_BYTES);
+      if (emitted < MAX_STDERR_EVENTS_BYTES) {
+        const part = text.slice(0, MAX_STDERR_EVENTS_BYTES - emitted);
+        emitted += part.length;
+        input.emit({ type: "stderr", chunk: part });
+      }
+    }
+  } catch {
+    // The pipe broke with the process; what we have is what there is.
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * One run's event log: assigns ids, keeps a bounded in-memory tail for live readers, appends to sqlite in batches,
+ * and lets any number of subscribers replay "everything after id N" and then follow live — with no gap and no
+ * duplicate at the hand-over, because replay and live delivery are both keyed by id.
+ */
+import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
+
+export interface EventPersistence {
+  appendEvents(runId: string, events: RunEvent[]): void;
+  eventsAfter(runId: string, afterId: number, limit?: number): RunEvent[];
+  lastEventId(runId: string): number;
+}
+
+export type EventLogOptions = {
+  /** Events kept in memory for fast replay (older ones are read back from sqlite). */
+  tailSize?: number;
+  /** Flush to sqlite at most this long after an append. */
+  flushDelayMs?: number;
+  /** …or as soon as this many events are pending. */
+  flushBatchSize?: number;
+};
+
+type Waiter = () => void;
+
+export class RunEventLog {
+  readonly #tail: RunEvent[] = [];
+  readonly #pending: RunEvent[] = [];
+  readonly #waiters = new Set<Waiter>();
+  readonly #tailSize: number;
+  readonly #flushDelayMs: number;
+  readonly #flushBatchSize: number;
+  #lastId: number;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #ended = false;
+
+  constructor(
+    readonly runId: string,
+    private readonly persistence: EventPersistence,
+    options: EventLogOptions = {},
+  ) {
+    this.#tailSize = options.tailSize ?? 5000;
+    this.#flushDelayMs = options.flushDelayMs ?? 50;
+    this.#flushBatchSize = options.flushBatchSize ?? 500;
+    // Ids continue after whatever an earlier daemon persisted for this run.
+    this.#lastId = persistence.lastEventId(runId);
+  }
+
+  get lastId(): number {
+    return this.#lastId;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Assign the next id and a timestamp, keep, persist (batched) and wake readers. Returns the stored event. */
+  append(event: NewRunEvent): RunEvent {
+    if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
+    const stored = { ...event, id: ++this.#lastId, ts: Date.now() } as RunEvent;
+    this.#tail.push(stored);
+    if (this.#tail.length > this.#tailSize) this.#tail.splice(0, this.#tail.length - this.#tailSize);
+    this.#pending.push(stored);
+    if (stored.type === "end") {
+      this.#ended = true;
+      this.flush();
+    } else if (this.#pending.length >= this.#flushBatchSize) {
+      this.flush();
+    } else {
+      this.#flushTimer ??= setTimeout(() => this.flush(), this.#flushDelayMs);
+    }
+    for (const wake of [...this.#waiters]) wake();
+    return stored;
+  }
+
+  /** Write pending events to sqlite now. */
+  flush(): void {
+    if (this.#flushTimer) clearTimeout(this.#flushTimer);
+    this.#flushTimer = undefined;
+    if (!this.#pending.length) return;
+    const batch = this.#pending.splice(0);
+    this.persistence.appendEvents(this.runId, batch);
+  }
+
+  /** Events with id > afterId that exist now: from the tail when it reaches back far enough, else from sqlite. */
+  eventsAfter(afterId: number): RunEvent[] {
+    const first = this.#tail[0];
+    // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
+    if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
+    this.flush();
+    const persisted: RunEvent[] = [];
+    let cursor = afterId;
+    for (;;) {
+      const page = this.persistence.eventsAfter(this.runId, cursor, 5000);
+      if (!page.length) break;
+      persisted.push(...page);
+      cursor = page.at(-1)!.id;
+    }
+    return persisted;
+  }
+
+  /**
+   * Replay everything after `afterId`, then follow live until the `end` event (inclusive) or `signal` aborts.
+   */
+  async *follow(afterId: number, signal?: AbortSignal): AsyncGenerator<RunEvent> {
+    let cursor = afterId;
+    for (;;) {
+      if (signal?.aborted) return;
+      const batch = this.eventsAfter(cursor);
+      for (const event of batch) {
+        yield event;
+        cursor = event.id;
+        if (event.type === "end") return;
+      }
+      if (this.#ended && cursor >= this.#lastId) return;
+      if (batch.length) continue;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          this.#waiters.delete(wake);
+          signal?.removeEventListener("abort", wake);
+          resolve();
+        };
+        this.#waiters.add(wake);
+        signal?.addEventListener("abort", wake, { once: true });
+      });
+    }
+  }
+}
+
+/** Replay of a run no live log holds (finished before this daemon started, or evicted). */
+export async function* replayPersisted(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<RunEvent> {
+  let cursor = afterId;
+  for (;;) {
+    const page = persistence.eventsAfter(runId, cursor, 5000);
+    if (!page.length) return;
+    for (const event of page) yield event;
+    cursor = page.at(-1)!.id;
+  }
+}

@@ -1,0 +1,479 @@
+/**
+ * The run service: turns a request into a run of one agent in one project folder, streams its events through a
+ * replayable log, and always ends it — succeeded, failed or canceled — with nothing of it left running.
+ * It is the one owner of every agent child process the daemon starts.
+ */
+import { randomUUID } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentInfo } from "../contracts/agents.ts";
+import type { Project } from "../contracts/projects.ts";
+import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
+import { HttpError } from "../http/errors.ts";
+import { changedFiles, snapshotFiles } from "../projects/file-snapshot.ts";
+import { resolveInsideProject } from "../projects/paths.ts";
+import { spawnEnvForAgent } from "../runtimes/env.ts";
+import { buildInvocation, readerFor, type Invocation } from "../runtimes/invocation.ts";
+import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
+import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
+import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
+import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeModelOption } from "../runtimes/types.ts";
+import { newId } from "../store/ids.ts";
+import type { Store } from "../store/store.ts";
+import { runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
+import { RunEventLog, replayPersisted } from "./event-log.ts";
+import { EventFolder } from "./fold.ts";
+import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
+import { composePrompt } from "./prompt.ts";
+import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
+
+/** What the run service needs to know about installed agents (the AgentCatalog provides it). */
+export interface AgentDirectory {
+  list(): Promise<AgentInfo[]>;
+  capabilities(agentId: string): Record<string, boolean>;
+  liveModels(agentId: string): RuntimeModelOption[] | undefined;
+}
+
+export type RunServiceDeps = {
+  store: Store;
+  defs: readonly RuntimeAgentDef[];
+  agents: AgentDirectory;
+  /** The daemon's environment (children get a filtered copy). */
+  env: EnvMap;
+  platform?: NodeJS.Platform;
+  timeouts?: Partial<RunTimeouts>;
+  /** Resolve the executable of a def; defaults to PATH resolution over `env`. */
+  resolveLaunch?: (def: RuntimeAgentDef) => AgentLaunch | undefined;
+};
+
+type LiveRun = {
+  id: string;
+  log: RunEventLog;
+  abort: AbortController;
+  input?: MidTurnInput;
+  done: Promise<void>;
+};
+
+export class RunService {
+  readonly #live = new Map<string, LiveRun>();
+  readonly #timeouts: RunTimeouts;
+  readonly #platform: NodeJS.Platform;
+  #shuttingDown = false;
+
+  constructor(private readonly deps: RunServiceDeps) {
+    this.#timeouts = resolveRunTimeouts(deps.env, deps.timeouts);
+    this.#platform = deps.platform ?? process.platform;
+  }
+
+  /** Runs that were live when an earlier daemon stopped can never finish: end them now, ids continuing. */
+  recoverInterruptedRuns(): number {
+    const runs = this.deps.store.runs.unfinished();
+    for (const run of runs) {
+      const log = new RunEventLog(run.id, this.deps.store.runs);
+      const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
+      log.append(endEvent(ending, { code: null, signal: null }, run.files, run.startedAt ?? run.createdAt));
+      this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
+    }
+    return runs.length;
+  }
+
+  /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
+  async create(request: CreateRunRequest): Promise<{ runId: string; conversationId: string }> {
+    if (this.#shuttingDown) throw new HttpError(503, "UPSTREAM_UNAVAILABLE", "od is shutting down");
+    const { store } = this.deps;
+    const project = store.projects.get(request.projectId);
+    if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
+    const def = await this.#chooseAgent(request.agentId);
+    const saved = store.appConfig.get().agentModels?.[def.id];
+    const model = request.model === undefined ? (saved?.model ?? null) : request.model;
+    const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
+    this.#validateModel(def, model, reasoning);
+
+    let conversationId = request.conversationId;
+    if (conversationId) {
+      const conversation = store.conversations.get(conversationId);
+      if (!conversation || conversation.projectId !== project.id) {
+        throw new HttpError(404, "CONVERSATION_NOT_FOUND", `no conversation ${conversationId} in this project`);
+      }
+      if (store.runs.list({ conversationId, status: "active" }).length) {
+        throw new HttpError(409, "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
+      }
+    } else {
+      conversationId = store.conversations.create(project.id, titleFrom(request.message)).id;
+    }
+
+    const history = store.messages.list(conversationId);
+    const runId = newId("run");
+    store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning });
+    store.messages.add({ conversationId, role: "user", text: request.message });
+    const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
+    store.conversations.touch(conversationId);
+
+    const log = new RunEventLog(runId, store.runs);
+    const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
+    this.#live.set(runId, live);
+    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history })
+      .catch((error) => this.#crash(live, error))
+      .finally(() => this.#live.delete(runId));
+    return { runId, conversationId };
+  }
+
+  get(runId: string): RunSummary | undefined {
+    return this.deps.store.runs.get(runId);
+  }
+
+  list(filter: { projectId?: string; conversationId?: string; status?: RunStatus | "active" }): RunSummary[] {
+    return this.deps.store.runs.list(filter);
+  }
+
+  /** Everything after `afterId`, then live events until `end`. */
+  events(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<RunEvent> {
+    const live = this.#live.get(runId);
+    return live ? live.log.follow(afterId, signal) : replayPersisted(this.deps.store.runs, runId, afterId);
+  }
+
+  /** Request cancellation; resolves once the run has ended. False when the run is not live. */
+  async cancel(runId: string): Promise<boolean> {
+    const live = this.#live.get(runId);
+    if (!live) return false;
+    this.deps.store.runs.markCancelRequested(runId);
+    live.abort.abort();
+    await live.done;
+    return true;
+  }
+
+  /** Forward another user message into a running stream-json turn. */
+  async input(runId: string, message: string): Promise<void> {
+    const live = this.#live.get(runId);
+    if (!live) throw new HttpError(409, "RUN_NOT_LIVE", "this run is not running");
+    if (!live.input) throw new HttpError(409, "INPUT_NOT_SUPPORTED", "this agent does not accept messages mid-turn (or its turn has ended)");
+    const { streamJsonUserLine } = await import("../runtimes/invocation.ts");
+    if (!(await live.input.send(streamJsonUserLine(message)))) throw new HttpError(409, "INPUT_NOT_SUPPORTED", "the agent's input is closed");
+    live.log.append({ type: "diagnostic", kind: "input", message: "forwarded a message to the running agent", detail: { message } });
+  }
+
+  /** Resolves when the run has ended (or at once when it is not live). */
+  async wait(runId: string): Promise<RunSummary | undefined> {
+    await this.#live.get(runId)?.done;
+    return this.get(runId);
+  }
+
+  /** Cancel every live run (daemon shutdown); resolves when all have ended. */
+  async shutdown(): Promise<void> {
+    this.#shuttingDown = true;
+    await Promise.all([...this.#live.keys()].map((id) => this.cancel(id)));
+  }
+
+  async #chooseAgent(agentId: string | undefined): Promise<RuntimeAgentDef> {
+    const infos = await this.deps.agents.list();
+    const available = (id: string) => infos.find((info) => info.id === id)?.state === "available";
+    if (agentId) {
+      const def = this.deps.defs.find((d) => d.id === agentId);
+      if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${agentId}'`);
+      if (!available(agentId)) {
+        const info = infos.find((i) => i.id === agentId);
+        const why = info?.diagnostics[0]?.message ?? "it is not installed";
+        throw new HttpError(400, "AGENT_UNAVAILABLE", `${def.name} is not available: ${why}`);
+      }
+      return def;
+    }
+    const configured = this.deps.store.appConfig.get().agentId;
+    const chosen = (configured && available(configured) ? configured : undefined) ?? infos.find((i) => i.state === "available")?.id;
+    const def = chosen ? this.deps.defs.find((d) => d.id === chosen) : undefined;
+    if (!def) throw new HttpError(400, "NO_AGENT_AVAILABLE", "no agent CLI is available; install one and rescan");
+    return def;
+  }
+
+  #validateModel(def: RuntimeAgentDef, model: string | null, reasoning: string | null): void {
+    const explicit = model && model !== "default" ? model : null;
+    const known = this.deps.agents.liveModels(def.id) ?? def.fallbackModels;
+    if (explicit) {
+      if (/\s/.test(explicit) || explicit.length > 200) throw new HttpError(400, "INVALID_MODEL", `'${explicit}' is not a valid model id`);
+      if (def.supportsCustomModel === false && !known.some((m) => m.id === explicit)) {
+        throw new HttpError(400, "UNKNOWN_MODEL", `${def.name} has no model '${explicit}' (choose one of: ${known.map((m) => m.id).join(", ")})`);
+      }
+    }
+    if (reasoning && reasoning !== "default") {
+      const modelChoices = explicit ? known.find((m) => m.id === explicit)?.reasoningOptions : undefined;
+      const choices = modelChoices ?? def.reasoningOptions;
+      if (!choices?.some((c) => c.id === reasoning)) {
+        throw new HttpError(400, "UNKNOWN_REASONING", `${def.name} has no reasoning option '${reasoning}'`);
+      }
+    }
+  }
+
+  async #execute(live: LiveRun, run: RunPlan): Promise<void> {
+    const { store } = this.deps;
+    const { def, project, conversationId } = run;
+    const started = Date.now();
+    const folder = new EventFolder();
+    const emit = (event: NewRunEvent) => {
+      if (event.type === "agent") folder.push(event.event);
+      live.log.append(event);
+    };
+    const before = snapshotFiles(project.path);
+    const files = new Set<string>();
+
+    const finish = (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
+      for (const path of changedFiles(before, snapshotFiles(project.path))) files.add(path);
+      const produced = [...files].sort();
+      live.log.append(endEvent(ending, exit, produced, started));
+      this.#finishRecords(live.id, ending, exit, produced);
+      store.messages.complete(run.assistantMessageId, { text: folder.text, events: folder.events, endedAt: Date.now(), files: produced });
+    };
+
+    const launch = (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def);
+    if (!launch) {
+      emit({ type: "error", message: `${def.name} is not installed`, error: { code: "AGENT_NOT_INSTALLED", message: `${def.name} is not installed` } });
+      return finish({ status: "failed", failureCategory: "config", failureDetail: "cli_not_installed", errorCode: "AGENT_NOT_INSTALLED", reason: `${def.name} is not installed` }, { code: null, signal: null });
+    }
+
+    let reader: Invocation["reader"];
+    try {
+      reader = readerFor(resolveDefTransport(def, this.deps.env));
+    } catch (error) {
+      return this.#failConfig(emit, finish, "UNSUPPORTED_STREAM_FORMAT", (error as Error).message);
+    }
+    const resumeStyle = nativeResumeStyle(def, reader);
+    let handle = resumeStyle ? store.agentSessions.get(conversationId, def.id) : undefined;
+    const imagePaths = this.#imagePaths(project, run.request.attachments ?? [], emit);
+
+    for (let attemptIndex = 0; attemptIndex < 2; attemptIndex++) {
+      const useNative = Boolean(handle);
+      const newSessionId = resumeStyle === "specify" && !handle ? randomUUID() : undefined;
+      const prompt = composePrompt({ message: run.request.message, history: run.history, includeTranscript: !useNative });
+
+      const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, this.#platform) : null;
+      if (budget) return this.#failBudget(emit, finish, budget);
+
+      const promptFilePath = def.promptViaFile ? join(tmpdir(), `od-prompt-${live.id}-${attemptIndex}.md`) : undefined;
+      const context = {
+        cwd: project.path,
+        resumeSessionId: handle ?? null,
+        ...(newSessionId ? { newSessionId } : {}),
+        ...(promptFilePath ? { promptFilePath } : {}),
+        capabilities: this.deps.agents.capabilities(def.id),
+        liveModels: this.deps.agents.liveModels(def.id),
+        platform: this.#platform,
+        env: this.deps.env,
+        hasPriorAssistantTurn: run.history.some((m) => m.role === "assistant"),
+      };
+      let invocation: Invocation;
+      try {
+        invocation = buildInvocationFor(def, prompt, project, run, context, this.deps.env, imagePaths);
+      } catch (error) {
+        // Arg builders refuse combinations the CLI would reject (e.g. a reasoning level the model lacks).
+        return this.#failConfig(emit, finish, "INVALID_INVOCATION", (error as Error).message);
+      }
+      const argv = launchArgv(launch, invocation.args);
+      const windowsBudget = def.maxPromptArgBytes
+        ? (checkWindowsCmdShimCommandLineBudget(launch.path, invocation.args, def) ?? checkWindowsDirectExeCommandLineBudget(launch.path, invocation.args, def))
+        : null;
+      if (windowsBudget) return this.#failBudget(emit, finish, windowsBudget);
+
+      emit({
+        type: "start",
+        runId: live.id,
+        agentId: def.id,
+        bin: launch.path,
+        protocolVersion: 1,
+        cwd: project.path,
+        projectId: project.id,
+        conversationId,
+        model: run.model,
+        reasoning: run.reasoning,
+        attemptIndex,
+        resume: useNative ? "native" : run.history.length ? "transcript" : "new",
+      });
+      if (promptFilePath) writeFileSync(promptFilePath, invocation.promptFileContent ?? prompt, { mode: 0o600 });
+      if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
+
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await runAttempt(
+          {
+            runId: live.id,
+            argv,
+            cwd: project.path,
+            env: spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id),
+            invocation,
+            transportOptions: {
+              cwd: project.path,
+              prompt,
+              model: run.model,
+              reasoning: run.reasoning,
+              imagePaths,
+              mcpServers: [],
+              resumeSessionId: handle ?? null,
+              def: transportFacts(def),
+              env: this.deps.env,
+              ...({ requestId: live.id } as object),
+            },
+            timeouts: {
+              firstOutputMs: this.#timeouts.firstOutputMs(def),
+              inactivityMs: this.#timeouts.inactivityMs(def),
+              cancelGraceMs: this.#timeouts.cancelGraceMs,
+            },
+            signal: live.abort.signal,
+            emit,
+            onSpawn: (pid) => store.runs.markRunning(live.id, pid),
+          },
+          (input) => {
+            live.input = input;
+          },
+        );
+      } finally {
+        if (promptFilePath) rmSync(promptFilePath, { force: true });
+      }
+
+      for (const path of outcome.toolPaths) if (resolveInsideProject(project.path, path)) files.add(path);
+      if (invocation.reader.kind === "lines" && invocation.reader.streamFormat === "plain" && !outcome.canceled) {
+        for (const artifact of writeArtifacts(outcome.text, project.path)) {
+          emit({ type: "agent", event: artifact });
+          if (artifact.path) files.add(artifact.path);
+        }
+      }
+
+      if (useNative && attemptIndex === 0 && looksLikeStaleSession(outcome)) {
+        store.agentSessions.clear(conversationId, def.id);
+        handle = undefined;
+        emit({ type: "diagnostic", kind: "session_reseed", message: `${def.name} no longer has the saved session; resending the conversation in the prompt` });
+        continue;
+      }
+
+      const ending = judgeAttempt(def.id, def.name, outcome);
+      if (ending.status === "succeeded") {
+        if (resumeStyle === "capture" && outcome.sessionId) store.agentSessions.set(conversationId, def.id, outcome.sessionId);
+      } else if (newSessionId && !outcome.sawOutput) {
+        store.agentSessions.clear(conversationId, def.id);
+      }
+      if (ending.status === "failed") {
+        emit({ type: "error", message: ending.reason, error: { code: ending.errorCode ?? "AGENT_EXECUTION_FAILED", message: ending.reason, ...(ending.guidance ? { details: { guidance: ending.guidance } } : {}) } });
+      }
+      return finish(ending, { code: outcome.exit?.code ?? null, signal: outcome.exit?.signal ?? null });
+    }
+  }
+
+  #failConfig(emit: (e: NewRunEvent) => void, finish: (e: RunEnding, x: { code: null; signal: null }) => void, code: string, message: string): void {
+    emit({ type: "error", message, error: { code, message } });
+    finish({ status: "failed", failureCategory: "config", errorCode: code, reason: message }, { code: null, signal: null });
+  }
+
+  #failBudget(emit: (e: NewRunEvent) => void, finish: (e: RunEnding, x: { code: null; signal: null }) => void, budget: { code: string; message: string }): void {
+    emit({ type: "agent", event: { type: "error", message: budget.message, code: budget.code, terminal: true } });
+    emit({ type: "error", message: budget.message, error: { code: budget.code, message: budget.message } });
+    finish({ status: "failed", failureCategory: "config", failureDetail: "prompt_too_large", errorCode: budget.code, reason: budget.message }, { code: null, signal: null });
+  }
+
+  #imagePaths(project: Project, attachments: string[], emit: (e: NewRunEvent) => void): string[] {
+    const paths: string[] = [];
+    for (const attachment of attachments) {
+      const resolved = resolveInsideProject(project.path, attachment);
+      if (resolved) paths.push(resolved);
+      else emit({ type: "diagnostic", kind: "attachment_skipped", message: `attachment ${attachment} is not a readable file inside the project; skipped` });
+    }
+    return paths;
+  }
+
+  #defaultLaunch(def: RuntimeAgentDef): AgentLaunch | undefined {
+    const resolved = resolveAgentLaunch(def, { env: this.deps.env, platform: this.#platform });
+    return resolved.ok ? resolved.launch : undefined;
+  }
+
+  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[]): void {
+    this.deps.store.runs.finish(runId, {
+      status: ending.status,
+      exitCode: exit.code,
+      signal: exit.signal,
+      failureCategory: ending.failureCategory ?? null,
+      failureDetail: ending.failureDetail ?? null,
+      reason: ending.reason,
+      errorCode: ending.errorCode ?? null,
+      files,
+    });
+  }
+
+  /** A bug of ours must still end the run, observably. */
+  #crash(live: LiveRun, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (live.log.ended) return;
+    live.log.append({ type: "error", message: `od failed while running the agent: ${message}`, error: { code: "INTERNAL", message } });
+    const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "internal_error", reason: message };
+    live.log.append(endEvent(ending, { code: null, signal: null }, [], Date.now()));
+    this.#finishRecords(live.id, ending, { code: null, signal: null }, []);
+  }
+}
+
+type RunPlan = {
+  def: RuntimeAgentDef;
+  project: Project;
+  conversationId: string;
+  assistantMessageId: string;
+  request: CreateRunRequest;
+  model: string | null;
+  reasoning: string | null;
+  history: import("../contracts/projects.ts").Message[];
+};
+
+function buildInvocationFor(
+  def: RuntimeAgentDef,
+  prompt: string,
+  project: Project,
+  run: RunPlan,
+  context: Parameters<typeof buildInvocation>[1]["context"],
+  env: EnvMap,
+  imagePaths: string[] = [],
+): Invocation {
+  return buildInvocation(def, {
+    prompt,
+    imagePaths: def.supportsImagePaths ? imagePaths : [],
+    extraAllowedDirs: [],
+    options: { model: run.model, reasoning: run.reasoning },
+    context: { cwd: project.path, ...context },
+    env,
+  });
+}
+
+/** How a def continues a conversation natively: we mint the id (specify), it reports one (capture), or not at all. */
+function nativeResumeStyle(def: RuntimeAgentDef, reader: Invocation["reader"]): "specify" | "capture" | null {
+  if (reader.kind === "protocol") {
+    if (reader.format === "acp-json-rpc") return def.resumesSessionViaAcpLoad ? "capture" : null;
+    return "capture";
+  }
+  if (!def.resumesSessionViaCli) return null;
+  return def.capturesSessionIdFromStream ? "capture" : "specify";
+}
+
+function transportFacts(def: RuntimeAgentDef) {
+  return {
+    id: def.id,
+    ...(def.acpMcpEnvFormat ? { acpMcpEnvFormat: def.acpMcpEnvFormat } : {}),
+    ...(def.acpStdioMcpRemovedInVersion ? { acpStdioMcpRemovedInVersion: def.acpStdioMcpRemovedInVersion } : {}),
+    ...(def.resumesSessionViaAcpLoad ? { resumesSessionViaAcpLoad: true } : {}),
+    ...(def.acpTurnEndCompletesPrompt ? { acpTurnEndCompletesPrompt: true } : {}),
+    ...(def.acpImagePathFormat ? { acpImagePathFormat: def.acpImagePathFormat } : {}),
+    ...(def.piRpcSessionDir ? { piRpcSessionDir: def.piRpcSessionDir } : {}),
+  };
+}
+
+function endEvent(ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], startedAt: number): NewRunEvent {
+  return {
+    type: "end",
+    status: ending.status,
+    code: exit.code,
+    signal: exit.signal,
+    ...(ending.failureCategory ? { failureCategory: ending.failureCategory } : {}),
+    ...(ending.failureDetail ? { failureDetail: ending.failureDetail } : {}),
+    reason: ending.reason,
+    ...(ending.guidance ? { guidance: ending.guidance } : {}),
+    ...(ending.fixCommand ? { fixCommand: ending.fixCommand } : {}),
+    files,
+    durationMs: Date.now() - startedAt,
+  };
+}
+
+function titleFrom(message: string): string {
+  const line = message.trim().split("\n")[0] ?? "";
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || "New conversation";
+}

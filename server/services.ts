@@ -1,0 +1,42 @@
+/**
+ * The engine, assembled once per process: agent catalog, projects and the run service over one store.
+ * Shared by the daemon and by `od run` (which runs in-process, without a server).
+ */
+import { discoverAcpModels } from "./runtimes/protocols/acp/discover-models.ts";
+import { ProjectService } from "./projects/project-service.ts";
+import { loadAgentDefs } from "./runtimes/registry.ts";
+import { AgentCatalog } from "./runtimes/catalog.ts";
+import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
+import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
+import type { Store } from "./store/store.ts";
+
+export type Services = {
+  catalog: AgentCatalog;
+  runs: RunService;
+  projects: ProjectService;
+  defs: readonly RuntimeAgentDef[];
+};
+
+export type ServicesOptions = {
+  store: Store;
+  dataDir: string;
+  env: EnvMap;
+  /** Only these agents (od run detects just the one it needs). */
+  onlyAgentIds?: string[];
+  runTimeouts?: RunServiceDeps["timeouts"];
+};
+
+export function createServices(options: ServicesOptions): Services {
+  // Local profiles live in this data dir unless OD_AGENT_PROFILES_CONFIG says otherwise.
+  const env: EnvMap = { ...options.env, OD_DATA_DIR: options.dataDir };
+  const loaded = loadAgentDefs(env);
+  const defs = options.onlyAgentIds ? loaded.defs.filter((d) => options.onlyAgentIds!.includes(d.id)) : loaded.defs;
+  const catalog = new AgentCatalog({ defs, profileDiagnostics: loaded.diagnostics, deps: () => ({ env, discoverAcpModels }) });
+  const directory: AgentDirectory = {
+    list: () => catalog.list(),
+    capabilities: (id) => catalog.capabilities.get(id),
+    liveModels: (id) => catalog.models(id),
+  };
+  const runs = new RunService({ store: options.store, defs, agents: directory, env, timeouts: options.runTimeouts });
+  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir), defs };
+}

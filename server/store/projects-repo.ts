@@ -1,0 +1,145 @@
+/** Projects and their conversations and messages. */
+import type { Conversation, Message, PersistedEvent, Project } from "../contracts/projects.ts";
+import type { RunStatus } from "../contracts/runs.ts";
+import { newId } from "./ids.ts";
+import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
+
+const toProject = (r: SqlRow): Project => ({ id: String(r.id), name: String(r.name), path: String(r.path), createdAt: Number(r.created_at) });
+const toConversation = (r: SqlRow): Conversation => ({
+  id: String(r.id),
+  projectId: String(r.project_id),
+  title: String(r.title),
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+export class ProjectsRepo {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  create(name: string, path: string): Project {
+    const project = { id: newId("prj"), name, path, createdAt: Date.now() };
+    this.db.prepare("INSERT INTO projects (id, name, path, created_at) VALUES (?, ?, ?, ?)").run(project.id, name, path, project.createdAt);
+    return project;
+  }
+  list(): Project[] {
+    return this.db.prepare("SELECT * FROM projects ORDER BY created_at DESC").all().map(toProject);
+  }
+  get(id: string): Project | undefined {
+    const row = this.db.prepare("SELECT * FROM projects WHERE id = ?").get(id);
+    return row ? toProject(row) : undefined;
+  }
+  byPath(path: string): Project | undefined {
+    const row = this.db.prepare("SELECT * FROM projects WHERE path = ?").get(path);
+    return row ? toProject(row) : undefined;
+  }
+  rename(id: string, name: string): Project | undefined {
+    this.db.prepare("UPDATE projects SET name = ? WHERE id = ?").run(name, id);
+    return this.get(id);
+  }
+  delete(id: string): boolean {
+    const existed = this.get(id) !== undefined;
+    this.db.prepare("DELETE FROM projects WHERE id = ?").run(id);
+    return existed;
+  }
+}
+
+export class ConversationsRepo {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  create(projectId: string, title: string): Conversation {
+    const now = Date.now();
+    const conversation = { id: newId("cnv"), projectId, title, createdAt: now, updatedAt: now };
+    this.db
+      .prepare("INSERT INTO conversations (id, project_id, title, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
+      .run(conversation.id, projectId, title, now, now);
+    return conversation;
+  }
+  listForProject(projectId: string): Conversation[] {
+    return this.db.prepare("SELECT * FROM conversations WHERE project_id = ? ORDER BY updated_at DESC").all(projectId).map(toConversation);
+  }
+  get(id: string): Conversation | undefined {
+    const row = this.db.prepare("SELECT * FROM conversations WHERE id = ?").get(id);
+    return row ? toConversation(row) : undefined;
+  }
+  rename(id: string, title: string): Conversation | undefined {
+    this.db.prepare("UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?").run(title, Date.now(), id);
+    return this.get(id);
+  }
+  touch(id: string): void {
+    this.db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").run(Date.now(), id);
+  }
+  delete(id: string): boolean {
+    const existed = this.get(id) !== undefined;
+    this.db.prepare("DELETE FROM conversations WHERE id = ?").run(id);
+    return existed;
+  }
+}
+
+export type NewMessage = {
+  conversationId: string;
+  role: "user" | "assistant";
+  text: string;
+  runId?: string | null;
+  agentId?: string | null;
+  startedAt?: number | null;
+};
+
+export class MessagesRepo {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  add(message: NewMessage): string {
+    const id = newId("msg");
+    this.db
+      .prepare("INSERT INTO messages (id, conversation_id, role, text, run_id, agent_id, started_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+      .run(id, message.conversationId, message.role, message.text, message.runId ?? null, message.agentId ?? null, message.startedAt ?? null, Date.now());
+    return id;
+  }
+
+  /** Store the folded outcome of an assistant turn. */
+  complete(id: string, outcome: { text: string; events: PersistedEvent[]; endedAt: number; files: string[] }): void {
+    this.db
+      .prepare("UPDATE messages SET text = ?, events_json = ?, ended_at = ?, files_json = ? WHERE id = ?")
+      .run(outcome.text, JSON.stringify(outcome.events), outcome.endedAt, JSON.stringify(outcome.files), id);
+  }
+
+  list(conversationId: string): Message[] {
+    return this.db
+      .prepare(
+        "SELECT m.*, r.status AS run_status FROM messages m LEFT JOIN runs r ON r.id = m.run_id WHERE m.conversation_id = ? ORDER BY m.created_at, m.rowid",
+      )
+      .all(conversationId)
+      .map((r) => ({
+        id: String(r.id),
+        conversationId: String(r.conversation_id),
+        role: r.role === "assistant" ? "assistant" : "user",
+        text: String(r.text),
+        ...(r.events_json ? { events: JSON.parse(String(r.events_json)) as PersistedEvent[] } : {}),
+        runId: r.run_id === null ? null : String(r.run_id),
+        runStatus: r.run_status === null || r.run_status === undefined ? null : (String(r.run_status) as RunStatus),
+        agentId: r.agent_id === null ? null : String(r.agent_id),
+        startedAt: r.started_at === null ? null : Number(r.started_at),
+        endedAt: r.ended_at === null ? null : Number(r.ended_at),
+        files: JSON.parse(String(r.files_json)) as string[],
+        createdAt: Number(r.created_at),
+      }));
+  }
+}
+
+export class AgentSessionsRepo {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  get(conversationId: string, agentId: string): string | undefined {
+    const row = this.db.prepare("SELECT session_id FROM agent_sessions WHERE conversation_id = ? AND agent_id = ?").get(conversationId, agentId);
+    return row ? String(row.session_id) : undefined;
+  }
+  set(conversationId: string, agentId: string, sessionId: string): void {
+    this.db
+      .prepare(
+        "INSERT INTO agent_sessions (conversation_id, agent_id, session_id, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(conversation_id, agent_id) DO UPDATE SET session_id = excluded.session_id, updated_at = excluded.updated_at",
+      )
+      .run(conversationId, agentId, sessionId, Date.now());
+  }
+  clear(conversationId: string, agentId: string): void {
+    this.db.prepare("DELETE FROM agent_sessions WHERE conversation_id = ? AND agent_id = ?").run(conversationId, agentId);
+  }
+}

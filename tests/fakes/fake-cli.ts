@@ -1,0 +1,140 @@
+/**
+ * A scriptable stand-in for any line-oriented agent CLI (claude stream-json, opencode/codex json events, copilot,
+ * qoder, plain text). Tests put a shim named like the real CLI on PATH that runs this file; the behaviour comes
+ * from `FAKE_CLI_SCRIPT` (JSON steps, or `@<path>` to a JSON file). Every invocation appends its argv, cwd,
+ * selected env and stdin to `FAKE_CLI_LEDGER` (JSONL) so tests can assert what od sent.
+ *
+ * Steps (run in order):
+ *   {"out": "line"}                 print a line on stdout ({{PROMPT}} → the prompt, JSON-escaped)
+ *   {"outFile": "path"}             print a recorded transcript (e.g. tests/fixtures/claude/text.jsonl)
+ *   {"repeat": N, "out": "line"}    print a line N times ({{i}} → index)
+ *   {"err": "text"}                 print on stderr
+ *   {"sleep": ms}                   wait
+ *   {"readLine": true}              wait for one stdin line (stream-json input), recorded in the ledger
+ *   {"readAll": true}               read stdin to EOF (text prompt delivery), recorded in the ledger
+ *   {"echoInput": true}             print the last stdin line's user text as a claude assistant text line
+ *   {"writeFile": {"path", "content"}}
+ *   {"orphan": true}                start a grandchild in its own session that ignores SIGTERM and sleeps
+ *   {"orphan": "holdStdout"}        …and let it inherit our stdout
+ *   {"ignoreTerm": true}            ignore SIGTERM from now on
+ *   {"hang": true}                  never finish
+ *   {"crash": true}                 die by SIGKILL mid-stream
+ *   {"exit": code}                  exit now
+ */
+import { spawn } from "node:child_process";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+
+type Step = Record<string, unknown>;
+
+const raw = process.env.FAKE_CLI_SCRIPT ?? "[]";
+const steps: Step[] = JSON.parse(raw.startsWith("@") ? readFileSync(raw.slice(1), "utf8") : raw);
+const ledger = process.env.FAKE_CLI_LEDGER;
+const stdinLines: string[] = [];
+let stdinText = "";
+let prompt = process.argv.at(-1) ?? "";
+
+const stdinReader = (async function* () {
+  let buffered = "";
+  for await (const chunk of process.stdin) {
+    buffered += chunk.toString();
+    let newline: number;
+    while ((newline = buffered.indexOf("\n")) !== -1) {
+      yield buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+    }
+  }
+  if (buffered) yield buffered;
+})();
+
+function record(extra: Record<string, unknown>): void {
+  if (!ledger) return;
+  appendFileSync(
+    ledger,
+    JSON.stringify({
+      pid: process.pid,
+      argv: process.argv.slice(2),
+      cwd: process.cwd(),
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("OD_") || k.startsWith("FAKE_ENV_") || /_API_KEY$|_TOKEN$/.test(k))),
+      ...extra,
+    }) + "\n",
+  );
+}
+
+function write(line: string): Promise<void> {
+  return new Promise((done) => process.stdout.write(line + "\n", () => done()));
+}
+
+function userText(line: string): string {
+  try {
+    const message = JSON.parse(line).message;
+    const content = message?.content;
+    return typeof content === "string" ? content : (content?.map?.((c: { text?: string }) => c.text ?? "").join("") ?? "");
+  } catch {
+    return line;
+  }
+}
+
+async function main(): Promise<void> {
+  record({ event: "start" });
+  for (const step of steps) {
+    if (typeof step.out === "string" && step.repeat === undefined) await write(step.out.replaceAll("{{PROMPT}}", JSON.stringify(prompt).slice(1, -1)));
+    if (typeof step.outFile === "string") {
+      for (const line of readFileSync(resolve(step.outFile), "utf8").split("\n")) if (line) await write(line);
+    }
+    if (typeof step.repeat === "number") {
+      const template = String(step.out);
+      let batch = "";
+      for (let i = 0; i < step.repeat; i++) {
+        batch += template.replaceAll("{{i}}", String(i)) + "\n";
+        if (batch.length > 64 * 1024) {
+          await new Promise<void>((done) => process.stdout.write(batch, () => done()));
+          batch = "";
+        }
+      }
+      if (batch) await new Promise<void>((done) => process.stdout.write(batch, () => done()));
+    }
+    if (typeof step.err === "string") process.stderr.write(step.err + "\n");
+    if (typeof step.sleep === "number") await new Promise((r) => setTimeout(r, step.sleep as number));
+    if (step.readLine) {
+      const next = await stdinReader.next();
+      if (!next.done) {
+        stdinLines.push(next.value);
+        prompt = userText(next.value);
+        record({ event: "stdin-line", line: next.value });
+      }
+    }
+    if (step.readAll) {
+      for await (const line of stdinReader) stdinText += line + "\n";
+      prompt = stdinText.trimEnd();
+      record({ event: "stdin-all", text: stdinText });
+    }
+    if (step.echoInput) {
+      const text = userText(stdinLines.at(-1) ?? "");
+      await write(JSON.stringify({ type: "assistant", message: { id: `m${stdinLines.length}`, role: "assistant", content: [{ type: "text", text: `echo: ${text}` }] }, session_id: "fake" }));
+    }
+    if (step.writeFile) {
+      const { path, content } = step.writeFile as { path: string; content: string };
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+      writeFileSync(resolve(path), content);
+    }
+    if (step.orphan) {
+      // "holdStdout": the grandchild inherits our stdout, as tool shells do, keeping the pipe open after we exit.
+      const stdio = step.orphan === "holdStdout" ? (["ignore", "inherit", "ignore"] as const) : "ignore";
+      const child = spawn("setsid", ["sh", "-c", "trap '' TERM; sleep 600"], { detached: true, stdio: stdio as never });
+      record({ event: "orphan", orphanPid: child.pid });
+      child.unref();
+    }
+    if (step.ignoreTerm) process.on("SIGTERM", () => record({ event: "ignored-sigterm" }));
+    if (step.hang) await new Promise(() => setInterval(() => {}, 1 << 30));
+    if (step.crash) process.kill(process.pid, "SIGKILL");
+    if (typeof step.exit === "number") {
+      record({ event: "exit", code: step.exit });
+      process.exit(step.exit);
+    }
+  }
+  record({ event: "exit", code: 0 });
+  process.exit(0);
+}
+
+void main();

@@ -1,0 +1,142 @@
+/**
+ * Fake agent CLIs on a temp PATH and a RunService wired to them: the engine is tested end to end against real
+ * processes (tests/fakes/fake-cli.ts and the protocol fakes), never against mocks of our own code.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import type { AgentInfo } from "../../server/contracts/agents.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { RunService, type RunServiceDeps } from "../../server/runs/run-service.ts";
+import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
+import { Store } from "../../server/store/store.ts";
+import type { RunEvent } from "../../server/contracts/runs.ts";
+import { tempDir } from "./temp.ts";
+
+const root = join(import.meta.dir, "..", "..");
+export const FAKE_CLI = join(root, "tests", "fakes", "fake-cli.ts");
+export const BUN = process.execPath;
+
+export type FakeStep = Record<string, unknown>;
+
+export type RunHarness = {
+  service: RunService;
+  store: Store;
+  projectId: string;
+  projectDir: string;
+  binDir: string;
+  ledgerPath: string;
+  env: Record<string, string | undefined>;
+  /** Start a run and collect all its events until `end`. */
+  run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
+  ledger(): Record<string, unknown>[];
+  /** Replace the fake's script for the next runs. */
+  script(steps: FakeStep[]): void;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+};
+
+/** A shim named `name` in `binDir` that runs `script` with bun. */
+export function writeShim(binDir: string, name: string, script: string = FAKE_CLI): void {
+  const path = join(binDir, name);
+  writeFileSync(path, `#!/bin/sh\nexec "${BUN}" "${script}" "$@"\n`);
+  chmodSync(path, 0o755);
+}
+
+export async function runHarness(options: {
+  /** Defs the harness offers, all reported available. Defaults to every registered def. */
+  defs?: readonly RuntimeAgentDef[];
+  /** bin name → script (default fake-cli.ts) */
+  shims: Record<string, string | undefined>;
+  steps?: FakeStep[];
+  env?: Record<string, string>;
+  timeouts?: RunServiceDeps["timeouts"];
+  dataDir?: string;
+  projectDir?: string;
+}): Promise<RunHarness> {
+  const temp = tempDir("od-runs-");
+  const binDir = join(temp.path, "bin");
+  mkdirSync(binDir);
+  for (const [name, script] of Object.entries(options.shims)) writeShim(binDir, name, script);
+  const projectDir = options.projectDir ?? join(temp.path, "project");
+  mkdirSync(projectDir, { recursive: true });
+  const dataDir = options.dataDir ?? join(temp.path, "data");
+  const ledgerPath = join(temp.path, "ledger.jsonl");
+  const scriptPath = join(temp.path, "script.json");
+  writeFileSync(scriptPath, JSON.stringify(options.steps ?? []));
+  const env: Record<string, string | undefined> = {
+    PATH: `${binDir}:/usr/bin:/bin`,
+    HOME: process.env.HOME,
+    TMPDIR: process.env.TMPDIR,
+    FAKE_CLI_SCRIPT: `@${scriptPath}`,
+    FAKE_CLI_LEDGER: ledgerPath,
+    ...options.env,
+  };
+  const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
+  const defs = options.defs ?? AGENT_DEFS;
+  const infos = defs.map((def) => ({ id: def.id, state: "available", available: true, diagnostics: [] }) as unknown as AgentInfo);
+  const service = new RunService({
+    store,
+    defs,
+    agents: { list: async () => infos, capabilities: () => ({}), liveModels: () => undefined },
+    env,
+    timeouts: options.timeouts,
+  });
+  const project = store.projects.byPath(projectDir) ?? store.projects.create("test", projectDir);
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await service.shutdown();
+    store.close();
+    temp[Symbol.dispose]();
+  };
+  return {
+    service,
+    store,
+    projectId: project.id,
+    projectDir,
+    binDir,
+    ledgerPath,
+    env,
+    async run(request) {
+      const created = await service.create({ projectId: project.id, ...request });
+      const events: RunEvent[] = [];
+      for await (const event of service.events(created.runId)) events.push(event);
+      return { ...created, events };
+    },
+    ledger: () => (existsSync(ledgerPath) ? readFileSync(ledgerPath, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []),
+    script: (steps) => writeFileSync(scriptPath, JSON.stringify(steps)),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** The agent events of a run, unwrapped. */
+export function agentEvents(events: RunEvent[]) {
+  return events.flatMap((e) => (e.type === "agent" ? [e.event] : []));
+}
+
+export function endOf(events: RunEvent[]) {
+  const end = events.at(-1);
+  if (end?.type !== "end") throw new Error(`run did not end: last event ${JSON.stringify(end)}`);
+  return end;
+}
+
+/** pids of live processes whose environment carries OD_RUN_ID=<runId>. */
+export function processesWithRunCookie(runId: string): number[] {
+  const { readdirSync } = require("node:fs") as typeof import("node:fs");
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, "latin1");
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue; // zombies are already dead
+      if (environ.split("\0").includes(`OD_RUN_ID=${runId}`)) pids.push(Number(entry));
+    } catch {
+      // Gone or not ours to read.
+    }
+  }
+  return pids;
+}
