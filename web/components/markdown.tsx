@@ -11,9 +11,13 @@ export function renderMarkdown(source: string): VNode[] {
   return parseMarkdown(source).map(renderBlock);
 }
 
-export function Markdown({ text, class: className }: { text: string; class?: string }) {
+export function Markdown({ text, class: className, ...rest }: { text: string; class?: string; "data-testid"?: string }) {
   const nodes = useMemo(() => renderMarkdown(text), [text]);
-  return <div class={className ? `markdown ${className}` : "markdown"}>{nodes}</div>;
+  return (
+    <div class={className ? `markdown ${className}` : "markdown"} data-testid={rest["data-testid"]}>
+      {nodes}
+    </div>
+  );
 }
 
 function renderBlock(block: MdBlock, index: number): VNode {

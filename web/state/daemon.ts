@@ -1,6 +1,6 @@
 /** Is the daemon reachable, and which version? A signal model the shell reads. */
 import { signal } from "@preact/signals";
-import { api, ApiError } from "../api/client.ts";
+import { ApiError, defaultApi, type Api } from "../api/client.ts";
 
 export type DaemonState =
   | { kind: "connecting" }
@@ -8,14 +8,14 @@ export type DaemonState =
   | { kind: "unauthorized" }
   | { kind: "offline"; message: string };
 
-export function createDaemonModel() {
+export function createDaemonModel(api: Api = defaultApi) {
   const state = signal<DaemonState>({ kind: "connecting" }, { name: "daemon.state" });
 
   async function check(): Promise<void> {
     try {
-      const health = await api<{ ok: true; version: string }>("/api/health");
+      const health = await api.get<{ ok: true; version: string }>("/api/health");
       // Health is open; the config call proves the cookie works.
-      await api("/api/app-config");
+      await api.get("/api/app-config");
       state.value = { kind: "ready", version: health.version };
     } catch (error) {
       state.value =

@@ -1,8 +1,12 @@
-/** The app shell: projects sidebar, conversation, files panel. */
-import type { DaemonModel } from "../state/daemon.ts";
+/** The app shell: top bar, projects sidebar, conversation, files panel, and the settings dialog. */
+import type { AppModel } from "../state/app.ts";
+import { ConversationView } from "./conversation-view.tsx";
+import { FilesPanel } from "./files-panel.tsx";
+import { Settings } from "./settings.tsx";
+import { Sidebar } from "./sidebar.tsx";
 
-export function Shell({ daemon }: { daemon: DaemonModel }) {
-  const state = daemon.state.value;
+export function Shell({ app }: { app: AppModel }) {
+  const state = app.daemon.state.value;
   return (
     <div class="shell" data-state={state.kind}>
       <header class="topbar">
@@ -13,21 +17,15 @@ export function Shell({ daemon }: { daemon: DaemonModel }) {
           {state.kind === "unauthorized" && "not signed in — open the link od printed in your terminal"}
           {state.kind === "offline" && `daemon unreachable: ${state.message}`}
         </span>
+        <span class="spacer" />
+        <button type="button" class="ghost" data-testid="open-settings" onClick={() => (app.settingsOpen.value = true)}>
+          Settings
+        </button>
       </header>
-      <aside class="sidebar" aria-label="Projects">
-        <h2>Projects</h2>
-        <p class="empty">No projects yet.</p>
-      </aside>
-      <main class="conversation" aria-label="Conversation">
-        <div class="empty-state">
-          <h1>One calm place for your coding agents</h1>
-          <p>od drives the agent CLIs you already have — Claude Code, Codex, OpenCode, Copilot, Pi and more.</p>
-        </div>
-      </main>
-      <aside class="files" aria-label="Files">
-        <h2>Files</h2>
-        <p class="empty">Files your agents write appear here.</p>
-      </aside>
+      <Sidebar workspace={app.workspace} />
+      <ConversationView app={app} />
+      <FilesPanel files={app.files} />
+      {app.settingsOpen.value && <Settings app={app} />}
     </div>
   );
 }

@@ -1,0 +1,185 @@
+/** One agent in Settings: what detection found, what is wrong and how to fix it, and its per-agent defaults. */
+import { useState } from "preact/hooks";
+import type { AgentFixAction, AgentInfo } from "../../server/contracts/agents.ts";
+import type { ConfigModel } from "../state/config.ts";
+import { safeHref } from "../lib/markdown.ts";
+import { CopyCommand } from "./copy-button.tsx";
+
+const STATE_LABEL: Record<AgentInfo["state"], string> = { available: "installed", "setup-required": "setup required", unavailable: "not installed" };
+
+function FixAction({ agent, action, onRescan }: { agent: AgentInfo; action: AgentFixAction; onRescan: () => void }) {
+  switch (action.kind) {
+    case "copyCommand":
+      return <CopyCommand command={action.command} />;
+    case "rescan":
+      return (
+        <button type="button" class="small" onClick={onRescan}>
+          Rescan
+        </button>
+      );
+    case "openInstall":
+    case "openDocs": {
+      const href = safeHref((action.kind === "openInstall" ? agent.installUrl : agent.docsUrl) ?? "");
+      return href ? (
+        <a class="button small" href={href} target="_blank" rel="noopener noreferrer">
+          {action.kind === "openInstall" ? "Install guide" : "Docs"}
+        </a>
+      ) : null;
+    }
+    case "setup":
+      return <CopyCommand command={`od setup ${agent.id}`} />;
+  }
+}
+
+function EnvEditor({ agent, config }: { agent: AgentInfo; config: ConfigModel }) {
+  const env = config.config.value.agentCliEnv?.[agent.id] ?? {};
+  const [key, setKey] = useState("");
+  const [value, setValue] = useState("");
+  const save = (next: Record<string, string>) =>
+    void config.update({ agentCliEnv: { [agent.id]: Object.keys(next).length ? next : null } });
+  return (
+    <div class="env-editor">
+      <h4>Extra environment</h4>
+      {Object.entries(env).map(([name]) => (
+        <div class="row" key={name}>
+          <code>{name}</code>
+          <input type="password" value="••••••••" disabled aria-label={`${name} (hidden)`} />
+          <button
+            type="button"
+            class="small"
+            onClick={() => {
+              const next = { ...env };
+              delete next[name];
+              save(next);
+            }}
+          >
+            Remove
+          </button>
+        </div>
+      ))}
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) return;
+          save({ ...env, [key]: value });
+          setKey("");
+          setValue("");
+        }}
+      >
+        <input placeholder="NAME" value={key} onInput={(e) => setKey((e.currentTarget as HTMLInputElement).value)} />
+        <input type="password" placeholder="value" autoComplete="off" value={value} onInput={(e) => setValue((e.currentTarget as HTMLInputElement).value)} />
+        <button type="submit" class="small">
+          Add
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function Defaults({ agent, config }: { agent: AgentInfo; config: ConfigModel }) {
+  const choice = config.choiceFor(agent.id);
+  const set = (patch: { model?: string; reasoning?: string }) => {
+    const next = { ...choice, ...patch };
+    if (!next.model) delete next.model;
+    if (!next.reasoning) delete next.reasoning;
+    void config.update({ agentModels: { [agent.id]: Object.keys(next).length ? next : null } });
+  };
+  return (
+    <div class="row defaults">
+      <label>
+        Default model{" "}
+        <select value={choice.model ?? ""} onChange={(e) => set({ model: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value="">CLI default</option>
+          {agent.models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {(agent.reasoningOptions?.length ?? 0) > 0 && (
+        <label>
+          Reasoning{" "}
+          <select value={choice.reasoning ?? ""} onChange={(e) => set({ reasoning: (e.currentTarget as HTMLSelectElement).value })}>
+            <option value="">CLI default</option>
+            {agent.reasoningOptions!.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </div>
+  );
+}
+
+export function AgentCard({ agent, config, onRescan }: { agent: AgentInfo; config: ConfigModel; onRescan: () => void }) {
+  const probes = Object.entries(agent.probeMs).filter(([, ms]) => typeof ms === "number");
+  return (
+    <article class={`agent-card state-${agent.state}`} data-testid="agent-card" data-agent-id={agent.id} data-state={agent.state}>
+      <header>
+        <strong>{agent.name}</strong> <span class={`badge ${agent.state}`}>{STATE_LABEL[agent.state]}</span>
+        {agent.version && <span class="muted"> {agent.version}</span>}
+      </header>
+      <dl>
+        {agent.path && (
+          <>
+            <dt>Path</dt>
+            <dd>
+              <code>{agent.path}</code>
+            </dd>
+          </>
+        )}
+        {agent.authStatus && (
+          <>
+            <dt>Sign-in</dt>
+            <dd data-auth={agent.authStatus}>
+              {agent.authStatus === "ok" ? "signed in" : agent.authStatus === "missing" ? "not signed in" : "unknown"}
+              {agent.authMessage ? ` — ${agent.authMessage}` : ""}
+            </dd>
+          </>
+        )}
+        {agent.available && (
+          <>
+            <dt>Models</dt>
+            <dd>
+              {agent.models.length} ({agent.modelsSource === "live" ? "from the CLI" : "built-in list"})
+            </dd>
+          </>
+        )}
+        {agent.available && !agent.externalMcpInjection && (
+          <>
+            <dt>MCP</dt>
+            <dd class="muted">configure MCP servers in the agent's own config</dd>
+          </>
+        )}
+        {probes.length > 0 && (
+          <>
+            <dt>Probes</dt>
+            <dd class="muted">{probes.map(([name, ms]) => `${name} ${ms}ms`).join(" · ")}</dd>
+          </>
+        )}
+      </dl>
+      {agent.diagnostics.map((d, i) => (
+        <div key={i} class={`diagnostic severity-${d.severity}`} data-testid="diagnostic" data-reason={d.reason}>
+          <p>{d.message}</p>
+          {d.detail && <p class="muted">{d.detail}</p>}
+          <div class="fix-actions">
+            {d.fixActions.map((action, j) => (
+              <FixAction key={j} agent={agent} action={action} onRescan={onRescan} />
+            ))}
+          </div>
+        </div>
+      ))}
+      {agent.available && (
+        <details>
+          <summary>Defaults and environment</summary>
+          <Defaults agent={agent} config={config} />
+          <EnvEditor agent={agent} config={config} />
+        </details>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,203 @@
+/** The prompt box: agent/model/reasoning pickers, skill chips with `@` completion, image attachments, Send/Stop. */
+import { useRef, useState } from "preact/hooks";
+import type { AgentInfo } from "../../server/contracts/agents.ts";
+import type { AgentsModel } from "../state/agents.ts";
+import type { ComposerModel } from "../state/composer.ts";
+import type { ConversationModel } from "../state/conversation.ts";
+
+function unavailableReason(agent: AgentInfo): string {
+  return agent.diagnostics[0]?.message ?? (agent.state === "setup-required" ? "setup required" : "not installed");
+}
+
+export function AgentPicker({ composer, agents }: { composer: ComposerModel; agents: AgentsModel }) {
+  const current = composer.agent.value;
+  return (
+    <select
+      data-testid="agent-picker"
+      aria-label="Agent"
+      value={current?.id ?? ""}
+      onChange={(e) => composer.chooseAgent((e.currentTarget as HTMLSelectElement).value)}
+    >
+      {!current && <option value="">{agents.load.value === "loading" ? "Detecting agents…" : "No agent available"}</option>}
+      {agents.agents.value.map((agent) => (
+        <option key={agent.id} value={agent.id} disabled={!agent.available} title={agent.available ? agent.path : unavailableReason(agent)}>
+          {agent.name}
+          {agent.available ? "" : ` — ${unavailableReason(agent)}`}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function ModelPicker({ composer }: { composer: ComposerModel }) {
+  const models = composer.models.value;
+  const selected = composer.selectedModel.value;
+  const known = models.some((m) => m.id === selected);
+  const [custom, setCustom] = useState(false);
+  if (!composer.agent.value) return null;
+  const showCustom = composer.customModelAllowed.value && (custom || (!known && selected !== "default"));
+  return (
+    <>
+      <select
+        data-testid="model-picker"
+        aria-label="Model"
+        value={showCustom ? "__custom" : selected}
+        onChange={(e) => {
+          const value = (e.currentTarget as HTMLSelectElement).value;
+          if (value === "__custom") setCustom(true);
+          else {
+            setCustom(false);
+            composer.chooseModel(value);
+          }
+        }}
+      >
+        {models.map((m) => (
+          <option key={m.id} value={m.id}>
+            {m.label}
+          </option>
+        ))}
+        {composer.customModelAllowed.value && <option value="__custom">Custom model…</option>}
+      </select>
+      {showCustom && (
+        <input
+          class="custom-model"
+          data-testid="custom-model"
+          placeholder="model id"
+          value={known ? "" : selected}
+          onChange={(e) => composer.chooseModel((e.currentTarget as HTMLInputElement).value.trim())}
+        />
+      )}
+      {composer.reasoningOptions.value.length > 0 && (
+        <select
+          data-testid="reasoning-picker"
+          aria-label="Reasoning"
+          value={composer.selectedReasoning.value}
+          onChange={(e) => composer.chooseReasoning((e.currentTarget as HTMLSelectElement).value)}
+        >
+          <option value="">Default reasoning</option>
+          {composer.reasoningOptions.value.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </>
+  );
+}
+
+export function Composer({ composer, agents, conversation }: { composer: ComposerModel; agents: AgentsModel; conversation: ConversationModel }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const running = conversation.activeRun.value !== null;
+  const mentions = composer.mentionOptions.value;
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      if (mentions[0] && composer.mentionQuery.value !== null) composer.acceptMention(mentions[0]);
+      else void composer.submit();
+    } else if (e.key === "Escape" && running) {
+      e.preventDefault();
+      void conversation.stop();
+    }
+  };
+
+  return (
+    <form
+      class={`composer${dragging ? " dragging" : ""}`}
+      data-testid="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void composer.submit();
+      }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        if (e.dataTransfer?.files) void composer.addImages(Array.from(e.dataTransfer.files));
+      }}
+    >
+      {(composer.skillIds.value.length > 0 || composer.attachments.value.length > 0) && (
+        <div class="chips">
+          {composer.skillIds.value.map((id) => (
+            <span key={id} class="chip" data-testid="skill-chip">
+              @{id}
+              <button type="button" class="chip-x" aria-label={`Remove ${id}`} onClick={() => composer.removeSkill(id)}>
+                ×
+              </button>
+            </span>
+          ))}
+          {composer.attachments.value.map((a) => (
+            <span key={a.path} class="chip" data-testid="attachment-chip">
+              🖼 {a.name}
+              <button type="button" class="chip-x" aria-label={`Remove ${a.name}`} onClick={() => composer.removeAttachment(a.path)}>
+                ×
+              </button>
+            </span>
+          ))}
+        </div>
+      )}
+      {mentions.length > 0 && (
+        <ul class="mentions" role="listbox" data-testid="mention-list">
+          {mentions.map((skill) => (
+            <li key={skill.id}>
+              <button type="button" onClick={() => composer.acceptMention(skill)}>
+                <strong>@{skill.id}</strong> <span class="muted">{skill.description ?? skill.name}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        data-testid="composer-input"
+        rows={3}
+        placeholder="Ask your agent… (Enter to send, Shift+Enter for a new line, @ for skills)"
+        value={composer.text.value}
+        onInput={(e) => (composer.text.value = (e.currentTarget as HTMLTextAreaElement).value)}
+        onKeyDown={onKeyDown}
+        onPaste={(e) => {
+          const images = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith("image/"));
+          if (images.length) {
+            e.preventDefault();
+            void composer.addImages(images);
+          }
+        }}
+      />
+      <div class="composer-bar">
+        <AgentPicker composer={composer} agents={agents} />
+        <ModelPicker composer={composer} />
+        <button type="button" class="ghost" title="Attach images" onClick={() => fileInput.current?.click()}>
+          Attach
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/*"
+          multiple
+          hidden
+          onChange={(e) => {
+            const input = e.currentTarget as HTMLInputElement;
+            if (input.files) void composer.addImages(Array.from(input.files));
+            input.value = "";
+          }}
+        />
+        <span class="spacer" />
+        {composer.uploading.value > 0 && <span class="muted">uploading…</span>}
+        {running ? (
+          <button type="button" class="danger" data-testid="stop" onClick={() => void conversation.stop()}>
+            Stop (Esc)
+          </button>
+        ) : null}
+        <button type="submit" class="primary" data-testid="send" disabled={!composer.canSend.value}>
+          Send
+        </button>
+      </div>
+      {(composer.error.value || conversation.error.value) && <p class="error">{composer.error.value ?? conversation.error.value}</p>}
+    </form>
+  );
+}

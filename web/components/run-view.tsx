@@ -1,0 +1,93 @@
+/** One assistant turn: status line, thinking, Markdown text, tool cards, notices, usage and the end banner. */
+import { useEffect, useState } from "preact/hooks";
+import { elapsedMs } from "../state/run-model.ts";
+import type { RunState } from "../state/run-state.ts";
+import { EndBanner } from "./end-banner.tsx";
+import { Markdown } from "./markdown.tsx";
+import { ToolCard } from "./tool-card.tsx";
+
+function seconds(ms: number | undefined): string {
+  return ms === undefined ? "" : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
+}
+
+/** Re-renders every second while `active`, for the elapsed clock. */
+function useNow(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+  return now;
+}
+
+export function StatusLine({ state, live }: { state: RunState; live: boolean }) {
+  const running = live && !state.end;
+  const now = useNow(running);
+  const elapsed = elapsedMs(state, now);
+  return (
+    <div class="run-status" data-testid="run-status" data-status={state.statusLabel} data-running={running ? "true" : "false"}>
+      {running && <span class="spinner" aria-hidden="true" />}
+      <span class="status-label">{state.statusLabel}</span>
+      {state.agentId && <span class="muted"> · {state.agentId}</span>}
+      {state.model && <span class="muted"> · {state.model}</span>}
+      {state.ttftMs !== undefined && <span class="muted"> · first token {seconds(state.ttftMs)}</span>}
+      {elapsed !== undefined && <span class="muted"> · {seconds(elapsed)}</span>}
+    </div>
+  );
+}
+
+function Usage({ state }: { state: RunState }) {
+  const u = state.usage;
+  if (!u) return null;
+  const parts = [
+    u.inputTokens !== undefined && `${u.inputTokens.toLocaleString()} in`,
+    u.outputTokens !== undefined && `${u.outputTokens.toLocaleString()} out`,
+    u.thoughtTokens !== undefined && `${u.thoughtTokens.toLocaleString()} thinking`,
+    u.cachedReadTokens ? `${u.cachedReadTokens.toLocaleString()} cached` : false,
+    u.costUsd !== undefined && `$${u.costUsd.toFixed(4)}`,
+    u.durationMs !== undefined && seconds(u.durationMs),
+  ].filter(Boolean);
+  return parts.length ? (
+    <div class="usage" data-testid="usage">
+      {parts.join(" · ")}
+    </div>
+  ) : null;
+}
+
+export function RunView({ state, live, onOpenFile }: { state: RunState; live: boolean; onOpenFile?: (path: string) => void }) {
+  return (
+    <div class="run" data-run-id={state.runId}>
+      <StatusLine state={state} live={live} />
+      {state.items.map((item) => {
+        switch (item.kind) {
+          case "text":
+            return <Markdown key={item.key} text={item.text} class="assistant-text" data-testid="assistant-text" />;
+          case "thinking":
+            return (
+              <details key={item.key} class="thinking" data-testid="thinking" open={item.open}>
+                <summary>{item.open ? "Thinking…" : "Thought"}{item.tokens ? ` (${item.tokens} tokens)` : ""}</summary>
+                <div class="thinking-text">{item.text}</div>
+              </details>
+            );
+          case "tool":
+            return <ToolCard key={item.key} tool={item} onOpenFile={onOpenFile} />;
+          case "notice":
+            return (
+              <div key={item.key} class={`notice level-${item.level}`} data-testid="notice" data-code={item.code}>
+                {item.code && <code>{item.code}</code>} {item.message}
+              </div>
+            );
+        }
+      })}
+      {state.output && (
+        <details class="raw-output">
+          <summary>Unparsed output</summary>
+          <pre>{state.output}</pre>
+        </details>
+      )}
+      <Usage state={state} />
+      {state.end && <EndBanner end={state.end} />}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * Every model of the page, wired together: opening a project shows its files and conversations, opening a
+ * conversation resumes its runs, a run that writes refreshes the files panel.
+ */
+import { effect, signal } from "@preact/signals";
+import type { Api } from "../api/client.ts";
+import type { RunEventStream } from "../api/run-events.ts";
+import { createAgentsModel } from "./agents.ts";
+import { createComposerModel } from "./composer.ts";
+import { createConfigModel } from "./config.ts";
+import { createConversationModel } from "./conversation.ts";
+import { createDaemonModel } from "./daemon.ts";
+import { createFilesModel } from "./files.ts";
+import { createMcpModel, createSkillsModel } from "./optional-features.ts";
+import type { FrameScheduler } from "./scheduler.ts";
+import { createWorkspaceModel } from "./workspace.ts";
+
+export interface AppEnv {
+  api: Api;
+  stream: RunEventStream;
+  schedule?: FrameScheduler;
+}
+
+export function createAppModel({ api, stream, schedule }: AppEnv) {
+  const daemon = createDaemonModel(api);
+  const config = createConfigModel(api);
+  const agents = createAgentsModel(api);
+  const workspace = createWorkspaceModel(api);
+  const files = createFilesModel(api);
+  const skills = createSkillsModel(api);
+  const mcp = createMcpModel(api);
+  const conversation = createConversationModel({
+    api,
+    stream,
+    schedule,
+    onFilesChanged: () => void files.refresh(),
+    onConversationCreated: (id) => void workspace.adoptConversation(id),
+  });
+  const composer = createComposerModel({ api, agents, config, conversation, skills });
+  const settingsOpen = signal(false, { name: "app.settingsOpen" });
+
+  const stops = [
+    effect(() => {
+      const project = workspace.projectId.value;
+      if (files.projectId.peek() !== project) void files.show(project);
+    }),
+    effect(() => {
+      const project = workspace.projectId.value;
+      const id = workspace.conversationId.value;
+      // A send that created the conversation already owns it (and its live run): do not reload over it.
+      if (conversation.projectId.peek() === project && conversation.conversationId.peek() === id) return;
+      void conversation.load(project, id);
+    }),
+    effect(() => {
+      if (settingsOpen.value) void mcp.load();
+    }),
+    effect(() => {
+      if (composer.text.value.includes("@")) void skills.load();
+    }),
+  ];
+
+  async function start(selection?: { projectId: string | null; conversationId: string | null }): Promise<void> {
+    await daemon.check();
+    if (daemon.state.peek().kind !== "ready") return;
+    // Skills and MCP load on demand (first `@`, Settings opened): their endpoints may not exist yet.
+    await Promise.all([config.load(), workspace.loadProjects()]);
+    void agents.refresh();
+    const wanted = selection?.projectId && workspace.projects.peek().some((p) => p.id === selection.projectId) ? selection : null;
+    const first = workspace.projects.peek()[0];
+    if (wanted) await workspace.open(wanted.projectId, wanted.conversationId);
+    else if (first) await workspace.open(first.id);
+  }
+
+  function dispose(): void {
+    for (const stop of stops) stop();
+    conversation.dispose();
+    agents.dispose();
+  }
+
+  return { daemon, config, agents, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
+}
+export type AppModel = ReturnType<typeof createAppModel>;

@@ -1,0 +1,177 @@
+/**
+ * The composer: prompt text, the agent/model/reasoning choice (persisted in app-config), skill chips with `@`
+ * completion, and image attachments uploaded into the project.
+ */
+import { computed, signal } from "@preact/signals";
+import type { RuntimeChoice, RuntimeModelOption } from "../../server/contracts/agents.ts";
+import { errorMessage, type Api } from "../api/client.ts";
+import type { AgentsModel } from "./agents.ts";
+import type { ConfigModel } from "./config.ts";
+import type { ConversationModel, SendRequest } from "./conversation.ts";
+import type { SkillsModel, SkillSummary } from "./optional-features.ts";
+
+/** An uploaded image, by its project-relative path. */
+export interface Attachment {
+  path: string;
+  name: string;
+}
+
+const MENTION = /(^|\s)@([\w.:-]*)$/;
+
+export interface ComposerDeps {
+  api: Api;
+  agents: AgentsModel;
+  config: ConfigModel;
+  conversation: ConversationModel;
+  skills: SkillsModel;
+}
+
+export function createComposerModel({ api, agents, config, conversation, skills }: ComposerDeps) {
+  const text = signal("", { name: "composer.text" });
+  const attachments = signal<Attachment[]>([], { name: "composer.attachments" });
+  const skillIds = signal<string[]>([], { name: "composer.skillIds" });
+  const uploading = signal(0, { name: "composer.uploading" });
+  const error = signal<string | null>(null, { name: "composer.error" });
+
+  /** The configured agent when it is available, else the first available one. */
+  const agent = computed(
+    () => {
+      const chosen = agents.byId(config.config.value.agentId);
+      return chosen?.available ? chosen : (agents.available.value[0] ?? null);
+    },
+    { name: "composer.agent" },
+  );
+  const choice = computed(() => config.choiceFor(agent.value?.id), { name: "composer.choice" });
+  const models = computed<RuntimeModelOption[]>(() => (agent.value?.models ?? []).filter((m) => m.enabled !== false), { name: "composer.models" });
+  const selectedModel = computed(() => choice.value.model ?? models.value.find((m) => m.default)?.id ?? models.value[0]?.id ?? "default", {
+    name: "composer.model",
+  });
+  const reasoningOptions = computed<RuntimeChoice[]>(
+    () => models.value.find((m) => m.id === selectedModel.value)?.reasoningOptions ?? agent.value?.reasoningOptions ?? [],
+    { name: "composer.reasoningOptions" },
+  );
+  const selectedReasoning = computed(() => choice.value.reasoning ?? reasoningOptions.value.find((r) => r.default)?.id ?? "", {
+    name: "composer.reasoning",
+  });
+  const customModelAllowed = computed(() => agent.value?.supportsCustomModel !== false, { name: "composer.customModelAllowed" });
+  const mentionQuery = computed(() => (skills.supported.value ? (MENTION.exec(text.value)?.[2] ?? null) : null), { name: "composer.mentionQuery" });
+  const mentionOptions = computed(() => (mentionQuery.value === null ? [] : skills.complete(mentionQuery.value)), { name: "composer.mentionOptions" });
+  const canSend = computed(
+    () => text.value.trim() !== "" && agent.value !== null && uploading.value === 0 && !conversation.sending.value && conversation.projectId.value !== null,
+    { name: "composer.canSend" },
+  );
+
+  function chooseAgent(id: string): void {
+    void config.update({ agentId: id });
+  }
+
+  function chooseModel(model: string, reasoning?: string): void {
+    const id = agent.peek()?.id;
+    if (!id) return;
+    const next = { ...config.choiceFor(id), model: model || undefined, ...(reasoning !== undefined ? { reasoning: reasoning || undefined } : {}) };
+    void config.update({ agentModels: { [id]: next } });
+  }
+
+  function chooseReasoning(reasoning: string): void {
+    chooseModel(selectedModel.peek(), reasoning);
+  }
+
+  function acceptMention(skill: SkillSummary): void {
+    text.value = text.peek().replace(MENTION, `$1@${skill.id} `);
+    if (!skillIds.peek().includes(skill.id)) skillIds.value = [...skillIds.peek(), skill.id];
+  }
+
+  function removeSkill(id: string): void {
+    skillIds.value = skillIds.peek().filter((s) => s !== id);
+  }
+
+  /** Uploads images (drag, paste or pick) into the project; non-images are ignored. */
+  async function addImages(files: Iterable<File>): Promise<void> {
+    const project = conversation.projectId.peek();
+    if (!project) return;
+    for (const file of files) {
+      if (!file.type.startsWith("image/")) continue;
+      uploading.value++;
+      try {
+        const dataBase64 = await toBase64(file);
+        const { path } = await api.post<{ path: string }>(`/api/projects/${encodeURIComponent(project)}/uploads`, {
+          name: file.name || "pasted-image.png",
+          mimeType: file.type,
+          dataBase64,
+        });
+        attachments.value = [...attachments.peek(), { path, name: file.name || path }];
+      } catch (uploadError) {
+        error.value = `Could not attach ${file.name}: ${errorMessage(uploadError)}`;
+      } finally {
+        uploading.value--;
+      }
+    }
+  }
+
+  function removeAttachment(path: string): void {
+    attachments.value = attachments.peek().filter((a) => a.path !== path);
+  }
+
+  /** The request the composer would send now (null when it cannot send). */
+  function request(): SendRequest | null {
+    const chosen = agent.peek();
+    const message = text.peek().trim();
+    if (!chosen || !message) return null;
+    const model = selectedModel.peek();
+    const reasoning = selectedReasoning.peek();
+    return {
+      message,
+      agentId: chosen.id,
+      ...(model && model !== "default" ? { model } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      ...(attachments.peek().length ? { attachments: attachments.peek().map((a) => a.path) } : {}),
+      ...(skillIds.peek().length ? { skillIds: skillIds.peek() } : {}),
+    };
+  }
+
+  async function submit(): Promise<void> {
+    if (!canSend.peek()) return;
+    const body = request();
+    if (!body) return;
+    error.value = null;
+    if (await conversation.send(body)) {
+      text.value = "";
+      attachments.value = [];
+      skillIds.value = [];
+    }
+  }
+
+  return {
+    text,
+    attachments,
+    skillIds,
+    uploading,
+    error,
+    agent,
+    models,
+    selectedModel,
+    reasoningOptions,
+    selectedReasoning,
+    customModelAllowed,
+    mentionQuery,
+    mentionOptions,
+    canSend,
+    chooseAgent,
+    chooseModel,
+    chooseReasoning,
+    acceptMention,
+    removeSkill,
+    addImages,
+    removeAttachment,
+    request,
+    submit,
+  };
+}
+export type ComposerModel = ReturnType<typeof createComposerModel>;
+
+async function toBase64(file: Blob): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

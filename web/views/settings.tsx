@@ -1,0 +1,88 @@
+/** Settings: the agent inventory (streaming in), MCP servers when the daemon has them, and the theme. */
+import { useEffect, useState } from "preact/hooks";
+import { AgentCard } from "../components/agent-card.tsx";
+import type { AppModel } from "../state/app.ts";
+import type { McpModel } from "../state/optional-features.ts";
+
+function McpEditor({ mcp }: { mcp: McpModel }) {
+  const [text, setText] = useState(mcp.json.value);
+  useEffect(() => setText(mcp.json.value), [mcp.json.value]);
+  if (!mcp.supported.value) return null;
+  return (
+    <section data-testid="mcp-settings">
+      <h3>MCP servers</h3>
+      <textarea class="mono" rows={10} value={text} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
+      <div class="row">
+        <button type="button" class="small" onClick={() => void mcp.save(text)}>
+          Save
+        </button>
+        {mcp.saved.value && <span class="muted">Saved</span>}
+        {mcp.error.value && <span class="error">{mcp.error.value}</span>}
+      </div>
+    </section>
+  );
+}
+
+export function Settings({ app }: { app: AppModel }) {
+  const { agents, config } = app;
+  const groups = agents.groups.value;
+  const close = () => (app.settingsOpen.value = false);
+  const rescan = () => void agents.rescan();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
+  const sections: Array<[string, typeof groups.installed]> = [
+    ["Installed", groups.installed],
+    ["Setup required", groups.setupRequired],
+    ["Not installed", groups.notInstalled],
+  ];
+  return (
+    <div class="overlay" onClick={(e) => e.target === e.currentTarget && close()}>
+      <div class="settings" role="dialog" aria-modal="true" aria-label="Settings" data-testid="settings">
+        <header class="settings-head">
+          <h2>Settings</h2>
+          <button type="button" class="icon" aria-label="Close settings" onClick={close}>
+            ×
+          </button>
+        </header>
+        <section>
+          <h3>Theme</h3>
+          <div class="row" role="radiogroup" data-testid="theme-picker">
+            {(["light", "dark", "system"] as const).map((theme) => (
+              <label key={theme}>
+                <input type="radio" name="theme" checked={config.theme.value === theme} onChange={() => void config.update({ theme })} /> {theme}
+              </label>
+            ))}
+          </div>
+        </section>
+        <section>
+          <div class="row">
+            <h3>Agents</h3>
+            <span class="spacer" />
+            {agents.load.value === "loading" && <span class="muted">detecting…</span>}
+            <button type="button" class="small" data-testid="rescan" disabled={agents.rescanning.value} onClick={rescan}>
+              {agents.rescanning.value ? "Rescanning…" : "Rescan"}
+            </button>
+          </div>
+          {agents.error.value && <p class="error">{agents.error.value}</p>}
+          {sections.map(([title, list]) =>
+            list.length ? (
+              <div key={title} class="agent-group" data-group={title}>
+                <h4>
+                  {title} ({list.length})
+                </h4>
+                {list.map((agent) => (
+                  <AgentCard key={agent.id} agent={agent} config={config} onRescan={rescan} />
+                ))}
+              </div>
+            ) : null,
+          )}
+        </section>
+        <McpEditor mcp={app.mcp} />
+        {config.error.value && <p class="error">{config.error.value}</p>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+/** Projects and their conversations: create, open an existing folder, rename, delete. */
+import { useState } from "preact/hooks";
+import type { WorkspaceModel } from "../state/workspace.ts";
+
+function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDone: () => void }) {
+  const [name, setName] = useState("");
+  const [path, setPath] = useState("");
+  return (
+    <form
+      class="new-project"
+      data-testid="new-project-form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const trimmedPath = path.trim();
+        const projectName = name.trim() || trimmedPath.split(/[\\/]/).filter(Boolean).pop() || "";
+        if (!projectName) return;
+        if (await workspace.createProject(projectName, trimmedPath || undefined)) onDone();
+      }}
+    >
+      <input data-testid="project-name" placeholder="Project name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
+      <input
+        data-testid="project-path"
+        placeholder="Existing folder (absolute path), or leave empty for a new one"
+        value={path}
+        onInput={(e) => setPath((e.currentTarget as HTMLInputElement).value)}
+      />
+      <div class="row">
+        <button type="submit" class="primary small" data-testid="create-project">
+          {path.trim() ? "Open folder" : "Create"}
+        </button>
+        <button type="button" class="ghost small" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function rename(current: string, apply: (value: string) => void): void {
+  const next = prompt("New name", current)?.trim();
+  if (next && next !== current) apply(next);
+}
+
+export function Sidebar({ workspace }: { workspace: WorkspaceModel }) {
+  const [adding, setAdding] = useState(false);
+  const projectId = workspace.projectId.value;
+  return (
+    <aside class="sidebar" aria-label="Projects" data-testid="sidebar">
+      <div class="sidebar-head">
+        <h2>Projects</h2>
+        <button type="button" class="ghost small" data-testid="new-project" onClick={() => setAdding(!adding)}>
+          + New
+        </button>
+      </div>
+      {adding && <NewProjectForm workspace={workspace} onDone={() => setAdding(false)} />}
+      {workspace.loaded.value && workspace.projects.value.length === 0 && !adding && <p class="empty">No projects yet. Create one, or open a folder you already have.</p>}
+      <ul class="project-list">
+        {workspace.projects.value.map((project) => (
+          <li key={project.id} class={project.id === projectId ? "selected" : ""} data-testid="project-item" data-project-id={project.id}>
+            <div class="item-row">
+              <button type="button" class="item-title" title={project.path} onClick={() => void workspace.open(project.id)}>
+                {project.name}
+              </button>
+              <button type="button" class="icon" title="Rename project" onClick={() => rename(project.name, (name) => void workspace.renameProject(project.id, name))}>
+                ✎
+              </button>
+              <button
+                type="button"
+                class="icon"
+                title="Remove project (the folder stays on disk)"
+                onClick={() => confirm(`Remove “${project.name}” from od? The folder stays on disk.`) && void workspace.deleteProject(project.id)}
+              >
+                🗑
+              </button>
+            </div>
+            {project.id === projectId && (
+              <ul class="conversation-list">
+                <li>
+                  <button type="button" class="ghost small" data-testid="new-conversation" onClick={() => workspace.openConversation(null)}>
+                    + New conversation
+                  </button>
+                </li>
+                {(workspace.conversations.value[project.id] ?? []).map((c) => (
+                  <li key={c.id} class={c.id === workspace.conversationId.value ? "selected" : ""} data-testid="conversation-item" data-conversation-id={c.id}>
+                    <div class="item-row">
+                      <button type="button" class="item-title" onClick={() => workspace.openConversation(c.id)}>
+                        {c.title || "Untitled"}
+                      </button>
+                      <button type="button" class="icon" title="Rename" onClick={() => rename(c.title, (title) => void workspace.renameConversation(c.id, title))}>
+                        ✎
+                      </button>
+                      <button type="button" class="icon" title="Delete" onClick={() => confirm(`Delete “${c.title}”?`) && void workspace.deleteConversation(c.id)}>
+                        🗑
+                      </button>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+      {workspace.error.value && <p class="error">{workspace.error.value}</p>}
+    </aside>
+  );
+}
