@@ -190,6 +190,7 @@ function closeThinking(draft: RunDraft): void {
 
 function settleRunningTools(draft: RunDraft, state: "done" | "error"): void {
   draft.state.items.forEach((item, index) => {
-    if (item.kind === "tool" && item.state === "running") draft.edit<ToolItem>(index).state = state;
+    // A todo call is a snapshot of the plan, not work that can be cut off.
+    if (item.kind === "tool" && item.state === "running") draft.edit<ToolItem>(index).state = item.toolKind === "todo" ? "done" : state;
   });
 }
