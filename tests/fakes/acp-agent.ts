@@ -31,7 +31,7 @@ type Script = {
   pidFile?: string;
 };
 
-const script: Script = JSON.parse(process.argv[2] ? readFileSync(process.argv[2], "utf8") : (process.env.FAKE_ACP_SCRIPT ?? "{}"));
+const script: Script = JSON.parse(process.argv[2]?.endsWith(".json") ? readFileSync(process.argv[2], "utf8") : (process.env.FAKE_ACP_SCRIPT ?? "{}"));
 const previousPid = script.pidFile ? readPid(script.pidFile) : null;
 if (script.pidFile) writeFileSync(script.pidFile, String(process.pid));
 

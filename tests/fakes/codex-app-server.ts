@@ -10,7 +10,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 
 type Json = Record<string, unknown>;
-const script: Json = JSON.parse(process.argv[2] ? readFileSync(process.argv[2], "utf8") : (process.env.FAKE_CODEX_SCRIPT ?? "{}"));
+const script: Json = JSON.parse(process.argv[2]?.endsWith(".json") ? readFileSync(process.argv[2], "utf8") : (process.env.FAKE_CODEX_SCRIPT ?? "{}"));
 const threadId = "thread-fake-1";
 const turnId = "turn-fake-1";
 let resumeCalls = 0;

@@ -15,7 +15,7 @@ import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 type Json = Record<string, unknown>;
-const script: Json = JSON.parse(process.argv[2] ? readFileSync(process.argv[2], "utf8") : (process.env.FAKE_PI_SCRIPT ?? "{}"));
+const script: Json = JSON.parse(process.argv[2]?.endsWith(".json") ? readFileSync(process.argv[2], "utf8") : (process.env.FAKE_PI_SCRIPT ?? "{}"));
 const sessionDir = typeof script.sessionDir === "string" ? script.sessionDir : join(process.cwd(), ".pi", "sessions");
 const waiting = new Map<string, () => void>();
 let abortWaiter: (() => void) | null = null;
