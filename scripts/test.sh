@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite (`npm test`) or the inner loop (`npm run test:fast`: no browser, no real CLIs).
+# The whole test suite (`npm test`), the inner loop (`npm run test:fast`: no browser, no real CLIs), or only the
+# real-CLI suite (`npm run test:realcli`).
 # Builds the web bundle (tests import dist/), type-checks, runs bun test, and ends with one plain line
 # "N passed, N failed" (also written to dist/test-summary.txt for .ci/run).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
-fast=false
-[ "${1:-}" = "--fast" ] && fast=true
+mode=${1:-all}   # all | --fast | --realcli
 
 mkdir -p dist
 summary_file=dist/test-summary.txt
@@ -16,9 +16,10 @@ fail_early() { echo "$1"; echo "0 passed, 1 failed" | tee "$summary_file"; exit 
 "$bin/tsc" -p . || fail_early "type check failed"
 
 args=()
-if $fast; then
-  args+=("--path-ignore-patterns=**/e2e/**" "--path-ignore-patterns=**/realcli/**")
-fi
+case "$mode" in
+  --fast) args+=("--path-ignore-patterns=**/e2e/**" "--path-ignore-patterns=**/realcli/**") ;;
+  --realcli) args+=("./tests/realcli") ;;
+esac
 
 log=$(mktemp)
 "$bin/bun" test "${args[@]}" 2>&1 | tee "$log"
