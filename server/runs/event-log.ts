@@ -38,7 +38,7 @@ export class RunEventLog {
     private readonly persistence: EventPersistence,
     options: EventLogOptions = {},
   ) {
-    this.#tailSize = options.tailSize ?? 5000;
+    this.#tailSize = options.tailSize ?? 1000;
     this.#flushDelayMs = options.flushDelayMs ?? 50;
     this.#flushBatchSize = options.flushBatchSize ?? 500;
     // Ids continue after whatever an earlier daemon persisted for this run.
