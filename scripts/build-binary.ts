@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Builds the single `od` executable: web bundle → embedded assets → `bun build --compile`.
+ * Builds the single `od` executable: web bundle + DSH profile tarball (dist/dsh) → embedded assets → `bun build --compile`.
  *   bun run scripts/build-binary.ts            → dist/od for this machine
  *   bun run scripts/build-binary.ts --release  → dist/release/od-<os>-<arch>[.exe] for every target + SHA256SUMS
  */
@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { buildWeb } from "./build-web.ts";
+import { packDshRuntime } from "./pack-dsh-runtime.ts";
 
 const root = join(import.meta.dir, "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
@@ -38,9 +39,15 @@ export async function compileOd(outfile: string, target?: Bun.Build.CompileTarge
   return outfile;
 }
 
+/** Everything the binary embeds: the web bundle (dist/web) and the DSH profile tarball + manifest (dist/dsh). */
+export async function buildEmbeddedAssets(): Promise<void> {
+  await buildWeb();
+  await packDshRuntime();
+}
+
 async function main(): Promise<void> {
   const release = process.argv.includes("--release");
-  await buildWeb();
+  await buildEmbeddedAssets();
   if (!release) {
     const out = await compileOd(join(root, "dist", "od"));
     console.log(`built ${out.replace(root + "/", "")} (od ${pkg.version})`);

@@ -1,10 +1,11 @@
 /**
  * Packs server/dsh-runtime into dist/dsh/open-design-dsh-runtime-<version>.tgz with `npm pack` (which normalises
- * mtimes and ordering, so the same sources give the same bytes) and writes dist/dsh/manifest.json.
+ * mtimes and ordering, so the same sources give the same bytes) and writes dist/dsh/manifest.json, plus an exact
+ * copy of the tarball under the fixed name the binary embeds (server/dsh/embedded-source.ts imports it statically).
  *
  *   bun run scripts/pack-dsh-runtime.ts [--out <dir>]
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { spawnChild } from "../server/platform/process.ts";
@@ -12,6 +13,8 @@ import { DSH_RUNTIME_PACKAGE, sha256Hex, type DshRuntimeManifest } from "../serv
 
 export const DSH_RUNTIME_SOURCE_DIR = fileURLToPath(new URL("../server/dsh-runtime/", import.meta.url));
 export const DSH_DIST_DIR = fileURLToPath(new URL("../dist/dsh/", import.meta.url));
+/** The version-free name the binary embeds; its bytes equal `manifest.file`'s. */
+export const EMBEDDED_TARBALL_NAME = "runtime.tgz";
 
 export async function packDshRuntime(options: { sourceDir?: string; outDir?: string } = {}): Promise<{ manifest: DshRuntimeManifest; tarballPath: string }> {
   const sourceDir = options.sourceDir ?? DSH_RUNTIME_SOURCE_DIR;
@@ -38,6 +41,7 @@ export async function packDshRuntime(options: { sourceDir?: string; outDir?: str
     sha256: sha256Hex(readFileSync(tarballPath)),
     version: pkg.version,
   };
+  copyFileSync(tarballPath, join(outDir, EMBEDDED_TARBALL_NAME));
   writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   return { manifest, tarballPath };
 }
@@ -49,8 +53,10 @@ async function text(stream: AsyncIterable<Uint8Array>): Promise<string> {
   return out + decoder.decode();
 }
 
+// No top-level await: the binary's graph reaches this module (source runs pack on demand) and bytecode forbids it.
 if (import.meta.main) {
   const outIndex = process.argv.indexOf("--out");
-  const { manifest, tarballPath } = await packDshRuntime({ outDir: outIndex === -1 ? undefined : process.argv[outIndex + 1] });
-  console.log(`packed ${tarballPath}\nsha256 ${manifest.sha256}`);
+  void packDshRuntime({ outDir: outIndex === -1 ? undefined : process.argv[outIndex + 1] }).then(({ manifest, tarballPath }) => {
+    console.log(`packed ${tarballPath}\nsha256 ${manifest.sha256}`);
+  });
 }

@@ -7,6 +7,8 @@ import { createApp } from "./app.ts";
 import { agentRoutes } from "./http/agents.ts";
 import { projectRoutes } from "./http/projects.ts";
 import { runRoutes } from "./http/runs.ts";
+import { setupRoutes } from "./http/setup.ts";
+import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import { createServices } from "./services.ts";
 import { withSecurityHeaders, type UiAssets } from "./http/ui.ts";
 import { dataPaths } from "./paths.ts";
@@ -29,6 +31,8 @@ export type DaemonOptions = {
   ui?: UiAssets;
   openSqlite: SqliteOpener;
   serve: HttpServe;
+  /** The DSH profile package `POST /api/agents/deepseek-harness/setup` installs (default: packed from source). */
+  dshRuntime?: () => DshRuntimeSource;
   /** Environment the engine sees (agents, timeouts); defaults to the process's. */
   env?: Record<string, string | undefined>;
 };
@@ -53,16 +57,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const services = createServices({ store, dataDir: options.dataDir, env: options.env ?? process.env });
   const interrupted = services.runs.recoverInterruptedRuns();
   if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
-  void services.catalog.warm();
   const app = await createApp({
     version: VERSION,
     store,
     guard: { token, port: () => port, extraHostNames },
     ui: options.ui,
-    modules: [agentRoutes(services.catalog), projectRoutes(store, services.projects), runRoutes(services.runs)],
+    modules: [agentRoutes(services.catalog), projectRoutes(store, services.projects), runRoutes(services.runs), setupRoutes({ catalog: services.catalog, env: options.env ?? process.env, source: options.dshRuntime })],
   });
   const server = options.serve({ fetch: async (request) => withSecurityHeaders(request, await app.handle(request)), port: options.port, hostname: options.host });
   port = server.port;
+  // Warm detection once we are serving, so probing 28 CLIs never delays the first request.
+  setTimeout(() => void services.catalog.warm(), 0);
   const shownHost = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
   let stopping: Promise<void> | undefined;
   return {

@@ -6,7 +6,9 @@ import appCss from "../dist/web/app.css" with { type: "file" };
 import appJs from "../dist/web/app.js" with { type: "file" };
 import favicon from "../dist/web/favicon.svg" with { type: "file" };
 import indexHtmlImport from "../dist/web/index.html" with { type: "file" };
+import { embeddedDshRuntime } from "./dsh/embedded-source.ts";
 import type { UiAssets } from "./http/ui.ts";
+import type { EmbeddedAssets } from "./main.ts";
 
 // bun-types types every .html import as an HTML bundle; with `type: "file"` it is a plain path.
 const indexHtml = indexHtmlImport as unknown as string;
@@ -16,3 +18,6 @@ export const embeddedUi: UiAssets = {
   kind: "embedded",
   files: { "/": indexHtml, "/index.html": indexHtml, "/app.js": appJs, "/app.css": appCss, "/favicon.svg": favicon },
 };
+
+/** Everything main() takes from the binary. */
+export const embeddedAssets: EmbeddedAssets = { ui: () => embeddedUi, dshRuntime: () => embeddedDshRuntime };

@@ -1,6 +1,6 @@
 /**
  * `od` entry point. `main()` is shared by the source run (`bun run server/main.ts`) and the compiled binary
- * (server/binary.ts), which differ only in where the UI assets come from.
+ * (server/binary.ts), which differ only in where their assets come from (see `EmbeddedAssets`).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -8,13 +8,22 @@ import { buildCommands } from "./cli/commands.ts";
 import { dispatch } from "./cli/dispatch.ts";
 import { processIO } from "./cli/process-io.ts";
 import type { ServeRuntime } from "./cli/serve-command.ts";
+import { devDshRuntimeSource } from "./dsh/dev-source.ts";
+import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import type { UiAssets } from "./http/ui.ts";
 import { openBunSqlite } from "./platform/sqlite-bun.ts";
 import { serveWithBun } from "./platform/serve-bun.ts";
 import { VERSION } from "./version.ts";
 
-export async function main(argv: string[], ui: () => UiAssets | undefined): Promise<number> {
-  const runtime: ServeRuntime = { openSqlite: openBunSqlite, serve: serveWithBun, ui };
+/** What the binary compiles in and a source run reads from dist/: the UI bundle and the DSH profile tarball. */
+export type EmbeddedAssets = {
+  ui: () => UiAssets | undefined;
+  /** The `open-design` profile package `od setup deepseek-harness` installs. */
+  dshRuntime: () => DshRuntimeSource;
+};
+
+export async function main(argv: string[], assets: EmbeddedAssets): Promise<number> {
+  const runtime: ServeRuntime = { openSqlite: openBunSqlite, serve: serveWithBun, ui: assets.ui, dshRuntime: assets.dshRuntime };
   const io = processIO();
   try {
     return await dispatch(argv, buildCommands(runtime), io, { version: VERSION, defaultCommand: "serve" });
@@ -33,5 +42,5 @@ function diskUi(): UiAssets | undefined {
 }
 
 if (import.meta.main) {
-  main(process.argv.slice(2), diskUi).then((code) => process.exit(code));
+  main(process.argv.slice(2), { ui: diskUi, dshRuntime: devDshRuntimeSource }).then((code) => process.exit(code));
 }

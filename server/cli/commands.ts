@@ -4,8 +4,8 @@ import type { CommandSpec } from "./command.ts";
 import { parseCommand } from "./parse-command.ts";
 import { runCommand } from "./run-command.ts";
 import { serveCommand, type ServeRuntime } from "./serve-command.ts";
-import { setupCommand } from "./setup-command.ts";
+import { createSetupCommand } from "./setup-command.ts";
 
 export function buildCommands(runtime: ServeRuntime): CommandSpec[] {
-  return [serveCommand(runtime), agentsCommand, runCommand(runtime), parseCommand, setupCommand];
+  return [serveCommand(runtime), agentsCommand, runCommand(runtime), parseCommand, createSetupCommand({ source: runtime.dshRuntime })];
 }

@@ -1,5 +1,6 @@
 /** `od serve` (the default command): start the daemon, print the URL line, run until interrupted. */
 import type { HttpServe } from "../daemon.ts";
+import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
 import { isLoopbackHost, startDaemon } from "../daemon.ts";
 import type { UiAssets } from "../http/ui.ts";
 import { resolveDataDir } from "../paths.ts";
@@ -7,7 +8,13 @@ import type { SqliteOpener } from "../store/sqlite.ts";
 import type { CommandSpec } from "./command.ts";
 import { openBrowser } from "./open-browser.ts";
 
-export type ServeRuntime = { openSqlite: SqliteOpener; serve: HttpServe; ui?: () => UiAssets | undefined };
+export type ServeRuntime = {
+  openSqlite: SqliteOpener;
+  serve: HttpServe;
+  ui?: () => UiAssets | undefined;
+  /** The DSH profile package setup installs (embedded in the binary, packed from source otherwise). */
+  dshRuntime?: () => DshRuntimeSource;
+};
 
 export const DEFAULT_PORT = 7456;
 
@@ -40,6 +47,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
         dataDir: resolveDataDir(io.env, flags["data-dir"] as string | undefined),
         token: io.env.OD_TOKEN,
         ui: runtime.ui?.(),
+        ...(runtime.dshRuntime ? { dshRuntime: runtime.dshRuntime } : {}),
         openSqlite: runtime.openSqlite,
         serve: runtime.serve,
       });

@@ -1,18 +1,22 @@
 /**
- * `od setup deepseek-harness [--json] [--print-manifest]`: installs od's embedded `open-design` profile through the
- * user's dsh (same flow as the UI's confirm dialog), or prints the embedded manifest.
+ * `od setup deepseek-harness [--json] [--print-manifest] [--verify-embedded]`: installs od's embedded `open-design`
+ * profile through the user's dsh (the same code as the UI's confirm dialog, `POST /api/agents/deepseek-harness/setup`),
+ * or prints / checks the embedded manifest.
  */
-import { folderDshRuntimeSource, type DshRuntimeSource } from "../dsh/embedded-runtime.ts";
-import { resolveDshHome, setupDshProfile, DSH_AGENT_ID } from "../dsh/setup.ts";
-import type { CommandSpec } from "./command.ts";
+import { devDshRuntimeSource } from "../dsh/dev-source.ts";
+import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
+import { verifyManifestAndTarball } from "../dsh/manifest.ts";
+import { setupDeepseekHarness } from "../dsh/setup-agent.ts";
+import { DSH_AGENT_ID } from "../dsh/setup.ts";
+import type { CommandIO, CommandSpec } from "./command.ts";
 
 export type SetupCommandDeps = {
-  /** Where the tarball comes from (the binary passes its embedded source; dev reads dist/dsh). */
+  /** Where the tarball comes from (the binary passes its embedded source; source runs pack dist/dsh). */
   source?: () => DshRuntimeSource;
 };
 
 export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
-  const source = deps.source ?? (() => folderDshRuntimeSource());
+  const source = deps.source ?? devDshRuntimeSource;
   return {
     name: "setup",
     summary: "Install an agent's od companion (deepseek-harness: the open-design DSH profile)",
@@ -20,6 +24,7 @@ export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
     flags: [
       { name: "json", type: "boolean", description: "Print the result as JSON" },
       { name: "print-manifest", type: "boolean", description: "Print the embedded profile manifest and exit" },
+      { name: "verify-embedded", type: "boolean", description: "Check the embedded tarball against its manifest (SHA-256) and exit" },
     ],
     positionals: [{ name: "agent", description: `Agent id (${DSH_AGENT_ID})` }],
     async run(args, io) {
@@ -37,7 +42,8 @@ export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
           return 1;
         }
       }
-      const result = await setupDshProfile({ dshBin: io.env.DSH_BIN || "dsh", dshHome: resolveDshHome(io.env), source: source(), env: io.env });
+      if (args.flags["verify-embedded"] === true) return verifyEmbedded(source(), io);
+      const result = await setupDeepseekHarness({ env: io.env, source: source() });
       if (args.flags.json === true) io.stdout(`${JSON.stringify(result)}\n`);
       else if (result.ok) io.stdout(`deepseek-harness: open-design profile ${result.packageVersion} ${result.action}\n`);
       else io.stderr(`deepseek-harness: ${result.code}: ${result.message}\n`);
@@ -46,4 +52,20 @@ export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
   };
 }
 
-export const setupCommand: CommandSpec = createSetupCommand();
+/** Prints `{ok, sha256, bytes, file, version}` (or `{ok:false, code, message}`); exit 0 only when the bytes match. */
+async function verifyEmbedded(source: DshRuntimeSource, io: CommandIO): Promise<number> {
+  try {
+    const bytes = await source.readTarball();
+    const verified = verifyManifestAndTarball(await source.manifest(), bytes);
+    if (!verified.ok) {
+      io.stdout(`${JSON.stringify({ ok: false, code: verified.code, message: verified.message })}\n`);
+      return 1;
+    }
+    const { sha256, file, version } = verified.manifest;
+    io.stdout(`${JSON.stringify({ ok: true, sha256, bytes: bytes.byteLength, file, version })}\n`);
+    return 0;
+  } catch (error) {
+    io.stdout(`${JSON.stringify({ ok: false, code: "BUNDLED_COMPANION_INVALID", message: `embedded profile unreadable: ${String(error)}` })}\n`);
+    return 1;
+  }
+}

@@ -13,6 +13,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseDshProbe, type DshProbeParse } from "../runtimes/protocols/dsh-profile/probe.ts";
 import type { DshRuntimeSource } from "./embedded-runtime.ts";
+import type { DshSetupErrorCode } from "./setup-contract.ts";
 import { verifyManifestAndTarball } from "./manifest.ts";
 import { runDsh } from "./run-dsh.ts";
 
@@ -21,17 +22,26 @@ export const DSH_AGENT_ID = "deepseek-harness";
 const INSTALL_TIMEOUT_MS = 120_000;
 const PROBE_TIMEOUT_MS = 10_000;
 
-export type DshSetupErrorCode = "BUNDLED_COMPANION_INVALID" | "COMPANION_INSTALL_FAILED" | "COMPANION_STILL_INCOMPATIBLE" | "AGENT_NOT_INSTALLED";
+export type { DshSetupErrorCode };
 
 export type DshSetupResult =
   | { ok: true; action: "already-compatible" | "installed" | "repaired"; agent: typeof DSH_AGENT_ID; packageVersion: string }
   | { ok: false; agent: typeof DSH_AGENT_ID; code: DshSetupErrorCode; message: string };
 
-export type DshProbeContext = { dshBin: string; dshHome: string; env: Record<string, string | undefined>; expectedVersion?: string };
+/** How to start the user's dsh: the executable, plus the arguments before dsh's own (`/d /s /c <shim>` on Windows). */
+export type DshProbeContext = {
+  dshBin: string;
+  dshArgsPrefix?: readonly string[];
+  dshHome: string;
+  env: Record<string, string | undefined>;
+  expectedVersion?: string;
+};
 export type DshProbe = (context: DshProbeContext) => Promise<DshProbeParse>;
 
 export type DshSetupOptions = {
   dshBin: string;
+  /** Arguments placed before dsh's own (a Windows `.cmd` launcher runs through `cmd.exe /d /s /c <shim>`). */
+  dshArgsPrefix?: readonly string[];
   dshHome: string;
   source: DshRuntimeSource;
   /** Compatibility check (default: `dsh --profile open-design --probe`, strict, exact embedded version). */
@@ -46,9 +56,9 @@ export const resolveDshHome = (env: Record<string, string | undefined>): string 
 export const dshProfileDir = (dshHome: string): string => join(dshHome, "profiles", DSH_PROFILE_NAME);
 
 /** The default probe: preflight `package.json`, then `--probe` (10 s) parsed strictly. */
-export const probeDshProfile: DshProbe = async ({ dshBin, dshHome, env, expectedVersion }) => {
+export const probeDshProfile: DshProbe = async ({ dshBin, dshArgsPrefix = [], dshHome, env, expectedVersion }) => {
   if (!existsSync(join(dshProfileDir(dshHome), "package.json"))) return { compatible: false, reason: "profile open-design is not installed" };
-  const run = await runDsh(dshBin, ["--profile", DSH_PROFILE_NAME, "--probe"], { env, timeoutMs: PROBE_TIMEOUT_MS });
+  const run = await runDsh(dshBin, [...dshArgsPrefix, "--profile", DSH_PROFILE_NAME, "--probe"], { env, timeoutMs: PROBE_TIMEOUT_MS });
   if (!run.started) return { compatible: false, reason: `dsh could not start (${run.errno})` };
   if (run.timedOut) return { compatible: false, reason: "probe timed out" };
   if (run.code !== 0) return { compatible: false, reason: `probe exited ${run.code}: ${tail(run.stderr)}` };
@@ -70,8 +80,9 @@ async function runSetup(options: DshSetupOptions): Promise<DshSetupResult> {
   const env = { ...(options.env ?? process.env), DSH_HOME: options.dshHome };
   const probe = options.probe ?? probeDshProfile;
   const fail = (code: DshSetupErrorCode, message: string): DshSetupResult => ({ ok: false, agent: DSH_AGENT_ID, code, message });
+  const prefix = options.dshArgsPrefix ?? [];
 
-  const version = await runDsh(options.dshBin, ["--version"], { env, timeoutMs: PROBE_TIMEOUT_MS });
+  const version = await runDsh(options.dshBin, [...prefix, "--version"], { env, timeoutMs: PROBE_TIMEOUT_MS });
   if (!version.started) return fail("AGENT_NOT_INSTALLED", `${options.dshBin} could not be started (${version.errno})`);
   if (version.code !== 0) return fail("AGENT_NOT_INSTALLED", `${options.dshBin} --version exited ${version.code}: ${tail(version.stderr)}`);
 
@@ -83,7 +94,7 @@ async function runSetup(options: DshSetupOptions): Promise<DshSetupResult> {
   }
   if (!verified.ok) return fail(verified.code, verified.message);
   const { manifest } = verified;
-  const context = { dshBin: options.dshBin, dshHome: options.dshHome, env, expectedVersion: manifest.version };
+  const context: DshProbeContext = { dshBin: options.dshBin, dshArgsPrefix: prefix, dshHome: options.dshHome, env, expectedVersion: manifest.version };
   if ((await probe(context)).compatible) return { ok: true, action: "already-compatible", agent: DSH_AGENT_ID, packageVersion: manifest.version };
 
   const bytes = await options.source.readTarball();
@@ -97,7 +108,7 @@ async function runSetup(options: DshSetupOptions): Promise<DshSetupResult> {
   try {
     const spec = `.open-design/${manifest.sha256}.tgz`;
     stageFile(join(profileDir, spec), bytes);
-    const install = await runDsh(options.dshBin, ["plugin", "--profile", DSH_PROFILE_NAME, "add", spec], {
+    const install = await runDsh(options.dshBin, [...prefix, "plugin", "--profile", DSH_PROFILE_NAME, "add", spec], {
       cwd: profileDir,
       env,
       timeoutMs: options.installTimeoutMs ?? INSTALL_TIMEOUT_MS,

@@ -2,15 +2,14 @@
 import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compileOd } from "../../../scripts/build-binary.ts";
-import { buildWeb } from "../../../scripts/build-web.ts";
+import { buildEmbeddedAssets, compileOd } from "../../../scripts/build-binary.ts";
 
 const root = join(import.meta.dir, "..", "..", "..");
 let built: Promise<string> | undefined;
 
 export function buildBinaryOnce(): Promise<string> {
   return (built ??= (async () => {
-    await buildWeb();
+    await buildEmbeddedAssets();
     return compileOd(join(root, "dist", "od"));
   })());
 }
