@@ -76,6 +76,37 @@ describe("happy path per stream format", () => {
     expect(h.ledger()[0]!.argv).not.toContain("-p");
   });
 
+  test.concurrent("json-event-stream (codex exec --json, OD_CODEX_TRANSPORT=exec-json): thread id captured, stdin closed after the prompt", async () => {
+    await using h = await runHarness({
+      defs: [def("codex")],
+      shims: { codex: undefined },
+      steps: [{ readAll: true }, { outFile: fixture("codex", "write") }],
+      env: { OD_CODEX_TRANSPORT: "exec-json" },
+    });
+    const { events, conversationId } = await h.run({ agentId: "codex", message: "write it" });
+    expect(endOf(events).status).toBe("succeeded");
+    expect(h.ledger()[0]!.argv).toEqual(expect.arrayContaining(["exec", "--json", "--skip-git-repo-check"]));
+    expect(agentEvents(events).some((e) => e.type === "tool_use" && e.kind === "file_write")).toBe(true);
+    expect(h.store.agentSessions.get(conversationId, "codex")).toBeTruthy();
+  });
+
+  test.concurrent("qoder-stream-json: -p with stream-json output, prompt on stdin", async () => {
+    await using h = await runHarness({ defs: [def("qoder")], shims: { qodercli: undefined }, steps: [{ readAll: true }, { outFile: fixture("qoder", "text.synthetic") }] });
+    const { events } = await h.run({ agentId: "qoder", message: "hello" });
+    expect(endOf(events).status).toBe("succeeded");
+    expect(h.ledger()[0]!.argv).toEqual(expect.arrayContaining(["-p", "--output-format", "stream-json", "--yolo"]));
+    expect(agentEvents(events).some((e) => e.type === "text_delta")).toBe(true);
+  });
+
+  test.concurrent("an argv-only agent refuses an oversized prompt before spawning, with AGENT_PROMPT_TOO_LARGE", async () => {
+    await using h = await runHarness({ defs: [def("deepseek")], shims: { deepseek: undefined }, steps: [] });
+    const { events } = await h.run({ agentId: "deepseek", message: "x".repeat(150_000) });
+    const end = endOf(events);
+    expect(end).toMatchObject({ status: "failed", failureCategory: "config", failureDetail: "prompt_too_large" });
+    expect(events.find((e) => e.type === "error")).toMatchObject({ error: { code: "AGENT_PROMPT_TOO_LARGE" } });
+    expect(h.ledger()).toEqual([]); // never spawned
+  });
+
   test.concurrent("files written by the agent are reported on end, relative to the project", async () => {
     await using h = await runHarness({
       defs: [def("claude")],

@@ -1,0 +1,90 @@
+// `od run` as a user runs it: a real process, a fake agent CLI on PATH, exit codes and JSON lines.
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RunEvent } from "../../server/contracts/runs.ts";
+import { spawnChild } from "../../server/platform/process.ts";
+import { writeShim } from "../support/fake-agents.ts";
+import { tempDir } from "../support/temp.ts";
+
+const root = join(import.meta.dir, "..", "..");
+const textFixture = join(root, "tests", "fixtures", "copilot", "text.jsonl");
+const TIMEOUT = 30_000;
+
+async function odRun(args: string[], options: { steps: unknown[]; stdin?: string; interruptAfterLine?: boolean }) {
+  using dir = tempDir("od-cli-run-");
+  const bin = join(dir.path, "bin");
+  const project = join(dir.path, "project");
+  mkdirSync(bin);
+  mkdirSync(project);
+  writeShim(bin, "copilot");
+  const script = join(dir.path, "script.json");
+  writeFileSync(script, JSON.stringify(options.steps));
+  const child = await spawnChild({
+    argv: [process.execPath, join(root, "server", "main.ts"), "run", "--project", project, "--data-dir", join(dir.path, "data"), ...args],
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` },
+    stdin: "pipe",
+  }, TIMEOUT);
+  if (options.stdin !== undefined) await child.stdin!.write(options.stdin);
+  child.stdin!.end();
+  let stdout = "";
+  let stderr = "";
+  const decoder = new TextDecoder();
+  const errDone = (async () => {
+    for await (const chunk of child.stderr) stderr += decoder.decode(chunk);
+  })();
+  for await (const chunk of child.stdout) {
+    stdout += decoder.decode(chunk);
+    if (options.interruptAfterLine && stdout.includes('"type":"start"')) {
+      options.interruptAfterLine = false;
+      child.kill("SIGINT");
+    }
+  }
+  await errDone;
+  const exit = await child.exited;
+  return { exit, stdout, stderr };
+}
+
+describe("od run", () => {
+  test.concurrent("--json prints RunEvents, one per line, and exits 0 on success", async () => {
+    const { exit, stdout } = await odRun(["--agent", "copilot", "--json", "hello"], { steps: [{ readAll: true }, { outFile: textFixture }] });
+    expect(exit.code).toBe(0);
+    const events = stdout.trim().split("\n").map((line) => RunEvent.parse(JSON.parse(line)));
+    expect(events[0]!.type).toBe("start");
+    expect(events.at(-1)).toMatchObject({ type: "end", status: "succeeded" });
+  }, TIMEOUT);
+
+  test.concurrent("human output streams the answer; a failure exits 1 with the reason on stderr", async () => {
+    const ok = await odRun(["--agent", "copilot", "hello"], { steps: [{ readAll: true }, { outFile: textFixture }] });
+    expect(ok.exit.code).toBe(0);
+    expect(ok.stdout).toContain("od-fake");
+    const failed = await odRun(["--agent", "copilot", "hello"], { steps: [{ readAll: true }, { exit: 0 }] });
+    expect(failed.exit.code).toBe(1);
+    expect(failed.stderr).toContain("without producing any output");
+  }, TIMEOUT);
+
+  test.concurrent("`-` reads the prompt from stdin", async () => {
+    const { exit, stdout } = await odRun(["--agent", "copilot", "--json", "-"], {
+      steps: [{ readAll: true }, { out: '{"type":"assistant.message_delta","data":{"deltaContent":"got: {{PROMPT}}"}}' }],
+      stdin: "from stdin",
+    });
+    expect(exit.code).toBe(0);
+    expect(stdout).toContain("got: from stdin");
+  }, TIMEOUT);
+
+  test.concurrent("Ctrl-C cancels the run through the ladder and exits 130", async () => {
+    const { exit, stdout } = await odRun(["--agent", "copilot", "--json", "slow"], {
+      steps: [{ readAll: true }, { out: '{"type":"assistant.turn_start","data":{}}' }, { hang: true }],
+      interruptAfterLine: true,
+    });
+    expect(exit.code).toBe(130);
+    expect(stdout.trim().split("\n").at(-1)).toContain('"status":"canceled"');
+  }, TIMEOUT);
+
+  test.concurrent("usage errors exit 2: missing --agent, unknown agent, missing folder", async () => {
+    expect((await odRun(["hello"], { steps: [] })).exit.code).toBe(2);
+    const unknown = await odRun(["--agent", "nope", "hello"], { steps: [] });
+    expect(unknown.exit.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown agent 'nope'");
+  }, TIMEOUT);
+});
