@@ -32,6 +32,13 @@ describe("under Deno", () => {
         body: JSON.stringify({ theme: "purple" }),
       });
       expect(bad.status).toBe(400);
+
+      // Generator SSE (Elysia enqueues strings, which Deno refuses unless re-encoded): agents stream then done.
+      const stream = await fetch(`${od.origin}/api/agents?stream=1`, { headers: { authorization: `Bearer ${od.token}` } });
+      expect(stream.headers.get("content-type")).toContain("text/event-stream");
+      const text = await stream.text();
+      expect(text).toContain("event: agent");
+      expect(text.trimEnd().split("\n\n").at(-1)).toContain("event: done");
     }
     await using od = await startDaemonProcess(argv, { env: { DENO_NO_UPDATE_CHECK: "1" } });
     const res = await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${od.token}` } });
