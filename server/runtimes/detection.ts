@@ -182,6 +182,16 @@ async function probeCompatibility(p: Probing): Promise<{ failure?: string; ms?: 
   }
 }
 
+/**
+ * Model discovery, after the compatibility handshake when the def has one: DSH's `--profile open-design --models`
+ * against a missing profile would create it, and an incompatible profile's model list means nothing.
+ */
+async function probeModelsWhenCompatible(p: Probing): Promise<{ compatibility: { failure?: string; ms?: number }; models: { models: RuntimeModelOption[] | null; ms?: number } }> {
+  if (!p.def.compatibilityProbe) return { compatibility: {}, models: await probeModels(p) };
+  const compatibility = await probeCompatibility(p);
+  return { compatibility, models: compatibility.failure ? { models: null } : await probeModels(p) };
+}
+
 /** Detect one def. Never throws for anything a CLI can do. */
 export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Promise<DetectedAgent> {
   const env = deps.env;
@@ -222,12 +232,7 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   }
 
   const probing: Probing = { def, launch, deps: { ...deps, platform }, run, timeouts };
-  const [help, models, auth, compatibility] = await Promise.all([
-    probeCapabilities(probing),
-    probeModels(probing),
-    probeAuth(probing),
-    probeCompatibility(probing),
-  ]);
+  const [help, auth, { compatibility, models }] = await Promise.all([probeCapabilities(probing), probeAuth(probing), probeModelsWhenCompatible(probing)]);
   const timings: AgentProbeTimings = info.probeMs;
   if (help.ms !== undefined) timings.help = help.ms;
   if (models.ms !== undefined) timings.models = models.ms;

@@ -3,6 +3,7 @@
  * and a compatibility handshake that turns a missing/incompatible profile into "setup required".
  */
 import { join } from "node:path";
+import { DSH_VERSION_POLICY } from "../../dsh/version-policy.ts";
 import type { EnvMap, RuntimeAgentDef } from "../types.ts";
 import { parseDshModels } from "../models.ts";
 import { asRecord, THIRTY_MINUTES_MS, tryParseJson, withDefaultModel } from "./shared.ts";
@@ -32,6 +33,13 @@ export function parseDshProbe(stdout: string): string {
   throw new Error("no probe frame");
 }
 
+/** `dsh 0.1.2-rc.1`, `v0.1.2-rc.1` or a bare version on the first line → the version; anything else → null. */
+export function parseDshVersion(raw: string): string | null {
+  return /^(?:dsh\s+)?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?(?:\+[0-9A-Za-z.]+)?)$/i.exec(raw.trim())?.[1] ?? null;
+}
+
+const BOOTSTRAP_SH = `https://open-design.ai/install-dsh.sh?version=${DSH_VERSION_POLICY.bootstrapVersion}`;
+
 export const deepseekHarnessAgentDef: RuntimeAgentDef = {
   id: "deepseek-harness",
   name: "DeepSeek Harness",
@@ -39,10 +47,10 @@ export const deepseekHarnessAgentDef: RuntimeAgentDef = {
   binEnvVar: "DSH_BIN",
   versionArgs: ["--version"],
   versionPolicy: {
-    supportedVersions: ["0.1.0-rc.8", "0.1.1-rc.2", "0.1.2-rc.1"],
+    supportedVersions: DSH_VERSION_POLICY.supportedDshVersions,
     supportedVersionPattern: /^0\.1\.(\d+|0-rc\.([6-9]|\d{2,})|1-rc\.\d+|2-rc\.\d+)$/,
     requireVersion: true,
-    parse: (raw) => /^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?(?:\+[0-9A-Za-z.]+)?)$/.exec(raw.trim())?.[1] ?? null,
+    parse: parseDshVersion,
   },
   compatibilityProbe: {
     args: ["--profile", DSH_PROFILE, "--probe"],
@@ -59,7 +67,7 @@ export const deepseekHarnessAgentDef: RuntimeAgentDef = {
   inactivityTimeoutMs: THIRTY_MINUTES_MS,
   listModels: { args: ["--profile", DSH_PROFILE, "--models"], timeoutMs: 10_000, parse: parseDshModels },
   inheritedEnv: ["DSH_HOME", "DEEPSEEK_API_KEY"],
-  installUrl: "https://open-design.ai/install-dsh.sh?version=1",
-  installCommand: "curl -fsSL 'https://open-design.ai/install-dsh.sh?version=1' | sh",
+  installUrl: BOOTSTRAP_SH,
+  installCommand: `curl -fsSL '${BOOTSTRAP_SH}' | sh`,
   buildArgs: () => ["--profile", DSH_PROFILE, "--stdio"],
 };
