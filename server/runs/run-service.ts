@@ -11,6 +11,7 @@ import type { AgentInfo } from "../contracts/agents.ts";
 import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
+import { createRunInputs, type RunInputsProvider } from "../inputs/run-inputs.ts";
 import { changedFiles, snapshotFiles } from "../projects/file-snapshot.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
 import { spawnEnvForAgent } from "../runtimes/env.ts";
@@ -45,6 +46,8 @@ export type RunServiceDeps = {
   timeouts?: Partial<RunTimeouts>;
   /** Resolve the executable of a def; defaults to PATH resolution over `env`. */
   resolveLaunch?: (def: RuntimeAgentDef) => AgentLaunch | undefined;
+  /** Skills, MCP servers and images for each run; default: no skill library, no user MCP list. */
+  inputs?: RunInputsProvider;
 };
 
 type LiveRun = {
@@ -53,6 +56,8 @@ type LiveRun = {
   abort: AbortController;
   input?: MidTurnInput;
   done: Promise<void>;
+  /** Removes the run's temp inputs (generated MCP config). */
+  cleanup?: () => void;
 };
 
 export class RunService {
@@ -115,7 +120,10 @@ export class RunService {
     this.#live.set(runId, live);
     live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history })
       .catch((error) => this.#crash(live, error))
-      .finally(() => this.#live.delete(runId));
+      .finally(() => {
+        live.cleanup?.();
+        this.#live.delete(runId);
+      });
     return { runId, conversationId };
   }
 
@@ -237,12 +245,23 @@ export class RunService {
     }
     const resumeStyle = nativeResumeStyle(def, reader);
     let handle = resumeStyle ? store.agentSessions.get(conversationId, def.id) : undefined;
-    const imagePaths = this.#imagePaths(project, run.request.attachments ?? [], emit);
+    // --- run inputs: skills, MCP servers, images (server/inputs/run-inputs.ts); problems are diagnostics ---
+    const inputs = await (this.deps.inputs ?? defaultInputs).prepare({
+      runId: live.id,
+      def,
+      projectDir: project.path,
+      message: run.request.message,
+      skillIds: run.request.skillIds ?? [],
+      attachments: run.request.attachments ?? [],
+      note: (note) => emit({ type: "diagnostic", ...note }),
+    });
+    live.cleanup = inputs.cleanup;
+    const imagePaths = inputs.imagePaths;
 
     for (let attemptIndex = 0; attemptIndex < 2; attemptIndex++) {
       const useNative = Boolean(handle);
       const newSessionId = resumeStyle === "specify" && !handle ? randomUUID() : undefined;
-      const prompt = composePrompt({ message: run.request.message, history: run.history, includeTranscript: !useNative });
+      const prompt = composePrompt({ message: run.request.message, history: run.history, includeTranscript: !useNative, systemPreamble: inputs.systemPreamble });
 
       const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, this.#platform) : null;
       if (budget) return this.#failBudget(emit, finish, budget);
@@ -258,10 +277,11 @@ export class RunService {
         platform: this.#platform,
         env: this.deps.env,
         hasPriorAssistantTurn: run.history.some((m) => m.role === "assistant"),
+        ...inputs.context,
       };
       let invocation: Invocation;
       try {
-        invocation = buildInvocationFor(def, prompt, project, run, context, this.deps.env, imagePaths);
+        invocation = buildInvocationFor(def, prompt, project, run, context, this.deps.env, imagePaths, inputs.extraAllowedDirs);
       } catch (error) {
         // Arg builders refuse combinations the CLI would reject (e.g. a reasoning level the model lacks).
         return this.#failConfig(emit, finish, "INVALID_INVOCATION", (error as Error).message);
@@ -296,7 +316,7 @@ export class RunService {
             runId: live.id,
             argv,
             cwd: project.path,
-            env: spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id),
+            env: inputs.applyEnv(spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id)),
             invocation,
             transportOptions: {
               cwd: project.path,
@@ -304,7 +324,7 @@ export class RunService {
               model: run.model,
               reasoning: run.reasoning,
               imagePaths,
-              mcpServers: [],
+              mcpServers: inputs.mcpServers,
               resumeSessionId: handle ?? null,
               def: transportFacts(def),
               env: this.deps.env,
@@ -366,16 +386,6 @@ export class RunService {
     finish({ status: "failed", failureCategory: "config", failureDetail: "prompt_too_large", errorCode: budget.code, reason: budget.message }, { code: null, signal: null });
   }
 
-  #imagePaths(project: Project, attachments: string[], emit: (e: NewRunEvent) => void): string[] {
-    const paths: string[] = [];
-    for (const attachment of attachments) {
-      const resolved = resolveInsideProject(project.path, attachment);
-      if (resolved) paths.push(resolved);
-      else emit({ type: "diagnostic", kind: "attachment_skipped", message: `attachment ${attachment} is not a readable file inside the project; skipped` });
-    }
-    return paths;
-  }
-
   #defaultLaunch(def: RuntimeAgentDef): AgentLaunch | undefined {
     const resolved = resolveAgentLaunch(def, { env: this.deps.env, platform: this.#platform });
     return resolved.ok ? resolved.launch : undefined;
@@ -424,16 +434,20 @@ function buildInvocationFor(
   context: Parameters<typeof buildInvocation>[1]["context"],
   env: EnvMap,
   imagePaths: string[] = [],
+  extraAllowedDirs: string[] = [],
 ): Invocation {
   return buildInvocation(def, {
     prompt,
     imagePaths: def.supportsImagePaths ? imagePaths : [],
-    extraAllowedDirs: [],
+    extraAllowedDirs,
     options: { model: run.model, reasoning: run.reasoning },
     context: { cwd: project.path, ...context },
     env,
   });
 }
+
+/** No skill library and no user MCP list: project MCP config and images still apply. */
+const defaultInputs = createRunInputs();
 
 /** How a def continues a conversation natively: we mint the id (specify), it reports one (capture), or not at all. */
 function nativeResumeStyle(def: RuntimeAgentDef, reader: Invocation["reader"]): "specify" | "capture" | null {

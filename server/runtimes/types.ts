@@ -34,6 +34,8 @@ export type RuntimeContext = {
   promptFilePath?: string;
   /** Staged skill folders (pi `--skill`). */
   skillDirs?: string[];
+  /** Generated MCP config file for `claude-mcp-json` defs (`--mcp-config`); removed after the run. */
+  mcpConfigPath?: string;
   /** Capability map from the help probe of the installed CLI (flag key → present). */
   capabilities?: Record<string, boolean>;
   /** Host platform; defaults to the current one when absent. */

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef, RuntimeContext } from "../../server/runtimes/types.ts";
 
-type Case = "defaults" | "model" | "reasoning" | "extraDirs" | "images" | "resume" | "newSession";
+type Case = "defaults" | "model" | "reasoning" | "extraDirs" | "images" | "resume" | "newSession" | "mcpConfig";
 type Expectations = Partial<Record<Case, string[]>>;
 
 const BASE_CONTEXT: RuntimeContext = {
@@ -34,6 +34,9 @@ function cases(def: RuntimeAgentDef): Array<[Case, () => string[]]> {
     ["extraDirs", () => def.buildArgs("PROMPT", [], ["/abs/skills", "rel/dir"], {}, BASE_CONTEXT)],
   ];
   if (def.reasoningOptions) list.push(["reasoning", () => def.buildArgs("PROMPT", [], [], { model, reasoning: "high" }, BASE_CONTEXT)]);
+  if (def.externalMcpInjection === "claude-mcp-json") {
+    list.push(["mcpConfig", () => def.buildArgs("PROMPT", [], [], {}, { ...BASE_CONTEXT, mcpConfigPath: "/tmp/od/od-mcp-run1.json" })]);
+  }
   if (def.supportsImagePaths) list.push(["images", () => def.buildArgs("PROMPT", ["/abs/shot.png", "rel.png"], [], {}, BASE_CONTEXT)]);
   if (def.resumesSessionViaCli) {
     list.push(["resume", () => def.buildArgs("PROMPT", [], [], {}, { ...BASE_CONTEXT, resumeSessionId: "sess-1" })]);
@@ -58,6 +61,7 @@ const EXPECTED: Record<string, Expectations> = {
     extraDirs: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--add-dir", "/abs/skills", "rel/dir", "--permission-mode", "bypassPermissions"],
     resume: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--resume", "sess-1", "--permission-mode", "bypassPermissions"],
     newSession: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--session-id", "new-uuid", "--permission-mode", "bypassPermissions"],
+    mcpConfig: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--mcp-config", "/tmp/od/od-mcp-run1.json", "--permission-mode", "bypassPermissions"],
   },
   "codex": {  // model: gpt-5.5
     defaults: ["exec", "--json", "--skip-git-repo-check", "--sandbox", "workspace-write", "-c", "sandbox_workspace_write.network_access=true", "-C", "/proj"],
@@ -135,11 +139,11 @@ const EXPECTED: Record<string, Expectations> = {
     extraDirs: ["-x", "--stream-json", "--dangerously-allow-all"],
   },
   "pi": {  // model: anthropic/claude-sonnet-4-5
-    defaults: ["--mode", "rpc"],
-    model: ["--mode", "rpc", "--model", "anthropic/claude-sonnet-4-5"],
-    reasoning: ["--mode", "rpc", "--model", "anthropic/claude-sonnet-4-5", "--thinking", "high"],
-    extraDirs: ["--mode", "rpc", "--append-system-prompt", "/abs/skills"],
-    images: ["--mode", "rpc"],
+    defaults: ["--mode", "rpc", "--session-dir", "/proj/.pi/sessions"],
+    model: ["--mode", "rpc", "--session-dir", "/proj/.pi/sessions", "--model", "anthropic/claude-sonnet-4-5"],
+    reasoning: ["--mode", "rpc", "--session-dir", "/proj/.pi/sessions", "--model", "anthropic/claude-sonnet-4-5", "--thinking", "high"],
+    extraDirs: ["--mode", "rpc", "--session-dir", "/proj/.pi/sessions", "--append-system-prompt", "/abs/skills"],
+    images: ["--mode", "rpc", "--session-dir", "/proj/.pi/sessions"],
   },
   "kiro": {  // model: auto
     defaults: ["acp"],
@@ -193,6 +197,7 @@ const EXPECTED: Record<string, Expectations> = {
     defaults: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions", "-y"],
     model: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--model", "custom-model", "--permission-mode", "bypassPermissions", "-y"],
     extraDirs: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--add-dir", "/abs/skills", "rel/dir", "--permission-mode", "bypassPermissions", "-y"],
+    mcpConfig: ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--mcp-config", "/tmp/od/od-mcp-run1.json", "--permission-mode", "bypassPermissions", "-y"],
   },
   "mimo": {  // model: xiaomi/mimo-v2-pro
     defaults: ["acp"],

@@ -17,6 +17,7 @@ export const claudeAgentDef: RuntimeAgentDef = {
     "--add-dir": "addDir",
     "--agents": "agents",
     "--forward-subagent-text": "forwardSubagentText",
+    "--mcp-config": "mcpConfig",
   },
   hiddenCapabilityFlags: { probeArgsPrefix: ["-p"], flags: { "--thinking-display": "thinkingDisplay" } },
   fallbackModels: withDefaultModel([
@@ -47,6 +48,7 @@ export const claudeAgentDef: RuntimeAgentDef = {
     pushModel(args, "--model", options.model);
     if (caps.effort !== false && !isDefaultChoice(options.reasoning)) args.push("--effort", options.reasoning);
     if (caps.agents && context?.nativeBuildPackageBindings) args.push("--agents", context.nativeBuildPackageBindings);
+    if (caps.mcpConfig !== false && context?.mcpConfigPath) args.push("--mcp-config", context.mcpConfigPath); // od's servers, beside the user's own
     if (caps.addDir !== false && extraDirs.length) args.push("--add-dir", ...extraDirs);
     const resumeId = resumeIdOf(context);
     if (resumeId) args.push("--resume", resumeId);

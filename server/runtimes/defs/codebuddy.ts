@@ -8,7 +8,7 @@ export const codebuddyAgentDef: RuntimeAgentDef = {
   bin: "codebuddy",
   versionArgs: ["--version"],
   helpArgs: ["--help"],
-  capabilityFlags: { "--include-partial-messages": "partialMessages" },
+  capabilityFlags: { "--include-partial-messages": "partialMessages", "--mcp-config": "mcpConfig" },
   fallbackModels: withDefaultModel([]),
   streamFormat: "claude-stream-json",
   promptViaStdin: true,
@@ -18,8 +18,10 @@ export const codebuddyAgentDef: RuntimeAgentDef = {
   installCommand: "npm install -g @tencent-ai/codebuddy-code",
   buildArgs: (_prompt, _images, extraDirs = [], options = {}, context) => {
     const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
-    if (capsOf(context).partialMessages) args.push("--include-partial-messages");
+    const caps = capsOf(context);
+    if (caps.partialMessages) args.push("--include-partial-messages");
     pushModel(args, "--model", options.model);
+    if (caps.mcpConfig !== false && context?.mcpConfigPath) args.push("--mcp-config", context.mcpConfigPath);
     if (extraDirs.length) args.push("--add-dir", ...extraDirs);
     if (options.permissionMode !== "restricted") args.push("--permission-mode", "bypassPermissions", "-y");
     return args;

@@ -1,0 +1,72 @@
+/**
+ * Where the bundled skills live on disk. From source they are the folder next to this file; inside the compiled
+ * binary they are embedded files (see bundled-index.ts), extracted once into `<data dir>/bundled-skills/<hash>/` so
+ * they are a real folder that staging can copy and agents can read.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Embedded bundled skills: skill-relative path (`html-prototype/SKILL.md`) → a path node:fs can read. */
+export type BundledSkillFiles = Readonly<Record<string, string>>;
+
+const COMPLETE_MARKER = ".od-complete";
+
+/** The source folder of the bundled skills, when this module runs from source. */
+export function sourceBundledSkillsDir(): string | undefined {
+  try {
+    const dir = fileURLToPath(new URL("./bundled/", import.meta.url));
+    return statSync(dir).isDirectory() ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the embedded files under `cacheRoot/<content hash>/` (once per content) and returns that folder. */
+export function materializeBundledSkills(files: BundledSkillFiles, cacheRoot: string): string {
+  const entries = Object.entries(files)
+    .filter(([rel]) => isSafeRelative(rel))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([rel, from]) => [rel, readFileSync(from)] as const);
+  const hash = createHash("sha256");
+  for (const [rel, bytes] of entries) hash.update(rel).update("\0").update(bytes).update("\0");
+  const version = hash.digest("hex").slice(0, 12);
+  const target = join(cacheRoot, version);
+  if (existsSync(join(target, COMPLETE_MARKER))) return target;
+  const temp = join(cacheRoot, `.${version}.${randomUUID().slice(0, 8)}.tmp`);
+  for (const [rel, bytes] of entries) {
+    mkdirSync(dirname(join(temp, rel)), { recursive: true });
+    writeFileSync(join(temp, rel), bytes);
+  }
+  writeFileSync(join(temp, COMPLETE_MARKER), "");
+  rmSync(target, { recursive: true, force: true });
+  renameSync(temp, target);
+  for (const old of readdirSync(cacheRoot)) {
+    if (old !== version) rmSync(join(cacheRoot, old), { recursive: true, force: true }); // earlier versions of od
+  }
+  return target;
+}
+
+/**
+ * A lazy, memoised resolver: the embedded files when given (the binary), else the source folder. Extraction
+ * failures leave the bundled skills out rather than breaking the skill list.
+ */
+export function bundledSkillsResolver(options: { embedded?: BundledSkillFiles; cacheRoot: string }): () => string | undefined {
+  let resolved: { dir: string | undefined } | undefined;
+  return () => {
+    if (resolved) return resolved.dir;
+    let dir: string | undefined;
+    try {
+      dir = options.embedded && Object.keys(options.embedded).length ? materializeBundledSkills(options.embedded, options.cacheRoot) : sourceBundledSkillsDir();
+    } catch (error) {
+      console.error(`od: bundled skills unavailable: ${(error as Error).message}`);
+    }
+    resolved = { dir };
+    return dir;
+  };
+}
+
+function isSafeRelative(rel: string): boolean {
+  return !rel.startsWith("/") && !rel.split("/").some((part) => part === ".." || part === "");
+}

@@ -1,0 +1,51 @@
+/**
+ * A real, dereferenced copy of a folder: symlinks are followed and their targets copied, so nothing in the copy
+ * points back at the source. The fast path is `fs.cp`; when the filesystem refuses it (cross-device, no reflink or
+ * permission quirks: EPERM, EXDEV, ENOTSUP, EOPNOTSUPP) a plain recursive stream copy takes over.
+ */
+import { createReadStream, createWriteStream } from "node:fs";
+import { cp, mkdir, readdir, realpath, stat, utimes } from "node:fs/promises";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+
+/** Copies `source` (a folder) to `target` (which must not exist). */
+export type TreeCopier = (source: string, target: string) => Promise<void>;
+
+/** Error codes after which the stream copy is tried instead. */
+export const RECOVERABLE_COPY_CODES = new Set(["EPERM", "EXDEV", "ENOTSUP", "EOPNOTSUPP"]);
+
+/** `fs.cp` with dereferencing and preserved timestamps. */
+export const nodeCopyTree: TreeCopier = (source, target) =>
+  cp(source, target, { recursive: true, dereference: true, preserveTimestamps: true, errorOnExist: true, force: false });
+
+/** Copies with `primary`, falling back to the stream copy on a recoverable error. Returns which path was used. */
+export async function copyTreeDereferenced(source: string, target: string, primary: TreeCopier = nodeCopyTree): Promise<"primary" | "stream"> {
+  try {
+    await primary(source, target);
+    return "primary";
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code || !RECOVERABLE_COPY_CODES.has(code)) throw error;
+  }
+  await streamCopyTree(source, target);
+  return "stream";
+}
+
+/** The fallback: walk, follow links (each real folder once, so a link cycle cannot loop), copy bytes by stream. */
+export async function streamCopyTree(source: string, target: string, visited = new Set<string>()): Promise<void> {
+  const real = await realpath(source);
+  if (visited.has(real)) return;
+  visited.add(real);
+  await mkdir(target, { recursive: true });
+  for (const name of await readdir(source)) {
+    const from = join(source, name);
+    const to = join(target, name);
+    const info = await stat(from).catch(() => undefined); // a dangling link is skipped
+    if (!info) continue;
+    if (info.isDirectory()) await streamCopyTree(from, to, visited);
+    else if (info.isFile()) {
+      await pipeline(createReadStream(from), createWriteStream(to, { flags: "wx", mode: info.mode & 0o777 }));
+      await utimes(to, info.atime, info.mtime);
+    }
+  }
+}

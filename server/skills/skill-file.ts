@@ -1,0 +1,93 @@
+/**
+ * Reads one SKILL.md: splits the `---` frontmatter from the Markdown body, parses it, and checks it against
+ * SkillFrontmatter. Problems become diagnostics (never exceptions), so a broken skill still lists with its reason.
+ */
+import { SkillFrontmatter, type SkillDiagnostic } from "../contracts/skills.ts";
+import { parseYamlSubset, stringifyYamlSubset, type YamlMap } from "./yaml-subset.ts";
+
+/** What od reads out of a SKILL.md, with defaults filled in where fields are missing. */
+export type SkillMeta = {
+  name: string;
+  description: string;
+  triggers: string[];
+  mode: string;
+  previewType: string;
+  examplePrompt?: string;
+};
+
+export type ParsedSkillFile = {
+  meta: SkillMeta;
+  /** The frontmatter as parsed (empty when unreadable). */
+  frontmatter: YamlMap;
+  body: string;
+  diagnostics: SkillDiagnostic[];
+};
+
+/** Fields whose absence still leaves a usable skill (defaults apply); the rest are errors. */
+const WARNING_FIELDS = new Set(["triggers", "od", "od.mode", "od.preview", "od.preview.type", "od.example_prompt", "description"]);
+
+export function parseSkillFile(text: string, folderName: string): ParsedSkillFile {
+  const diagnostics: SkillDiagnostic[] = [];
+  const split = splitFrontmatter(text);
+  let frontmatter: YamlMap = {};
+  if (split.yaml === null) {
+    diagnostics.push({ severity: "error", path: "SKILL.md", message: "SKILL.md has no YAML frontmatter (it must start with a '---' line)" });
+  } else {
+    const parsed = parseYamlSubset(split.yaml, 2);
+    if (parsed.ok) frontmatter = parsed.value;
+    else diagnostics.push({ severity: "error", path: "SKILL.md", message: `frontmatter is not valid YAML (line ${parsed.line}): ${parsed.error}` });
+  }
+  if (!split.body.trim()) diagnostics.push({ severity: "error", path: "SKILL.md", message: "the skill has no instructions after the frontmatter" });
+
+  if (diagnostics.length === 0) {
+    const checked = SkillFrontmatter.safeParse(frontmatter);
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const path = issue.path.map(String).join(".");
+        diagnostics.push({ severity: WARNING_FIELDS.has(path) ? "warning" : "error", path, message: issue.message.replace(/^Invalid input: /, "") });
+      }
+    }
+  }
+
+  const od = asMap(frontmatter.od);
+  const preview = asMap(od.preview);
+  const name = asString(frontmatter.name) ?? folderName;
+  const meta: SkillMeta = {
+    name,
+    description: asString(frontmatter.description) ?? "",
+    triggers: Array.isArray(frontmatter.triggers) ? frontmatter.triggers.filter((t): t is string => typeof t === "string") : [],
+    mode: asString(od.mode) ?? "general",
+    previewType: asString(preview.type) ?? "md",
+    ...(asString(od.example_prompt) ? { examplePrompt: asString(od.example_prompt)! } : {}),
+  };
+  return { meta, frontmatter, body: split.body, diagnostics };
+}
+
+/** `yaml` is null when the file does not open with a `---` line; the body is everything after the closing one. */
+export function splitFrontmatter(text: string): { yaml: string | null; body: string } {
+  const normalized = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  if (!/^---[ \t]*\n/.test(normalized)) return { yaml: null, body: normalized };
+  const rest = normalized.slice(normalized.indexOf("\n") + 1);
+  const close = /^(---|\.\.\.)[ \t]*$/m.exec(rest);
+  if (!close) return { yaml: null, body: normalized };
+  return { yaml: rest.slice(0, close.index), body: rest.slice(close.index + close[0].length).replace(/^\n/, "") };
+}
+
+/** A complete SKILL.md for the given fields (what `POST /api/skills/import` writes). */
+export function renderSkillFile(fields: { name: string; description: string; triggers: string[]; mode: string; previewType: string; examplePrompt: string }, body: string): string {
+  const frontmatter = stringifyYamlSubset({
+    name: fields.name,
+    description: fields.description,
+    triggers: fields.triggers,
+    od: { mode: fields.mode, preview: { type: fields.previewType }, example_prompt: fields.examplePrompt },
+  });
+  return `---\n${frontmatter}\n---\n\n${body.trim()}\n`;
+}
+
+function asMap(value: unknown): YamlMap {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as YamlMap) : {};
+}
+
+function asString(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() ? value : undefined;
+}

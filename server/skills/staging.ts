@@ -1,0 +1,56 @@
+/**
+ * Staging: each selected skill is copied into `<cwd>/.od-skills/<basename>-<hash>/` so the agent can read its side
+ * files with a cwd-relative path, whatever folders its CLI lets it see. The copy is real and dereferenced (never a
+ * link), so a tool that edits the staged tree cannot change the source skill, and it is replaced on every run.
+ * Non-throwing: a failure is a reason, and the run goes on with the absolute source path as the fallback.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { basename, join, resolve } from "node:path";
+import { copyTreeDereferenced, nodeCopyTree, type TreeCopier } from "./copy-tree.ts";
+
+/** The folder under the project that holds staged skills. */
+export const STAGING_DIR = ".od-skills";
+
+export type StageResult =
+  | { staged: true; /** cwd-relative, `/` separators */ relPath: string; absPath: string; via: "primary" | "stream" }
+  | { staged: false; code: "staging-dir-not-a-folder" | "copy-failed"; reason: string };
+
+/** `<basename>-<first 10 hex of sha256(resolved source path with '/' separators)>`. */
+export function stagingFolderName(sourceDir: string): string {
+  const resolved = resolve(sourceDir).replaceAll("\\", "/");
+  const hash = createHash("sha256").update(resolved).digest("hex").slice(0, 10);
+  return `${basename(resolved)}-${hash}`;
+}
+
+export async function stageSkill(sourceDir: string, cwd: string, copy: TreeCopier = nodeCopyTree): Promise<StageResult> {
+  const stagingRoot = join(cwd, STAGING_DIR);
+  const existing = lstatSync(stagingRoot, { throwIfNoEntry: false });
+  if (existing && !existing.isDirectory()) {
+    return { staged: false, code: "staging-dir-not-a-folder", reason: `${STAGING_DIR} exists in the project but is not a folder; skills were not staged` };
+  }
+  try {
+    if (!existing) {
+      mkdirSync(stagingRoot, { recursive: true });
+      // Staged copies are od's scratch space, not project files.
+      writeFileSync(join(stagingRoot, ".gitignore"), "*\n");
+    }
+    const name = stagingFolderName(sourceDir);
+    const target = join(stagingRoot, name);
+    const temp = join(stagingRoot, `.${name}.${randomUUID().slice(0, 8)}.tmp`);
+    let via: "primary" | "stream";
+    try {
+      via = await copyTreeDereferenced(sourceDir, temp, copy);
+    } catch (error) {
+      await rm(temp, { recursive: true, force: true });
+      throw error;
+    }
+    // A previous copy (or a legacy link, removed as a link) gives way to the fresh one.
+    await rm(target, { recursive: true, force: true });
+    await rename(temp, target);
+    return { staged: true, relPath: `${STAGING_DIR}/${name}`, absPath: target, via };
+  } catch (error) {
+    return { staged: false, code: "copy-failed", reason: `could not stage ${basename(sourceDir)}: ${(error as Error).message}` };
+  }
+}
