@@ -34,9 +34,10 @@ export function setupRoutes(deps: SetupRoutesDeps) {
     return { ok: true, action: result.action, agent: result.agent, packageVersion: result.packageVersion };
   };
 
-  return new Elysia({ name: "agent-setup" }).post(`/api/agents/${DSH_AGENT_ID}/setup`, () =>
-    (running ??= setupAndRescan().finally(() => {
+  return new Elysia({ name: "agent-setup" }).post(`/api/agents/${DSH_AGENT_ID}/setup`, async () => {
+    running ??= setupAndRescan().finally(() => {
       running = undefined;
-    })),
-  );
+    });
+    return await running;
+  });
 }
