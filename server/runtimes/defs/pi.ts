@@ -1,7 +1,14 @@
 /** Pi coding agent in RPC mode; skills via `--skill`, other absolute dirs as system-prompt hints. */
+import { join } from "node:path";
 import type { RuntimeAgentDef } from "../types.ts";
 import { parsePiListModels } from "../models.ts";
 import { choices, isAbsolutePath, isDefaultChoice, pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
+
+/**
+ * Where od asks pi to keep its sessions, relative to the project. The pi-rpc transport looks for the session file a
+ * turn changed in the same folder, so resume needs both to agree: pi's own default is under its agent dir instead.
+ */
+export const PI_RPC_SESSION_DIR = join(".pi", "sessions");
 
 export const piAgentDef: RuntimeAgentDef = {
   id: "pi",
@@ -16,6 +23,7 @@ export const piAgentDef: RuntimeAgentDef = {
   ]),
   reasoningOptions: choices(["off", "minimal", "low", "medium", "high", "xhigh"], { withDefault: true }),
   streamFormat: "pi-rpc",
+  piRpcSessionDir: PI_RPC_SESSION_DIR,
   supportsImagePaths: true,
   fetchModels: async (run) => {
     const output = await run(["--list-models"], { timeoutMs: 60_000 });
@@ -26,6 +34,7 @@ export const piAgentDef: RuntimeAgentDef = {
   buildArgs: (_prompt, _images, extraDirs = [], options = {}, context) => {
     const skillDirs = context?.skillDirs ?? [];
     const args = ["--mode", "rpc"];
+    if (context?.cwd) args.push("--session-dir", join(context.cwd, PI_RPC_SESSION_DIR));
     pushModel(args, "--model", options.model);
     if (!isDefaultChoice(options.reasoning)) args.push("--thinking", options.reasoning);
     pushRepeated(args, "--skill", skillDirs);
