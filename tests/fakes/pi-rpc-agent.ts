@@ -47,7 +47,8 @@ async function handle(command: Json): Promise<void> {
   if (typeof script.ledger === "string") appendFileSync(script.ledger, `${JSON.stringify({ pid: process.pid, ...command })}\n`);
   switch (command.type) {
     case "new_session":
-      out({ type: "response", id: command.id, command: "new_session", ...((script.newSession as Json) ?? { success: true }) });
+    case "switch_session":
+      out({ type: "response", id: command.id, command: command.type, ...((script.newSession as Json) ?? { success: true }) });
       return;
     case "prompt":
       out({ type: "response", id: command.id, command: "prompt", ...((script.promptResponse as Json) ?? { success: true }) });

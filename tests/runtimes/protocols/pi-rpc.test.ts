@@ -71,11 +71,11 @@ describe("pi rpc transport", () => {
     expect((await run.children[0]!.exited).code).toBe(0);
   });
 
-  test("resume sends new_session with parentSession first; a refusal is PI_PARENT_SESSION_FAILED", async () => {
+  test("resume sends switch_session with the saved session file first (real pi loads its history); a refusal is PI_PARENT_SESSION_FAILED", async () => {
     const ok = await pi({}, { resumeSessionId: "/s/old.jsonl" });
     expect((await ok.session.result).status).toBe("completed");
-    expect(ok.ledger().map((frame) => frame.type)).toEqual(["new_session", "prompt"]);
-    expect(commands(ok, "new_session")[0]).toMatchObject({ parentSession: "/s/old.jsonl" });
+    expect(ok.ledger().map((frame) => frame.type)).toEqual(["switch_session", "prompt"]);
+    expect(commands(ok, "switch_session")[0]).toMatchObject({ sessionPath: "/s/old.jsonl" });
 
     const refused = await pi({ newSession: { success: false, error: "no such session" } }, { resumeSessionId: "/s/old.jsonl" });
     const result = await refused.session.result;

@@ -1,5 +1,5 @@
 /**
- * The pi rpc transport (`pi --mode rpc`): optional `new_session {parentSession}` for resume, one `prompt` command
+ * The pi rpc transport (`pi --mode rpc`): optional `switch_session {sessionPath}` for resume, one `prompt` command
  * (with base64 images), events mapped until a final `agent_end`, then stdin closed (the run service SIGTERMs after
  * its grace). Extension UI requests are auto-resolved; cancel sends `abort`. An error `agent_end` is final only
  * when no `auto_retry_start` follows within `PI_AUTO_RETRY_GRACE_MS`.
@@ -94,9 +94,11 @@ class PiRun {
     const { options } = this;
     this.events.push({ type: "status", label: "initializing" });
     if (options.resumeSessionId) {
-      const reply = await this.command("od-new-session", { type: "new_session", parentSession: options.resumeSessionId });
-      if (reply !== null && reply.success !== true) {
-        const why = typeof reply.error === "string" ? reply.error : "refused";
+      // `switch_session` loads the saved history; `new_session {parentSession}` would only record lineage (pi 0.73).
+      const reply = await this.command("od-switch-session", { type: "switch_session", sessionPath: options.resumeSessionId });
+      const cancelled = isRecord(reply?.data) && reply.data.cancelled === true;
+      if (reply !== null && (reply.success !== true || cancelled)) {
+        const why = typeof reply.error === "string" ? reply.error : cancelled ? "an extension cancelled the switch" : "refused";
         return { status: "failed", failure: { code: CODES.piParentSessionFailed, message: `pi could not continue session ${options.resumeSessionId}: ${why}`, retryable: true } };
       }
       if (reply === null) return this.finished;
