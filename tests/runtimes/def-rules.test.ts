@@ -126,7 +126,7 @@ describe("cursor-agent", () => {
 describe("pi and prime-agent", () => {
   test("pi: skills as --skill, other absolute dirs as --append-system-prompt", () => {
     const args = def("pi").buildArgs("p", [], ["/skills/a", "/ds", "rel"], {}, ctx({ skillDirs: ["/skills/a"] }));
-    expect(args).toEqual(["--mode", "rpc", "--skill", "/skills/a", "--append-system-prompt", "/ds"]);
+    expect(args).toEqual(["--mode", "rpc", "--session-dir", "/proj/.pi/sessions", "--skill", "/skills/a", "--append-system-prompt", "/ds"]);
   });
   test("prime-agent splits provider/model", () => {
     expect(def("prime-agent").buildArgs("p", [], [], { model: "openai/gpt-5" }, ctx())).toEqual([
