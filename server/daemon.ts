@@ -5,9 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { createApp } from "./app.ts";
 import { agentRoutes } from "./http/agents.ts";
+import { mcpRoutes } from "./http/mcp.ts";
 import { projectRoutes } from "./http/projects.ts";
 import { runRoutes } from "./http/runs.ts";
 import { setupRoutes } from "./http/setup.ts";
+import { skillRoutes } from "./http/skills.ts";
+import { uploadRoutes } from "./http/uploads.ts";
+import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import { createServices } from "./services.ts";
 import { withSecurityHeaders, type UiAssets } from "./http/ui.ts";
@@ -35,6 +39,8 @@ export type DaemonOptions = {
   dshRuntime?: () => DshRuntimeSource;
   /** Environment the engine sees (agents, timeouts); defaults to the process's. */
   env?: Record<string, string | undefined>;
+  /** Bundled skills embedded in the binary (`BUNDLED_SKILL_FILES`); absent → read from the source folder. */
+  bundledSkillFiles?: BundledSkillFiles;
 };
 
 export type Daemon = { url: string; port: number; token: string; stop(): Promise<void> };
@@ -54,7 +60,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const store = Store.open(dataPaths(options.dataDir).database, options.openSqlite);
   let port = options.port;
   const extraHostNames = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? [] : [options.host];
-  const services = createServices({ store, dataDir: options.dataDir, env: options.env ?? process.env });
+  const services = createServices({ store, dataDir: options.dataDir, env: options.env ?? process.env, bundledSkillFiles: options.bundledSkillFiles });
+  // What a run gets besides the prompt: skills, MCP servers, image uploads.
+  const projectDirOf = (id: string) => services.projects.require(id).path;
+  const inputRoutes = [
+    skillRoutes(services.skills, projectDirOf),
+    mcpRoutes({ userPath: dataPaths(options.dataDir).mcp, projectDirOf, defs: services.defs }),
+    uploadRoutes(projectDirOf),
+  ];
   const interrupted = services.runs.recoverInterruptedRuns();
   if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
   const app = await createApp({
@@ -62,7 +75,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     store,
     guard: { token, port: () => port, extraHostNames },
     ui: options.ui,
-    modules: [agentRoutes(services.catalog), projectRoutes(store, services.projects), runRoutes(services.runs), setupRoutes({ catalog: services.catalog, env: options.env ?? process.env, source: options.dshRuntime })],
+    modules: [agentRoutes(services.catalog), projectRoutes(store, services.projects), runRoutes(services.runs), setupRoutes({ catalog: services.catalog, env: options.env ?? process.env, source: options.dshRuntime }), ...inputRoutes],
   });
   const server = options.serve({ fetch: async (request) => withSecurityHeaders(request, await app.handle(request)), port: options.port, hostname: options.host });
   port = server.port;

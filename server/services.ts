@@ -2,7 +2,12 @@
  * The engine, assembled once per process: agent catalog, projects and the run service over one store.
  * Shared by the daemon and by `od run` (which runs in-process, without a server).
  */
+import { join } from "node:path";
+import { createRunInputs } from "./inputs/run-inputs.ts";
+import { dataPaths } from "./paths.ts";
 import { discoverAcpModels } from "./runtimes/protocols/acp/discover-models.ts";
+import { bundledSkillsResolver, type BundledSkillFiles } from "./skills/bundled-root.ts";
+import { SkillLibrary } from "./skills/library.ts";
 import { ProjectService } from "./projects/project-service.ts";
 import { loadAgentDefs } from "./runtimes/registry.ts";
 import { AgentCatalog } from "./runtimes/catalog.ts";
@@ -14,6 +19,7 @@ export type Services = {
   catalog: AgentCatalog;
   runs: RunService;
   projects: ProjectService;
+  skills: SkillLibrary;
   defs: readonly RuntimeAgentDef[];
 };
 
@@ -24,6 +30,8 @@ export type ServicesOptions = {
   /** Only these agents (od run detects just the one it needs). */
   onlyAgentIds?: string[];
   runTimeouts?: RunServiceDeps["timeouts"];
+  /** Bundled skills embedded in the binary (server/skills/bundled-index.ts); absent → the source folder. */
+  bundledSkillFiles?: BundledSkillFiles;
 };
 
 export function createServices(options: ServicesOptions): Services {
@@ -37,6 +45,12 @@ export function createServices(options: ServicesOptions): Services {
     capabilities: (id) => catalog.capabilities.get(id),
     liveModels: (id) => catalog.models(id),
   };
-  const runs = new RunService({ store: options.store, defs, agents: directory, env, timeouts: options.runTimeouts });
-  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir), defs };
+  const paths = dataPaths(options.dataDir);
+  const skills = new SkillLibrary({
+    bundled: bundledSkillsResolver({ embedded: options.bundledSkillFiles, cacheRoot: join(options.dataDir, "bundled-skills") }),
+    user: paths.skills,
+  });
+  const inputs = createRunInputs({ skills, userMcpPath: paths.mcp });
+  const runs = new RunService({ store: options.store, defs, agents: directory, env, timeouts: options.runTimeouts, inputs });
+  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir), skills, defs };
 }
