@@ -1,6 +1,6 @@
 /**
- * Where the profile tarball comes from. The binary embeds dist/dsh (the lead's platform module implements
- * DshRuntimeSource over embedded files); in development it is read from a folder on disk.
+ * Where the profile tarball comes from: the binary's embedded copy (embedded-source.ts), dist/dsh packed on demand
+ * in source runs (dev-source.ts), or any folder holding a manifest and its tarball (tests).
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
