@@ -20,6 +20,15 @@
  *   {"hang": true}                  never finish
  *   {"crash": true}                 die by SIGKILL mid-stream
  *   {"exit": code}                  exit now
+ *   {"streamDeltas": {"parts": [...], "intervalMs": n}}
+ *                                   one claude stream_event text_delta per part, `intervalMs` apart, then the
+ *                                   assistant message carrying their concatenation
+ *
+ * Detection probes are answered without running the script, so the same shim can sit on the PATH of a real od:
+ *   --version                       prints FAKE_CLI_VERSION (default 1.0.0) after FAKE_CLI_VERSION_DELAY_MS
+ *   --help                          prints FAKE_CLI_HELP (default a one-line usage)
+ *   auth status                     prints a signed-in claude-style JSON status
+ *   any argv holding the hidden-flag probe value: "unknown option" on stderr, exit 1
  */
 import { spawn } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -75,7 +84,42 @@ function userText(line: string): string {
   }
 }
 
+/** The capability probe's throwaway value (server/runtimes/capabilities.ts HIDDEN_FLAG_PROBE_VALUE). */
+const HIDDEN_FLAG_PROBE_VALUE = "__od_capability_probe__";
+
+/** Answers a detection probe and exits; returns false for any other argv. */
+async function answerProbe(argv: string[]): Promise<boolean> {
+  let code = 0;
+  if (argv[0] === "--version") {
+    const delay = Number(process.env.FAKE_CLI_VERSION_DELAY_MS ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    await write(process.env.FAKE_CLI_VERSION ?? "1.0.0");
+  } else if (argv[0] === "--help") {
+    await write(process.env.FAKE_CLI_HELP ?? "Usage: fake [options]");
+  } else if (argv[0] === "auth" && argv[1] === "status") {
+    await write(JSON.stringify({ loggedIn: true, authMethod: "fake" }));
+  } else if (argv.includes(HIDDEN_FLAG_PROBE_VALUE)) {
+    process.stderr.write(`error: unknown option '${HIDDEN_FLAG_PROBE_VALUE}'\n`);
+    code = 1;
+  } else return false;
+  process.exit(code);
+}
+
+/** Claude partial-message lines: a text_delta stream_event per part, then the whole message. */
+async function streamDeltas(parts: string[], intervalMs: number): Promise<void> {
+  const event = (inner: unknown) => JSON.stringify({ type: "stream_event", event: inner, session_id: "fake" });
+  await write(event({ type: "message_start", message: { id: "m-deltas", role: "assistant", content: [] } }));
+  await write(event({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }));
+  for (const part of parts) {
+    await write(event({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: part } }));
+    if (intervalMs > 0) await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  await write(event({ type: "content_block_stop", index: 0 }));
+  await write(JSON.stringify({ type: "assistant", message: { id: "m-deltas", role: "assistant", content: [{ type: "text", text: parts.join("") }] }, session_id: "fake" }));
+}
+
 async function main(): Promise<void> {
+  if (await answerProbe(process.argv.slice(2))) return;
   record({ event: "start" });
   for (const step of steps) {
     if (typeof step.out === "string" && step.repeat === undefined) await write(step.out.replaceAll("{{PROMPT}}", JSON.stringify(prompt).slice(1, -1)));
@@ -124,6 +168,10 @@ async function main(): Promise<void> {
       const child = spawn("setsid", ["sh", "-c", "trap '' TERM; sleep 600"], { detached: true, stdio: stdio as never });
       record({ event: "orphan", orphanPid: child.pid });
       child.unref();
+    }
+    if (step.streamDeltas) {
+      const { parts, intervalMs } = step.streamDeltas as { parts: string[]; intervalMs?: number };
+      await streamDeltas(parts, intervalMs ?? 0);
     }
     if (step.ignoreTerm) process.on("SIGTERM", () => record({ event: "ignored-sigterm" }));
     if (step.hang) await new Promise(() => setInterval(() => {}, 1 << 30));

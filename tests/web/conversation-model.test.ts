@@ -91,5 +91,17 @@ describe("conversation model", () => {
     expect(state.items[1]).toMatchObject({ toolKind: "file_write", result: "ok", state: "done" });
     expect(state.usage).toMatchObject({ inputTokens: 3, costUsd: 0.01 });
     expect(state.files).toEqual(["index.html"]);
+    expect(state.end).toMatchObject({ status: "succeeded", files: ["index.html"] });
+  });
+
+  test("a history turn keeps how it ended: a run that ended while the page was away still shows its banner", () => {
+    const model = createConversationModel({ api: createApi(fakeFetch({}).fetch), stream: recordingStream().stream });
+    const history = (over: Partial<Message>) => model.historyOf(message({ role: "assistant", runId: "r", agentId: "claude", startedAt: 1000, endedAt: 4000, ...over }));
+    expect(history({ id: "c", runStatus: "canceled" }).end).toMatchObject({ status: "canceled", durationMs: 3000 });
+    expect(history({ id: "c", runStatus: "canceled" }).agentId).toBe("claude");
+    const failed = history({ id: "f", runStatus: "failed", events: [{ type: "error", message: "quota exhausted", code: "QUOTA" }] });
+    expect(failed.end).toMatchObject({ status: "failed", reason: "quota exhausted" });
+    expect(history({ id: "r", runStatus: "running" }).end).toBeUndefined();
+    expect(history({ id: "n", runStatus: null }).end).toBeUndefined();
   });
 });

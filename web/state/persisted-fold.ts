@@ -5,7 +5,7 @@
 import type { ToolKind } from "../../server/contracts/events.ts";
 import type { Message, PersistedEvent } from "../../server/contracts/projects.ts";
 import { RunDraft } from "./run-draft.ts";
-import { emptyRunState, type RunState, type ToolItem } from "./run-state.ts";
+import { emptyRunState, type RunEnding, type RunState, type ToolItem } from "./run-state.ts";
 
 /** Checked against the wire enum by the compiler (a missing or extra key fails tsc); keeps zod out of the bundle. */
 const TOOL_KINDS: Record<ToolKind, true> = {
@@ -32,9 +32,27 @@ export function runStateFromMessage(message: Message): RunState {
   if (!s.items.some((item) => item.kind === "text") && message.text) draft.add({ kind: "text", key: draft.key(), text: message.text });
   for (const file of message.files) draft.touchFile(file);
   s.statusLabel = message.runStatus ?? "done";
+  if (message.agentId) s.agentId = message.agentId;
   if (message.startedAt !== null) s.startedAt = message.startedAt;
   if (message.endedAt !== null) s.endedAt = message.endedAt;
+  const end = endingOf(message, s);
+  if (end) s.end = end;
   return draft.snapshot();
+}
+
+const ENDED_REASONS: Record<RunEnding["status"], string> = { succeeded: "completed", failed: "the run failed", canceled: "stopped" };
+
+/**
+ * A finished turn keeps its end banner after a reload (a run that ended while the page was away must still say
+ * it was stopped or failed). The stored message has no exit details: a failure's reason is its last error notice.
+ */
+function endingOf(message: Message, s: RunState): RunEnding | undefined {
+  const status = message.runStatus;
+  if (status !== "succeeded" && status !== "failed" && status !== "canceled") return undefined;
+  const lastError = s.items.findLast((item) => item.kind === "notice" && item.level === "error");
+  const reason = status === "failed" && lastError?.kind === "notice" ? lastError.message : ENDED_REASONS[status];
+  const durationMs = message.startedAt !== null && message.endedAt !== null ? Math.max(0, message.endedAt - message.startedAt) : 0;
+  return { status, reason, exitCode: null, signal: null, files: [...s.files], durationMs };
 }
 
 export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent): void {

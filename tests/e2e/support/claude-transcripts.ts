@@ -1,0 +1,44 @@
+/**
+ * Real Claude Code recordings (tests/fixtures/claude) cut and re-joined into transcripts for the UI e2e, with the
+ * recorded `<CWD>` placeholder pointed at the project the fake runs in, written to files the fake replays.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const FIXTURES = join(import.meta.dir, "..", "..", "fixtures", "claude");
+
+function recording(name: string): string[] {
+  return readFileSync(join(FIXTURES, `${name}.jsonl`), "utf8").split("\n").filter(Boolean);
+}
+
+/** The file the write transcript creates (the recording wrote hello.txt; HTML makes it previewable). */
+export const WRITTEN_FILE = { path: "hello.html", content: "<h1>hello from od</h1>" };
+
+/**
+ * A thinking → Write tool → answer turn in three parts, so a test can pause between them: `init+thinking`, the
+ * write call with its result, and the closing answer with the result line.
+ */
+export function writeTurnTranscript(cwd: string, outDir: string): { thinking: string; write: string; answer: string; answerText: string } {
+  const point = (line: string) =>
+    line.replaceAll("<CWD>", cwd).replaceAll("hello.txt", WRITTEN_FILE.path).replaceAll("hello from od", WRITTEN_FILE.content);
+  const write = recording("write").map(point);
+  // The thinking recording's message id is renamed so it cannot collide with the write recording's.
+  const thinking = recording("thinking").map((line) => point(line).replaceAll("<msg-1>", "<msg-0>"));
+  const [init, toolUse, toolResult, answer, result] = write;
+  const thinkingLines = thinking.filter((line) => line.includes('"thinking_tokens"') || line.includes('"type":"thinking"'));
+  const files = {
+    thinking: join(outDir, "turn-thinking.jsonl"),
+    write: join(outDir, "turn-write.jsonl"),
+    answer: join(outDir, "turn-answer.jsonl"),
+  };
+  writeFileSync(files.thinking, [init, ...thinkingLines].join("\n") + "\n");
+  writeFileSync(files.write, [toolUse, toolResult].join("\n") + "\n");
+  writeFileSync(files.answer, [answer, result].join("\n") + "\n");
+  const answerText = (JSON.parse(answer!) as { message: { content: Array<{ text: string }> } }).message.content[0]!.text;
+  return { ...files, answerText };
+}
+
+/** The recorded system/init line alone (a run that starts and then hangs). */
+export function initLine(cwd: string): string {
+  return recording("write")[0]!.replaceAll("<CWD>", cwd);
+}

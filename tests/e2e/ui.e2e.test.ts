@@ -1,0 +1,329 @@
+// The UI against the built binary, in Chromium, with fake agent CLIs on the daemon's PATH replaying real
+// Claude Code wire data: Settings streaming in, a run with thinking/tool/text and a previewed file, Stop, a reload
+// mid-run, and a hostile HTML artifact that must get nothing from od.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
+import { tempDir } from "../support/temp.ts";
+import { binaryCopy } from "./support/binary.ts";
+import { launchBrowser } from "./support/browser.ts";
+import { initLine, writeTurnTranscript, WRITTEN_FILE } from "./support/claude-transcripts.ts";
+import { fakeAgentPath, type FakeAgentPath } from "./support/fake-agent-path.ts";
+
+const screenshots = join(import.meta.dir, "screenshots");
+mkdirSync(screenshots, { recursive: true });
+
+/** The fake that answers `--version` late, so its card must arrive after the others. */
+const SLOW_AGENT = "opencode";
+const SLOW_VERSION_MS = 1500;
+
+describe("the od UI in Chromium, driving fake agent CLIs", () => {
+  const temp = tempDir("od-e2e-ui-");
+  let od: RunningDaemon;
+  let fakes: FakeAgentPath;
+  let binDir: string;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+  beforeAll(async () => {
+    fakes = fakeAgentPath(temp.path, { claude: {}, [SLOW_AGENT]: { versionDelayMs: SLOW_VERSION_MS } });
+    const copy = await binaryCopy();
+    binDir = copy.dir;
+    chmodSync(copy.bin, 0o755);
+    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], {
+      cwd: copy.dir,
+      env: { PATH: fakes.path },
+    });
+    browser = await launchBrowser();
+    await api("/api/agents"); // let the start-up detection pass finish: each page load then starts a fresh one
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await od?.stop();
+    temp[Symbol.dispose]();
+    if (binDir) rmSync(binDir, { recursive: true, force: true });
+  });
+
+  async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await fetch(`${od.origin}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json", ...init.headers },
+    });
+    if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as T;
+  }
+
+  /** A new project folder registered through the API. */
+  async function project(name: string): Promise<{ id: string; path: string }> {
+    const folder = join(temp.path, "projects", name);
+    mkdirSync(folder, { recursive: true });
+    const created = await api<{ project: { id: string; path: string } }>("/api/projects", {
+      method: "POST",
+      body: JSON.stringify({ name, path: realpathSync(folder) }),
+    });
+    return created.project;
+  }
+
+  /**
+   * A signed-in page in a fresh context, opened on `projectId` through the URL hash (one page load: the cookie
+   * the `?token=` link would trade is set directly; the shell e2e covers the trade). Collects console errors.
+   */
+  async function openPage(projectId?: string): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.addCookies([{ name: "od_token", value: od.token, url: od.origin, httpOnly: true, sameSite: "Strict" }]);
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
+    page.on("pageerror", (e) => consoleErrors.push(String(e)));
+    await page.goto(`${od.origin}/${projectId ? `#/p/${projectId}` : ""}`);
+    await page.waitForFunction(() => document.querySelector("#daemon-status")?.textContent?.startsWith("connected"));
+    if (projectId) {
+      await page.waitForSelector(`[data-testid=project-item][data-project-id="${projectId}"].selected`);
+      await page.waitForSelector("[data-testid=composer-input]");
+    }
+    return { context, page, consoleErrors };
+  }
+
+  async function chooseClaude(page: Page): Promise<void> {
+    await page.waitForSelector('[data-testid=agent-picker] option[value=claude]:not([disabled])', { state: "attached" });
+    await page.selectOption("[data-testid=agent-picker]", "claude");
+  }
+
+  async function send(page: Page, prompt: string): Promise<void> {
+    await page.fill("[data-testid=composer-input]", prompt);
+    await page.press("[data-testid=composer-input]", "Enter");
+  }
+
+  test("Settings: agent cards stream in as probes settle, the slow fake after the fast one, grouped", async () => {
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const page = await context.newPage();
+      // Record when each card first appears, from before the app's first script runs.
+      await page.addInitScript(() => {
+        const seen: Array<{ id: string; group: string | null; at: number }> = [];
+        (window as unknown as { cardsSeen: typeof seen }).cardsSeen = seen;
+        new MutationObserver(() => {
+          for (const card of document.querySelectorAll<HTMLElement>("[data-testid=agent-card]")) {
+            const id = card.dataset.agentId ?? "";
+            if (!seen.some((s) => s.id === id)) seen.push({ id, group: card.closest<HTMLElement>("[data-group]")?.dataset.group ?? null, at: performance.now() });
+          }
+        }).observe(document, { childList: true, subtree: true });
+      });
+      await page.goto(od.url);
+      await page.click("[data-testid=open-settings]");
+      await page.waitForSelector("[data-testid=settings]");
+      await page.waitForSelector(`[data-testid=agent-card][data-agent-id=${SLOW_AGENT}]`, { timeout: 15_000 });
+      await page.waitForFunction(() => !document.querySelector("[data-testid=settings]")?.textContent?.includes("detecting…"));
+
+      const seen = await page.evaluate(() => (window as unknown as { cardsSeen: Array<{ id: string; group: string | null; at: number }> }).cardsSeen);
+      const claude = seen.find((s) => s.id === "claude");
+      const slow = seen.find((s) => s.id === SLOW_AGENT);
+      expect(claude?.group).toBe("Installed");
+      expect(slow?.group).toBe("Installed");
+      // Streamed, not painted at once: the fast fake was on screen well before the slow one answered.
+      expect(slow!.at - claude!.at).toBeGreaterThan(250);
+
+      const installed = await page.$$eval('[data-group="Installed"] [data-testid=agent-card]', (cards) => cards.map((c) => (c as HTMLElement).dataset.agentId));
+      expect(installed).toContain("claude");
+      expect(installed).toContain(SLOW_AGENT);
+      const notInstalled = await page.$$eval('[data-group="Not installed"] [data-testid=agent-card]', (cards) => cards.map((c) => (c as HTMLElement).dataset.agentId));
+      expect(notInstalled.length).toBeGreaterThan(5);
+      expect(notInstalled).not.toContain("claude");
+      expect(notInstalled).toContain("codex");
+      await page.screenshot({ path: join(screenshots, "settings.png"), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test("a run streams thinking, a file-write tool card and text; the file lists and previews in the sandboxed frame", async () => {
+    const { context, page, consoleErrors } = await openPage();
+    try {
+      // The project is created through the sidebar form.
+      const folder = join(temp.path, "projects", "landing");
+      mkdirSync(folder, { recursive: true });
+      const cwd = realpathSync(folder);
+      await page.click("[data-testid=new-project]");
+      await page.fill("[data-testid=project-name]", "landing");
+      await page.fill("[data-testid=project-path]", cwd);
+      await page.click("[data-testid=create-project]");
+      await page.waitForSelector("[data-testid=project-item].selected >> text=landing");
+      await page.waitForSelector("[data-testid=composer-input]");
+
+      const turn = writeTurnTranscript(cwd, temp.path);
+      fakes.script("claude", [
+        { readLine: true },
+        { outFile: turn.thinking },
+        { sleep: 500 },
+        { writeFile: { path: WRITTEN_FILE.path, content: WRITTEN_FILE.content } },
+        { outFile: turn.write },
+        { sleep: 500 },
+        { outFile: turn.answer },
+      ]);
+      await chooseClaude(page);
+      await send(page, "Create the landing page");
+
+      // Thinking shows while the run is still going.
+      await page.waitForFunction(
+        () => document.querySelector("[data-testid=thinking]") && document.querySelector("[data-testid=run-status]")?.getAttribute("data-running") === "true",
+      );
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+      expect(await page.textContent("[data-testid=user-message]")).toBe("Create the landing page");
+      expect(await page.textContent("[data-testid=thinking] .thinking-text")).toBe("od-fake is thinking about the request.");
+      const card = page.locator("[data-testid=tool-card]");
+      expect(await card.getAttribute("data-kind")).toBe("file_write");
+      expect(await card.getAttribute("data-state")).toBe("done");
+      expect(await page.textContent("[data-testid=tool-file-link]")).toBe(WRITTEN_FILE.path);
+      expect(await page.textContent("[data-testid=assistant-text]")).toBe(turn.answerText);
+      // In order: thinking, then the tool card, then the answer.
+      const order = await page.$$eval(".run > [data-testid]", (nodes) => nodes.map((n) => (n as HTMLElement).dataset.testid));
+      expect(order.filter((t) => t === "thinking" || t === "tool-card" || t === "assistant-text")).toEqual(["thinking", "tool-card", "assistant-text"]);
+
+      await page.waitForSelector(`[data-testid=file-item][data-path="${WRITTEN_FILE.path}"]`);
+      await page.click("[data-testid=tool-file-link]");
+      await page.waitForSelector("[data-testid=preview][data-kind=frame]");
+      expect(await page.getAttribute("[data-testid=preview-frame]", "sandbox")).toBe("allow-scripts");
+      const heading = page.frameLocator("[data-testid=preview-frame]").locator("h1");
+      expect(await heading.textContent()).toBe("hello from od");
+      await page.screenshot({ path: join(screenshots, "run.png") });
+
+      // The conversation is in the URL: a reload shows the same finished turn from history.
+      expect(page.url()).toMatch(/#\/p\/[^/]+\/c\/[^/]+$/);
+      await page.reload();
+      await page.waitForSelector("[data-testid=end-banner], [data-testid=assistant-text]");
+      expect(await page.textContent("[data-testid=assistant-text]")).toBe(turn.answerText);
+      expect(await page.textContent("[data-testid=tool-file-link]")).toBe(WRITTEN_FILE.path);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test("Stop: Esc and the Stop button end a hanging run as canceled", async () => {
+    const { id, path } = await project("hangs");
+    fakes.script("claude", [{ readLine: true }, { out: initLine(path) }, { hang: true }]);
+    const { context, page, consoleErrors } = await openPage(id);
+    try {
+      await chooseClaude(page);
+
+      await send(page, "Take your time");
+      await page.waitForSelector("[data-testid=stop]");
+      await page.waitForSelector('[data-testid=run-status][data-running=true][data-status="initializing"]');
+      await page.press("[data-testid=composer-input]", "Escape");
+      await page.waitForSelector("[data-testid=end-banner][data-status=canceled]");
+      await page.waitForSelector("[data-testid=stop]", { state: "detached" });
+
+      await send(page, "Again, and I will press Stop");
+      await page.waitForFunction(() => document.querySelectorAll("[data-testid=run-status][data-running=true]").length === 1);
+      await page.click("[data-testid=stop]");
+      await page.waitForFunction(() => document.querySelectorAll("[data-testid=end-banner][data-status=canceled]").length === 2);
+      await page.screenshot({ path: join(screenshots, "canceled.png") });
+      const runs = await api<{ runs: Array<{ status: string }> }>(`/api/runs?projectId=${id}`);
+      expect(runs.runs.map((r) => r.status)).toEqual(["canceled", "canceled"]);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test("a reload mid-run resumes the stream: the answer is every delta exactly once", async () => {
+    const { id } = await project("reload");
+    const parts = Array.from({ length: 60 }, (_, i) => `p${i}.`);
+    const full = parts.join("");
+    fakes.script("claude", [{ readLine: true }, { streamDeltas: { parts, intervalMs: 50 } }]);
+    const { context, page, consoleErrors } = await openPage(id);
+    try {
+      await chooseClaude(page);
+      await send(page, "Count slowly");
+
+      await page.waitForFunction(() => (document.querySelector("[data-testid=assistant-text]")?.textContent?.length ?? 0) >= 9);
+      const before = (await page.textContent("[data-testid=assistant-text]")) ?? "";
+      expect(full.startsWith(before)).toBe(true);
+      expect(before.length).toBeLessThan(full.length); // really mid-run
+      await page.reload();
+      // The page came back while the run was still going and re-attached to it live.
+      await page.waitForSelector("[data-testid=run-status][data-running=true]");
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]", { timeout: 20_000 });
+      expect(await page.textContent("[data-testid=assistant-text]")).toBe(full);
+      expect(await page.locator("[data-testid=assistant-text]").count()).toBe(1);
+      await page.screenshot({ path: join(screenshots, "reload.png") });
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test("a hostile HTML artifact previewed in the frame can reach neither od's API, its cookie nor the parent page", async () => {
+    const { id, path } = await project("hostile");
+    // It says when it is loaded and attacks on "go", so the test can watch the frame's network from the start.
+    writeFileSync(
+      join(path, "evil.html"),
+      `<!doctype html><body><h1>evil</h1><script>
+        addEventListener("message", async () => {
+          const got = {};
+          try {
+            const res = await fetch("/api/agents", { credentials: "include" });
+            got.fetch = "status " + res.status + ": " + (await res.text()).slice(0, 200);
+          } catch (e) { got.fetch = "refused: " + e.name; }
+          try { got.cookie = document.cookie; } catch (e) { got.cookie = "threw: " + e.name; }
+          try { got.parent = "read: " + parent.document.cookie + parent.document.title; } catch (e) { got.parent = "blocked: " + e.name; }
+          try { got.storage = String(localStorage.length); } catch (e) { got.storage = "threw: " + e.name; }
+          parent.postMessage({ hostile: got }, "*");
+        });
+        parent.postMessage({ loaded: true }, "*");
+      </script></body>`,
+    );
+    const { context, page } = await openPage(id);
+    try {
+      type Inbox = { loaded: Promise<unknown>; hostile: Promise<Record<string, string>> };
+      await page.evaluate(() => {
+        const wait = (key: string) => new Promise((resolve) => addEventListener("message", (e) => (e.data as Record<string, unknown>)?.[key] && resolve((e.data as Record<string, unknown>)[key])));
+        (window as unknown as { inbox: unknown }).inbox = { loaded: wait("loaded"), hostile: wait("hostile") };
+      });
+      await page.click('[data-testid=file-item][data-path="evil.html"]');
+      await page.evaluate(() => (window as unknown as { inbox: Inbox }).inbox.loaded);
+      const frame = page.frames().find((f) => f.url().includes("evil.html"));
+      if (!frame) throw new Error("no preview frame");
+
+      // The frame's own network, as Chromium put it on the wire (the CORS refusal hides it from the frame).
+      const session = await context.newCDPSession(frame).catch(() => context.newCDPSession(page));
+      const sent = new Map<string, Record<string, string>>();
+      const statuses = new Map<string, number>();
+      const urls = new Map<string, string>();
+      session.on("Network.requestWillBeSent", (e) => urls.set(e.requestId, e.request.url));
+      session.on("Network.requestWillBeSentExtraInfo", (e) => sent.set(e.requestId, e.headers as Record<string, string>));
+      session.on("Network.responseReceivedExtraInfo", (e) => statuses.set(e.requestId, e.statusCode));
+      await session.send("Network.enable");
+      await page.evaluate(() => (document.querySelector("[data-testid=preview-frame]") as HTMLIFrameElement).contentWindow!.postMessage("go", "*"));
+      const got = await page.evaluate(() => (window as unknown as { inbox: Inbox }).inbox.hostile);
+
+      expect(got.fetch).toBe("refused: TypeError");
+      expect(got.cookie === "" || got.cookie?.startsWith("threw: ")).toBe(true);
+      expect(got.parent).toMatch(/^blocked: /);
+      expect(got.storage).toMatch(/^threw: /);
+      const agentsRequest = [...urls].find(([, url]) => new URL(url).pathname === "/api/agents")?.[0];
+      if (!agentsRequest) throw new Error(`the frame's fetch was not seen: ${JSON.stringify([...urls.values()])}`);
+      await waitFor(() => statuses.has(agentsRequest) && sent.has(agentsRequest));
+      const headers = Object.fromEntries(Object.entries(sent.get(agentsRequest)!).map(([k, v]) => [k.toLowerCase(), v]));
+      expect(headers.origin).toBe("null"); // an opaque origin
+      expect(headers.cookie ?? "").not.toContain(od.token); // the SameSite=Strict cookie stayed home
+      expect(headers.authorization).toBeUndefined();
+      expect(statuses.get(agentsRequest)).toBe(403); // and the daemon refused it
+      expect(await page.frameLocator("[data-testid=preview-frame]").locator("h1").textContent()).toBe("evil");
+      await page.screenshot({ path: join(screenshots, "hostile.png") });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
+
+/** Polls `condition` until it holds (5 s at most). */
+async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
