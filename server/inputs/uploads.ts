@@ -26,7 +26,9 @@ export class UploadError extends Error {
 export function decodeBase64(text: string): Uint8Array {
   const payload = text.replace(/^data:[^,]*;base64,/, "").replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload) || payload.length % 4 === 1) throw new UploadError("INVALID_BASE64", "dataBase64 is not valid base64");
-  return Uint8Array.from(Buffer.from(payload.replace(/-/g, "+").replace(/_/g, "/"), "base64"));
+  const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0;
+  if (Math.floor((payload.length * 3) / 4) - padding > MAX_UPLOAD_BYTES) throw new UploadError("UPLOAD_TOO_LARGE", `the image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+  return Buffer.from(payload.replace(/-/g, "+").replace(/_/g, "/"), "base64");
 }
 
 /** A safe file stem: last path segment, no extension, only `[A-Za-z0-9._-]`, no leading dots, ≤ 80 chars. */

@@ -1,0 +1,71 @@
+// /api/mcp: the user list and a project's list, validated writes, and which agents can receive the servers.
+import { expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { McpConfigResponse } from "../../server/contracts/mcp.ts";
+import { HttpError } from "../../server/http/errors.ts";
+import { mcpRoutes } from "../../server/http/mcp.ts";
+import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { startTestApp } from "../support/app.ts";
+import { tempDir } from "../support/temp.ts";
+
+async function setup() {
+  const temp = tempDir("od-http-mcp-");
+  const projectDir = join(temp.path, "project");
+  mkdirSync(projectDir);
+  const userPath = join(temp.path, "data", "mcp.json");
+  const projectDirOf = (id: string) => {
+    if (id !== "prj_1") throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
+    return projectDir;
+  };
+  const app = await startTestApp({ modules: [mcpRoutes({ userPath, projectDirOf, defs: AGENT_DEFS })] });
+  return {
+    app,
+    userPath,
+    projectDir,
+    async [Symbol.asyncDispose]() {
+      await app[Symbol.asyncDispose]();
+      temp[Symbol.dispose]();
+    },
+  };
+}
+
+const get = async (s: Awaited<ReturnType<typeof setup>>, path: string) => McpConfigResponse.parse(await (await s.app.call(path)).json());
+
+test("GET on a fresh install: empty list, and every def is sorted into supported or unsupported", async () => {
+  await using s = await setup();
+  const body = await get(s, "/api/mcp");
+  expect(body).toMatchObject({ scope: "user", path: s.userPath, servers: [], effective: [], diagnostics: [] });
+  expect(body.agents.supported).toEqual(expect.arrayContaining([{ id: "claude", name: "Claude Code", injection: "claude-mcp-json" }]));
+  expect(body.agents.unsupported.map((a) => a.id)).toContain("aider");
+  expect(body.agents.supported.length + body.agents.unsupported.length).toBe(AGENT_DEFS.length);
+  for (const def of AGENT_DEFS) expect(body.agents.unsupported.some((a) => a.id === def.id)).toBe(!def.externalMcpInjection);
+});
+
+test("PUT writes the user file (the GET answer can be sent back as is); the project scope overrides by name", async () => {
+  await using s = await setup();
+  const put = await s.app.json("PUT", "/api/mcp", { servers: [{ name: "fs", command: "mcp-fs" }, { name: "web", type: "http", url: "https://mcp.example.test/" }] });
+  expect(put.status).toBe(200);
+  const user = McpConfigResponse.parse(await put.json());
+  expect(JSON.parse(readFileSync(s.userPath, "utf8")).servers.map((x: { name: string }) => x.name)).toEqual(["fs", "web"]);
+  expect((await s.app.json("PUT", "/api/mcp", user)).status).toBe(200); // echoing the GET shape back is fine
+
+  await s.app.json("PUT", "/api/mcp?projectId=prj_1", { servers: [{ name: "fs", command: "project-fs" }] });
+  expect(existsSync(join(s.projectDir, ".od", "mcp-config.json"))).toBe(true);
+  const project = await get(s, "/api/mcp?projectId=prj_1");
+  expect(project.servers.map((x) => x.name)).toEqual(["fs"]);
+  expect(project.effective.map((e) => [e.server.name, e.from, e.server.command ?? e.server.url])).toEqual([
+    ["fs", "project", "project-fs"],
+    ["web", "user", "https://mcp.example.test/"],
+  ]);
+});
+
+test("PUT rejects invalid servers with the path of the problem; unknown project → 404", async () => {
+  await using s = await setup();
+  const response = await s.app.json("PUT", "/api/mcp", { servers: [{ name: "ok", command: "x" }, { name: "ok", command: "y" }] });
+  expect(response.status).toBe(400);
+  expect(((await response.json()) as { error: { issues: { path: unknown[] }[] } }).error.issues[0]!.path).toEqual(["servers", 1, "name"]);
+  expect((await s.app.json("PUT", "/api/mcp", { servers: [{ name: "s", type: "sse" }] })).status).toBe(400);
+  expect((await s.app.call("/api/mcp?projectId=nope")).status).toBe(404);
+  expect(existsSync(s.userPath)).toBe(false);
+});
