@@ -132,6 +132,8 @@ const EXPECTED: Record<string, Expectations> = {
     defaults: ["--allow-all-tools", "--output-format", "json"],
     model: ["--allow-all-tools", "--output-format", "json", "--model", "claude-sonnet-4.6"],
     extraDirs: ["--allow-all-tools", "--output-format", "json", "--add-dir", "/abs/skills", "--add-dir", "rel/dir"],
+    resume: ["--allow-all-tools", "--output-format", "json", "--session-id", "sess-1"],
+    newSession: ["--allow-all-tools", "--output-format", "json", "--session-id", "new-uuid"],
   },
   "amp": {  // model: smart
     defaults: ["-x", "--stream-json", "--dangerously-allow-all"],

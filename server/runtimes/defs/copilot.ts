@@ -1,6 +1,10 @@
-/** GitHub Copilot CLI: prompt on stdin, never `-p` (`-p -` would be the literal prompt "-"). */
+/**
+ * GitHub Copilot CLI: prompt on stdin, never `-p` (`-p -` would be the literal prompt "-"). Sessions are
+ * specify-style: `--session-id <uuid>` names a new session and continues an existing one (its JSON output reports
+ * the id only in the final `result`).
+ */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, pushRepeated, THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
+import { pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
 
 export const copilotAgentDef: RuntimeAgentDef = {
   id: "copilot",
@@ -13,16 +17,20 @@ export const copilotAgentDef: RuntimeAgentDef = {
   ]),
   streamFormat: "copilot-stream-json",
   promptViaStdin: true,
+  resumesSessionViaCli: true,
   inactivityTimeoutMs: THIRTY_MINUTES_MS,
   installUrl: "https://github.com/github/copilot-cli",
   docsUrl: "https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli",
   installCommand: "npm install -g @github/copilot",
-  buildArgs: (_prompt, _images, extraDirs = [], options = {}) => {
+  buildArgs: (_prompt, _images, extraDirs = [], options = {}, context) => {
     // Without --allow-all-tools a headless run blocks on a tool-approval prompt.
     const args = options.permissionMode === "restricted" ? [] : ["--allow-all-tools"];
     args.push("--output-format", "json");
     pushModel(args, "--model", options.model);
     pushRepeated(args, "--add-dir", extraDirs);
+    // Not gated on a help probe: copilot's cold `--help` takes ~4 s, and a timed-out probe would read as "absent".
+    const sessionId = resumeIdOf(context) ?? context?.newSessionId;
+    if (sessionId) args.push("--session-id", sessionId);
     return args;
   },
 };
