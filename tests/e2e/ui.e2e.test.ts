@@ -153,24 +153,32 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await page.waitForSelector("[data-testid=composer-input]");
 
       const turn = writeTurnTranscript(cwd, temp.path);
+      // As the real CLI does it: the Write call, then the file lands, then the result.
       fakes.script("claude", [
         { readLine: true },
         { outFile: turn.thinking },
         { sleep: 500 },
+        { outFile: turn.toolUse },
+        { sleep: 300 },
         { writeFile: { path: WRITTEN_FILE.path, content: WRITTEN_FILE.content } },
-        { outFile: turn.write },
-        { sleep: 500 },
+        { outFile: turn.toolResult },
+        { sleep: 800 },
         { outFile: turn.answer },
       ]);
       await chooseClaude(page);
       await send(page, "Create the landing page");
 
-      // Thinking shows while the run is still going.
-      await page.waitForFunction(
-        () => document.querySelector("[data-testid=thinking]") && document.querySelector("[data-testid=run-status]")?.getAttribute("data-running") === "true",
-      );
+      // Each part shows while the run is still going: thinking, then the tool card, then the file in the panel.
+      const whileRunning = (selector: string) =>
+        page.waitForFunction(
+          (sel) => document.querySelector("[data-testid=run-status]")?.getAttribute("data-running") === "true" && document.querySelector(sel) !== null,
+          selector,
+        );
+      await whileRunning("[data-testid=thinking]");
+      await whileRunning("[data-testid=tool-card][data-kind=file_write]");
+      await whileRunning(`[data-testid=file-item][data-path="${WRITTEN_FILE.path}"]`);
       await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
-      expect(await page.textContent("[data-testid=user-message]")).toBe("Create the landing page");
+      expect(await page.locator("[data-testid=user-message]").allTextContents()).toEqual(["Create the landing page"]);
       expect(await page.textContent("[data-testid=thinking] .thinking-text")).toBe("od-fake is thinking about the request.");
       const card = page.locator("[data-testid=tool-card]");
       expect(await card.getAttribute("data-kind")).toBe("file_write");
@@ -219,6 +227,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await page.waitForFunction(() => document.querySelectorAll("[data-testid=run-status][data-running=true]").length === 1);
       await page.click("[data-testid=stop]");
       await page.waitForFunction(() => document.querySelectorAll("[data-testid=end-banner][data-status=canceled]").length === 2);
+      expect(await page.locator("[data-testid=user-message]").allTextContents()).toEqual(["Take your time", "Again, and I will press Stop"]);
       await page.screenshot({ path: join(screenshots, "canceled.png") });
       const runs = await api<{ runs: Array<{ status: string }> }>(`/api/runs?projectId=${id}`);
       expect(runs.runs.map((r) => r.status)).toEqual(["canceled", "canceled"]);
@@ -246,8 +255,8 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       // The page came back while the run was still going and re-attached to it live.
       await page.waitForSelector("[data-testid=run-status][data-running=true]");
       await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]", { timeout: 20_000 });
-      expect(await page.textContent("[data-testid=assistant-text]")).toBe(full);
-      expect(await page.locator("[data-testid=assistant-text]").count()).toBe(1);
+      expect(await page.locator("[data-testid=assistant-text]").allTextContents()).toEqual([full]);
+      expect(await page.locator("[data-testid=user-message]").allTextContents()).toEqual(["Count slowly"]);
       await page.screenshot({ path: join(screenshots, "reload.png") });
       expect(consoleErrors).toEqual([]);
     } finally {

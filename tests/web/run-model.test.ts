@@ -57,6 +57,19 @@ describe("run fold", () => {
     expect(state.statusLabel).toBe("streaming");
   });
 
+  test("a file tool changes the files when it is requested and again when its result is in (the write happens between)", () => {
+    const e = runEvents();
+    const draft = new RunDraft(emptyRunState("run-1"));
+    const effects = [
+      e.start(),
+      e.agent({ type: "tool_use", id: "w", name: "Write", input: {}, kind: "file_write", path: "a.html" }),
+      e.agent({ type: "tool_result", toolUseId: "w", content: "ok" }),
+      e.agent({ type: "tool_use", id: "r", name: "Read", input: {}, kind: "file_read", path: "a.html" }),
+      e.agent({ type: "tool_result", toolUseId: "r", content: "<h1>" }),
+    ].map((event) => foldRunEvent(draft, event).filesChanged);
+    expect(effects).toEqual([false, true, true, false, false]);
+  });
+
   test("time to first token comes from timestamps unless the agent reports it", () => {
     const e = runEvents();
     const derived = fold([e.start(), e.agent({ type: "text_delta", delta: "x" }, 250)]);

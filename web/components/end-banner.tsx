@@ -8,7 +8,7 @@ export function EndBanner({ end }: { end: RunEnding }) {
   return (
     <div class={`end-banner status-${end.status}`} data-testid="end-banner" data-status={end.status} data-category={end.failureCategory}>
       <strong>{TITLES[end.status]}</strong>
-      {end.status !== "succeeded" && <span class="end-reason"> — {end.reason}</span>}
+      {end.status !== "succeeded" && end.reason && end.reason !== end.status && <span class="end-reason"> — {end.reason}</span>}
       {end.failureCategory === "auth" && !end.fixCommand && <p>Sign in to the agent's CLI in a terminal, then send again.</p>}
       {end.guidance && <p class="end-guidance">{end.guidance}</p>}
       {end.fixCommand && (

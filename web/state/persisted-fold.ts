@@ -40,7 +40,6 @@ export function runStateFromMessage(message: Message): RunState {
   return draft.snapshot();
 }
 
-const ENDED_REASONS: Record<RunEnding["status"], string> = { succeeded: "completed", failed: "the run failed", canceled: "stopped" };
 
 /**
  * A finished turn keeps its end banner after a reload (a run that ended while the page was away must still say
@@ -50,7 +49,7 @@ function endingOf(message: Message, s: RunState): RunEnding | undefined {
   const status = message.runStatus;
   if (status !== "succeeded" && status !== "failed" && status !== "canceled") return undefined;
   const lastError = s.items.findLast((item) => item.kind === "notice" && item.level === "error");
-  const reason = status === "failed" && lastError?.kind === "notice" ? lastError.message : ENDED_REASONS[status];
+  const reason = status === "failed" && lastError?.kind === "notice" ? lastError.message : status;
   const durationMs = message.startedAt !== null && message.endedAt !== null ? Math.max(0, message.endedAt - message.startedAt) : 0;
   return { status, reason, exitCode: null, signal: null, files: [...s.files], durationMs };
 }

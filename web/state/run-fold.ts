@@ -139,6 +139,8 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       const tool = index >= 0 ? draft.edit<ToolItem>(index) : draft.add(newTool(draft.key(), event.toolUseId, "tool"));
       tool.result = event.content;
       tool.state = event.isError ? "error" : "done";
+      // tool_use is the request: the file exists only once its result is in, so list the files again now.
+      if (isFileChange(tool)) effect.filesChanged = true;
       break;
     }
     case "usage":
@@ -173,6 +175,10 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
     default:
       unreachable(event);
   }
+}
+
+function isFileChange(tool: ToolItem): boolean {
+  return tool.toolKind === "file_write" || tool.toolKind === "file_edit";
 }
 
 function newTool(key: string, id: string, name: string): ToolItem {

@@ -15,10 +15,13 @@ function recording(name: string): string[] {
 export const WRITTEN_FILE = { path: "hello.html", content: "<h1>hello from od</h1>" };
 
 /**
- * A thinking → Write tool → answer turn in three parts, so a test can pause between them: `init+thinking`, the
- * write call with its result, and the closing answer with the result line.
+ * A thinking → Write tool → answer turn in four parts, so a test can pause (and write the file) between them:
+ * `init+thinking`, the Write call, its result, and the closing answer with the result line.
  */
-export function writeTurnTranscript(cwd: string, outDir: string): { thinking: string; write: string; answer: string; answerText: string } {
+export function writeTurnTranscript(
+  cwd: string,
+  outDir: string,
+): { thinking: string; toolUse: string; toolResult: string; answer: string; answerText: string } {
   const point = (line: string) =>
     line.replaceAll("<CWD>", cwd).replaceAll("hello.txt", WRITTEN_FILE.path).replaceAll("hello from od", WRITTEN_FILE.content);
   const write = recording("write").map(point);
@@ -28,11 +31,13 @@ export function writeTurnTranscript(cwd: string, outDir: string): { thinking: st
   const thinkingLines = thinking.filter((line) => line.includes('"thinking_tokens"') || line.includes('"type":"thinking"'));
   const files = {
     thinking: join(outDir, "turn-thinking.jsonl"),
-    write: join(outDir, "turn-write.jsonl"),
+    toolUse: join(outDir, "turn-tool-use.jsonl"),
+    toolResult: join(outDir, "turn-tool-result.jsonl"),
     answer: join(outDir, "turn-answer.jsonl"),
   };
   writeFileSync(files.thinking, [init, ...thinkingLines].join("\n") + "\n");
-  writeFileSync(files.write, [toolUse, toolResult].join("\n") + "\n");
+  writeFileSync(files.toolUse, toolUse + "\n");
+  writeFileSync(files.toolResult, toolResult + "\n");
   writeFileSync(files.answer, [answer, result].join("\n") + "\n");
   const answerText = (JSON.parse(answer!) as { message: { content: Array<{ text: string }> } }).message.content[0]!.text;
   return { ...files, answerText };
