@@ -36,7 +36,11 @@ export function planMcpInjection(def: Pick<RuntimeAgentDef, "name" | "externalMc
   switch (mode) {
     case "claude-mcp-json": {
       const path = join(options.tempDir, `od-mcp-${options.runId}.json`);
-      writeFileSync(path, JSON.stringify(claudeMcpConfig(servers), null, 2), { mode: 0o600 });
+      try {
+        writeFileSync(path, JSON.stringify(claudeMcpConfig(servers), null, 2), { mode: 0o600 });
+      } catch (error) {
+        return { ...NOTHING, notes: [`could not write the MCP config for ${def.name} (${(error as Error).message}); servers not forwarded`] };
+      }
       return { ...NOTHING, mcpConfigPath: path, files: [path] };
     }
     case "acp-merge":

@@ -50,6 +50,12 @@ describe("planMcpInjection", () => {
     expect(plan.notes).toEqual(["Aider cannot receive MCP servers from od (fs, web not forwarded); configure MCP in the agent's own config"]);
   });
 
+  test("an unwritable temp folder is a note, not a crash", () => {
+    const plan = planMcpInjection({ name: "Claude", externalMcpInjection: "claude-mcp-json" }, servers, { tempDir: "/nonexistent-od-dir/x", runId: "r" });
+    expect(plan.mcpConfigPath).toBeUndefined();
+    expect(plan.notes[0]).toContain("could not write the MCP config for Claude");
+  });
+
   test("no servers: nothing at all, no file written", () => {
     using temp = tempDir("od-mcp-");
     const plan = planMcpInjection({ name: "Claude", externalMcpInjection: "claude-mcp-json" }, [], { tempDir: temp.path, runId: "r" });
