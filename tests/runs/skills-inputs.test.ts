@@ -173,10 +173,10 @@ describe("MCP servers", () => {
   }, TIMEOUT);
 
   test.concurrent("an agent without injection gets nothing, and the run says to configure MCP in the agent", async () => {
-    await using h = await inputsHarness({ defs: [def("qwen")], shims: { qwen: "line" }, script: [{ readAll: true }, { out: "hello" }] });
+    await using h = await inputsHarness({ defs: [def("aider")], shims: { aider: "line" }, script: [{ out: "hello" }] });
     writeFileSync(h.userMcpPath, JSON.stringify(MCP_SERVERS));
-    const { events } = await h.run({ agentId: "qwen", message: "hi" });
-    expect(diagnostics(events)).toContainEqual(["mcp_not_forwarded", "Qwen Code cannot receive MCP servers from od (fs, web not forwarded); configure MCP in the agent's own config"]);
+    const { events } = await h.run({ agentId: "aider", message: "hi" });
+    expect(diagnostics(events)).toContainEqual(["mcp_not_forwarded", "Aider cannot receive MCP servers from od (fs, web not forwarded); configure MCP in the agent's own config"]);
   }, TIMEOUT);
 });
 
