@@ -8,6 +8,7 @@ import favicon from "../dist/web/favicon.svg" with { type: "file" };
 import indexHtmlImport from "../dist/web/index.html" with { type: "file" };
 import { embeddedDshRuntime } from "./dsh/embedded-source.ts";
 import type { UiAssets } from "./http/ui.ts";
+import { BUNDLED_SKILL_FILES } from "./skills/bundled-index.ts";
 import type { EmbeddedAssets } from "./main.ts";
 
 // bun-types types every .html import as an HTML bundle; with `type: "file"` it is a plain path.
@@ -20,4 +21,8 @@ export const embeddedUi: UiAssets = {
 };
 
 /** Everything main() takes from the binary. */
-export const embeddedAssets: EmbeddedAssets = { ui: () => embeddedUi, dshRuntime: () => embeddedDshRuntime };
+export const embeddedAssets: EmbeddedAssets = {
+  ui: () => embeddedUi,
+  dshRuntime: () => embeddedDshRuntime,
+  bundledSkillFiles: BUNDLED_SKILL_FILES,
+};

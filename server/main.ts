@@ -8,6 +8,7 @@ import { buildCommands } from "./cli/commands.ts";
 import { dispatch } from "./cli/dispatch.ts";
 import { processIO } from "./cli/process-io.ts";
 import type { ServeRuntime } from "./cli/serve-command.ts";
+import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import { devDshRuntimeSource } from "./dsh/dev-source.ts";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import type { UiAssets } from "./http/ui.ts";
@@ -20,10 +21,12 @@ export type EmbeddedAssets = {
   ui: () => UiAssets | undefined;
   /** The `open-design` profile package `od setup deepseek-harness` installs. */
   dshRuntime: () => DshRuntimeSource;
+  /** Bundled skills compiled into the binary (source runs read server/skills/bundled/ directly). */
+  bundledSkillFiles?: BundledSkillFiles;
 };
 
 export async function main(argv: string[], assets: EmbeddedAssets): Promise<number> {
-  const runtime: ServeRuntime = { openSqlite: openBunSqlite, serve: serveWithBun, ui: assets.ui, dshRuntime: assets.dshRuntime };
+  const runtime: ServeRuntime = { openSqlite: openBunSqlite, serve: serveWithBun, ui: assets.ui, dshRuntime: assets.dshRuntime, bundledSkillFiles: assets.bundledSkillFiles };
   const io = processIO();
   try {
     return await dispatch(argv, buildCommands(runtime), io, { version: VERSION, defaultCommand: "serve" });

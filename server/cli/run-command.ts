@@ -14,7 +14,7 @@ import { Store } from "../store/store.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 
-export function runCommand(runtime: Pick<ServeRuntime, "openSqlite">): CommandSpec {
+export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSkillFiles">): CommandSpec {
   return {
     name: "run",
     summary: "run one agent on one prompt in a project folder, without the server",
@@ -48,7 +48,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite">): CommandSp
       const dataDir = resolveDataDir(io.env, flags["data-dir"] as string | undefined);
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
-        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId] });
+        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], bundledSkillFiles: runtime.bundledSkillFiles });
         const project = store.projects.byPath(realPath(projectDir)) ?? services.projects.create(basename(projectDir) || "project", projectDir);
         let created;
         try {

@@ -1,6 +1,7 @@
 /** `od serve` (the default command): start the daemon, print the URL line, run until interrupted. */
 import type { HttpServe } from "../daemon.ts";
 import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
+import type { BundledSkillFiles } from "../skills/bundled-root.ts";
 import { isLoopbackHost, startDaemon } from "../daemon.ts";
 import type { UiAssets } from "../http/ui.ts";
 import { resolveDataDir } from "../paths.ts";
@@ -14,6 +15,7 @@ export type ServeRuntime = {
   ui?: () => UiAssets | undefined;
   /** The DSH profile package setup installs (embedded in the binary, packed from source otherwise). */
   dshRuntime?: () => DshRuntimeSource;
+  bundledSkillFiles?: BundledSkillFiles;
 };
 
 export const DEFAULT_PORT = 7456;
@@ -48,6 +50,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
         token: io.env.OD_TOKEN,
         ui: runtime.ui?.(),
         ...(runtime.dshRuntime ? { dshRuntime: runtime.dshRuntime } : {}),
+        ...(runtime.bundledSkillFiles ? { bundledSkillFiles: runtime.bundledSkillFiles } : {}),
         openSqlite: runtime.openSqlite,
         serve: runtime.serve,
       });

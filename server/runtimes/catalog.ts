@@ -67,6 +67,7 @@ export class AgentCatalog {
   readonly liveModels = new LiveModelMemory();
   #deps: () => DetectionDeps;
   #latest: AgentInfo[] | undefined;
+  #latestAt = 0;
   #current: DetectionPass | undefined;
 
   constructor(options: AgentCatalogOptions) {
@@ -85,6 +86,7 @@ export class AgentCatalog {
     void pass.done.then(
       (agents) => {
         this.#latest = agents.map((agent) => agent.info);
+        this.#latestAt = Date.now();
       },
       () => undefined,
     ).finally(() => {
@@ -110,8 +112,12 @@ export class AgentCatalog {
     return (await this.#start().done).map((agent) => agent.info);
   }
 
-  /** Results of a fresh (or the running) pass, each as it settles. */
-  stream(): AsyncGenerator<AgentInfo> {
+  /**
+   * Results of the running pass, each as it settles; or of a pass finished within `maxAgeMs` (every page load
+   * opens this stream: replaying a fresh result spares probing every CLI again); else of a new pass.
+   */
+  stream(maxAgeMs = 30_000): AsyncGenerator<AgentInfo> {
+    if (!this.#current && this.#latest && Date.now() - this.#latestAt < maxAgeMs) return replay(this.#latest);
     return this.#start().follow();
   }
 
@@ -133,4 +139,8 @@ export function createAgentCatalog(env: EnvMap = process.env): AgentCatalog {
     profileDiagnostics: LOCAL_PROFILE_DIAGNOSTICS,
     deps: () => ({ env, discoverAcpModels }),
   });
+}
+
+async function* replay(agents: readonly AgentInfo[]): AsyncGenerator<AgentInfo> {
+  yield* agents;
 }

@@ -24,7 +24,7 @@ async function odRun(args: string[], options: { steps: unknown[]; stdin?: string
     argv: [process.execPath, join(root, "server", "main.ts"), "run", "--project", project, "--data-dir", join(dir.path, "data"), ...args],
     env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` },
     stdin: "pipe",
-  }, TIMEOUT);
+  });
   if (options.stdin !== undefined) await child.stdin!.write(options.stdin);
   child.stdin!.end();
   let stdout = "";
