@@ -118,9 +118,10 @@ const EXPECTED: Record<string, Expectations> = {
     resume: ["--print", "--output-format", "stream-json", "--stream-partial-output", "--force", "--workspace", "/proj", "--resume", "sess-1"],
   },
   "qwen": {  // model: qwen3-coder-plus
-    defaults: ["--yolo"],
-    model: ["--yolo", "--model", "qwen3-coder-plus"],
-    extraDirs: ["--yolo"],
+    defaults: ["--yolo", "-o", "stream-json"],
+    model: ["--yolo", "-o", "stream-json", "--model", "qwen3-coder-plus"],
+    extraDirs: ["--yolo", "-o", "stream-json"],
+    resume: ["--yolo", "-o", "stream-json", "-r", "sess-1"],
   },
   "qoder": {  // model: lite
     defaults: ["-p", "--output-format", "stream-json", "--yolo", "-w", "/proj"],

@@ -29,8 +29,8 @@ describe("registry", () => {
   test("ACP agents speak acp-json-rpc; plain ones plain", () => {
     const byFormat = (format: string) => BASE_AGENT_DEFS.filter((def) => def.streamFormat === format).map((def) => def.id).sort();
     expect(byFormat("acp-json-rpc")).toEqual(["amr", "devin", "hermes", "kilo", "kimi", "kiro", "mimo", "reasonix", "trae-cli", "vibe"]);
-    expect(byFormat("plain")).toEqual(["aider", "antigravity", "atomcode", "deepseek", "grok-build", "qwen"]);
-    expect(byFormat("claude-stream-json")).toEqual(["amp", "claude", "codebuddy"]);
+    expect(byFormat("plain")).toEqual(["aider", "antigravity", "atomcode", "deepseek", "grok-build"]);
+    expect(byFormat("claude-stream-json")).toEqual(["amp", "claude", "codebuddy", "qwen"]);
   });
 });
 

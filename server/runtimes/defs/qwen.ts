@@ -1,6 +1,10 @@
-/** Qwen Code: prompt on stdin (no `-` sentinel), plain text out. */
+/**
+ * Qwen Code: prompt on stdin (no `-` sentinel), `-o stream-json` out (Claude Code's stream-json shapes, read by the
+ * claude parser), so tool calls show as tool_use/tool_result and the `session_id` of its init line resumes the
+ * conversation natively with `-r`.
+ */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel } from "./shared.ts";
+import { pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
 
 export const qwenAgentDef: RuntimeAgentDef = {
   id: "qwen",
@@ -8,13 +12,18 @@ export const qwenAgentDef: RuntimeAgentDef = {
   bin: "qwen",
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["qwen3-coder-plus", "qwen3-coder-flash"]),
-  streamFormat: "plain",
+  streamFormat: "claude-stream-json",
   promptViaStdin: true,
+  resumesSessionViaCli: true,
+  capturesSessionIdFromStream: true,
   installUrl: "https://github.com/QwenLM/qwen-code",
   installCommand: "npm install -g @qwen-code/qwen-code",
-  buildArgs: (_prompt, _images, _extraDirs, options = {}) => {
+  buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
     const args = options.permissionMode === "restricted" ? [] : ["--yolo"];
+    args.push("-o", "stream-json");
     pushModel(args, "--model", options.model);
+    const resumeId = resumeIdOf(context);
+    if (resumeId) args.push("-r", resumeId);
     return args;
   },
 };
