@@ -244,7 +244,9 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
     const errors = arr(rec.errors).map(stringifyContent).filter((e) => e !== "");
     // Claude reports API failures as subtype "success" with is_error; the assistant-level code says more.
     const subtype = str(rec.subtype) === "success" ? undefined : str(rec.subtype);
-    const message = errors.join("\n") || str(rec.result) || assistantError?.message || `Claude run failed: ${str(rec.subtype) ?? "unknown"}`;
+    // qwen (same stream-json shapes) puts the reason in `error.message` instead of `errors`/`result`.
+    const errorMessage = str(obj(rec.error)?.message);
+    const message = errors.join("\n") || str(rec.result) || errorMessage || assistantError?.message || `Claude run failed: ${str(rec.subtype) ?? "unknown"}`;
     const code = /prompt is too long/i.test(message) ? PROMPT_TOO_LARGE : subtype || assistantError?.code || "result_error";
     out.push({ type: "error", message, code, terminal: true });
     return out;
