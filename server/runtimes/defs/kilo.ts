@@ -20,6 +20,8 @@ export const kiloAgentDef: RuntimeAgentDef = {
   supportsImagePaths: true,
   streamFormat: "acp-json-rpc",
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
+  // `kilo acp` (7.7.7) advertises loadSession and replays the saved session on `session/load`.
+  resumesSessionViaAcpLoad: true,
   externalMcpInjection: "acp-merge",
   acpImagePathFormat: "file-url",
   acpResourceMimePolicy: "kilo",
