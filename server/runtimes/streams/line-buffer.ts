@@ -29,6 +29,7 @@ export type LineItem = string | LineTooLong;
 
 /** Incremental splitter; `push` chunks as they arrive, then `flush` once at end of input. */
 export class LineBuffer {
+  /** Decodes the first line of each `push` and the flushed line; it drops a leading BOM, as decoding a whole chunk did. */
   private readonly decoder = new TextDecoder("utf-8");
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
@@ -36,7 +37,11 @@ export class LineBuffer {
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
-  /** Feeds a chunk and returns every line it completes, in order. */
+  /**
+   * Feeds a chunk and returns every line it completes, in order. Newlines are found in the bytes and each line is
+   * decoded on its own: no chunk-sized string is built and sliced (its fresh memory costs more than the decoding),
+   * and an ASCII line stays a compact one-byte string even when a neighbour in the chunk is not ASCII.
+   */
   push(chunk: Uint8Array): LineItem[] {
     const out: LineItem[] = [];
     let start = 0;
@@ -46,15 +51,24 @@ export class LineBuffer {
       this.discarding = false;
       start = nl + 1;
     }
-    const lastNl = chunk.lastIndexOf(NEWLINE);
-    if (lastNl < start) {
+    let nl = chunk.indexOf(NEWLINE, start);
+    if (nl < 0) {
       this.keep(chunk.subarray(start), out);
       return out;
     }
-    let body = chunk.subarray(start, lastNl);
-    if (this.pendingBytes > 0) body = this.takePending(body);
-    this.splitDecoded(body, out);
-    this.keep(chunk.subarray(lastNl + 1), out);
+    const first = this.pendingBytes > 0 ? this.takePending(chunk.subarray(start, nl)) : chunk.subarray(start, nl);
+    const firstEnd = lineEnd(first, 0, first.length);
+    this.emit(this.decoder.decode(first.subarray(0, firstEnd)), firstEnd, out);
+    start = nl + 1;
+    // Later lines go through a Buffer view of the chunk: decoding a range needs no subarray object per line, and
+    // Buffer keeps a BOM there, as it was mid-text for the whole-chunk decode this replaces.
+    const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    for (nl = chunk.indexOf(NEWLINE, start); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
+      const end = lineEnd(chunk, start, nl);
+      this.emit(view.toString("utf8", start, end), end - start, out);
+      start = nl + 1;
+    }
+    this.keep(chunk.subarray(start), out);
     return out;
   }
 
@@ -64,25 +78,24 @@ export class LineBuffer {
       this.discarding = false;
       return [];
     }
-    const bytes = this.takePending(new Uint8Array(0));
-    return [this.decodeLine(bytes)];
+    const last = this.takePending(new Uint8Array(0));
+    const end = lineEnd(last, 0, last.length);
+    // Pending bytes are already within the cap (`keep` drops them otherwise), so the last line is not re-measured.
+    return [this.decoder.decode(last.subarray(0, end))];
   }
 
-  private splitDecoded(body: Uint8Array, out: LineItem[]): void {
-    const text = this.decoder.decode(body);
-    const lines = text.split("\n");
-    for (const line of lines) {
-      const clean = line.charCodeAt(line.length - 1) === CARRIAGE_RETURN ? line.slice(0, -1) : line;
-      // UTF-16 length * 3 bounds the UTF-8 length; only measure exactly when the line might be over the cap.
-      if (clean.length * 3 > this.maxLineBytes) {
-        const bytes = Buffer.byteLength(clean, "utf8");
-        if (bytes > this.maxLineBytes) {
-          out.push(new LineTooLong(bytes, this.maxLineBytes));
-          continue;
-        }
+  /** Applies the length cap to a decoded line of `rawBytes` bytes (CR excluded). */
+  private emit(line: string, rawBytes: number, out: LineItem[]): void {
+    // The cap applies to the decoded line's UTF-8 length (an invalid byte decodes to 3 bytes), which is at most 3×
+    // the raw length: measure only when the line might be over it.
+    if (rawBytes * 3 > this.maxLineBytes) {
+      const decodedBytes = Buffer.byteLength(line, "utf8");
+      if (decodedBytes > this.maxLineBytes) {
+        out.push(new LineTooLong(decodedBytes, this.maxLineBytes));
+        return;
       }
-      out.push(clean);
     }
+    out.push(line);
   }
 
   private keep(tail: Uint8Array, out: LineItem[]): void {
@@ -111,9 +124,9 @@ export class LineBuffer {
     this.pendingBytes = 0;
     return joined;
   }
+}
 
-  private decodeLine(bytes: Uint8Array): string {
-    const end = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
-    return this.decoder.decode(bytes.subarray(0, end));
-  }
+/** End of the line `bytes[start, nl)` without a trailing CR. */
+function lineEnd(bytes: Uint8Array, start: number, nl: number): number {
+  return nl > start && bytes[nl - 1] === CARRIAGE_RETURN ? nl - 1 : nl;
 }
