@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { createApp } from "./app.ts";
 import { agentRoutes } from "./http/agents.ts";
+import { connectionTestRoutes } from "./http/connection-test.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { projectRoutes } from "./http/projects.ts";
 import { runRoutes } from "./http/runs.ts";
@@ -67,6 +68,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     skillRoutes(services.skills, projectDirOf),
     mcpRoutes({ userPath: dataPaths(options.dataDir).mcp, projectDirOf, defs: services.defs }),
     uploadRoutes(projectDirOf),
+    connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env ?? process.env, dataDir: options.dataDir, appConfig: () => store.appConfig.get() }),
   ];
   const interrupted = services.runs.recoverInterruptedRuns();
   if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);

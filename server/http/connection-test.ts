@@ -1,0 +1,24 @@
+/**
+ * `POST /api/test/connection` `{agentId, model?, reasoning?}` → always 200 `{ok, kind?, latencyMs, model?,
+ * agentName?, detail?}`: runs the agent on a tiny prompt (server/runs/connection-test.ts). A client that goes away
+ * cancels the test, so nothing of it is left running.
+ */
+import { Elysia } from "elysia";
+import { ConnectionTestRequest, testConnection, type ConnectionTestDeps } from "../runs/connection-test.ts";
+import type { AgentCatalog } from "../runtimes/catalog.ts";
+import { parseBody } from "./errors.ts";
+
+export type ConnectionTestRouteDeps = Omit<ConnectionTestDeps, "agents"> & {
+  catalog: Pick<AgentCatalog, "list" | "capabilities" | "models">;
+};
+
+export function connectionTestRoutes(deps: ConnectionTestRouteDeps) {
+  const { catalog, ...rest } = deps;
+  const testDeps: ConnectionTestDeps = {
+    ...rest,
+    agents: { list: () => catalog.list(), capabilities: (id) => catalog.capabilities.get(id), liveModels: (id) => catalog.models(id) },
+  };
+  return new Elysia({ name: "connection-test" }).post("/api/test/connection", async ({ body, request }) =>
+    testConnection(testDeps, parseBody(ConnectionTestRequest, body), request.signal),
+  );
+}
