@@ -27,7 +27,10 @@ export const piAgentDef: RuntimeAgentDef = {
   supportsImagePaths: true,
   fetchModels: async (run) => {
     const output = await run(["--list-models"], { timeoutMs: 60_000 });
-    return output && output.exitCode === 0 ? parsePiListModels(output.stdout) : null;
+    if (!output || output.exitCode !== 0) return null;
+    // pi 0.73 prints the table on stderr; read it from its header on, so other stderr lines never become models.
+    const table = [output.stdout, output.stderr].map((text) => text.slice(Math.max(0, text.search(/^provider\s+model\b/im)))).find((text) => /^provider\s+model\b/im.test(text));
+    return parsePiListModels(table ?? output.stdout);
   },
   installUrl: "https://github.com/badlogic/pi-mono",
   installCommand: "npm install -g @mariozechner/pi-coding-agent",
