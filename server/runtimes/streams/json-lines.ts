@@ -7,10 +7,12 @@ import { isRecord } from "./tool-kind.ts";
 /** A parsed wire record: any JSON object. */
 export type JsonRecord = Record<string, unknown>;
 
+const OPEN_BRACE = 0x7b;
+
 /** Parses one line into a JSON object, or `undefined` when it is not one. */
 export function parseJsonLine(line: string): JsonRecord | undefined {
-  const first = firstNonSpace(line);
-  if (first !== "{") return undefined;
+  // Almost every line of a JSON stream starts with `{`: skip the whitespace scan for those.
+  if (line.charCodeAt(0) !== OPEN_BRACE && firstNonSpace(line) !== OPEN_BRACE) return undefined;
   try {
     const value: unknown = JSON.parse(line);
     return isRecord(value) ? value : undefined;
@@ -21,13 +23,14 @@ export function parseJsonLine(line: string): JsonRecord | undefined {
 
 /** True for a line that carries nothing (empty or whitespace). Parsers skip these silently. */
 export function isBlank(line: string): boolean {
-  return firstNonSpace(line) === undefined;
+  return line.charCodeAt(0) !== OPEN_BRACE && firstNonSpace(line) === -1;
 }
 
-function firstNonSpace(line: string): string | undefined {
+/** Char code of the first character that is not whitespace (or a BOM), or -1 for a blank line. */
+function firstNonSpace(line: string): number {
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a && c !== 0xfeff) return line[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a && c !== 0xfeff) return c;
   }
-  return undefined;
+  return -1;
 }
