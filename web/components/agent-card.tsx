@@ -7,7 +7,14 @@ import { CopyCommand } from "./copy-button.tsx";
 
 const STATE_LABEL: Record<AgentInfo["state"], string> = { available: "installed", "setup-required": "setup required", unavailable: "not installed" };
 
-function FixAction({ agent, action, onRescan }: { agent: AgentInfo; action: AgentFixAction; onRescan: () => void }) {
+/** What a card can ask of the app. */
+export interface AgentCardActions {
+  onRescan: () => void;
+  /** Open the setup dialog of an agent that needs od's setup step. */
+  onSetup?: (agentId: string) => void;
+}
+
+function FixAction({ agent, action, onRescan, onSetup }: { agent: AgentInfo; action: AgentFixAction } & AgentCardActions) {
   switch (action.kind) {
     case "copyCommand":
       return <CopyCommand command={action.command} />;
@@ -27,7 +34,13 @@ function FixAction({ agent, action, onRescan }: { agent: AgentInfo; action: Agen
       ) : null;
     }
     case "setup":
-      return <CopyCommand command={`od setup ${agent.id}`} />;
+      return onSetup ? (
+        <button type="button" class="small primary" data-testid="setup-agent" onClick={() => onSetup(agent.id)}>
+          Set up…
+        </button>
+      ) : (
+        <CopyCommand command={`od setup ${agent.id}`} />
+      );
   }
 }
 
@@ -115,7 +128,7 @@ function Defaults({ agent, config }: { agent: AgentInfo; config: ConfigModel }) 
   );
 }
 
-export function AgentCard({ agent, config, onRescan }: { agent: AgentInfo; config: ConfigModel; onRescan: () => void }) {
+export function AgentCard({ agent, config, onRescan, onSetup }: { agent: AgentInfo; config: ConfigModel } & AgentCardActions) {
   const probes = Object.entries(agent.probeMs).filter(([, ms]) => typeof ms === "number");
   return (
     <article class={`agent-card state-${agent.state}`} data-testid="agent-card" data-agent-id={agent.id} data-state={agent.state}>
@@ -168,7 +181,7 @@ export function AgentCard({ agent, config, onRescan }: { agent: AgentInfo; confi
           {d.detail && <p class="muted">{d.detail}</p>}
           <div class="fix-actions">
             {d.fixActions.map((action, j) => (
-              <FixAction key={j} agent={agent} action={action} onRescan={onRescan} />
+              <FixAction key={j} agent={agent} action={action} onRescan={onRescan} onSetup={onSetup} />
             ))}
           </div>
         </div>

@@ -16,13 +16,25 @@ export function AgentPicker({ composer, agents }: { composer: ComposerModel; age
       data-testid="agent-picker"
       aria-label="Agent"
       value={current?.id ?? ""}
-      onChange={(e) => composer.chooseAgent((e.currentTarget as HTMLSelectElement).value)}
+      onChange={(e) => {
+        const select = e.currentTarget as HTMLSelectElement;
+        const id = select.value;
+        // A setup-required agent opens its setup dialog; the picker stays on the current agent until setup selects it.
+        if (!agents.byId(id)?.available) select.value = current?.id ?? "";
+        composer.chooseAgent(id);
+      }}
     >
       {!current && <option value="">{agents.load.value === "loading" ? "Detecting agents…" : "No agent available"}</option>}
       {agents.agents.value.map((agent) => (
-        <option key={agent.id} value={agent.id} disabled={!agent.available} title={agent.available ? agent.path : unavailableReason(agent)}>
+        <option
+          key={agent.id}
+          value={agent.id}
+          disabled={agent.state === "unavailable"}
+          data-state={agent.state}
+          title={agent.available ? agent.path : unavailableReason(agent)}
+        >
           {agent.name}
-          {agent.available ? "" : ` — ${unavailableReason(agent)}`}
+          {agent.available ? "" : agent.state === "setup-required" ? " — set up…" : ` — ${unavailableReason(agent)}`}
         </option>
       ))}
     </select>

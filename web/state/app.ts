@@ -5,6 +5,7 @@
 import { effect, signal } from "@preact/signals";
 import type { Api } from "../api/client.ts";
 import type { RunEventStream } from "../api/run-events.ts";
+import { createAgentSetupModel } from "./agent-setup.ts";
 import { createAgentsModel } from "./agents.ts";
 import { createComposerModel } from "./composer.ts";
 import { createConfigModel } from "./config.ts";
@@ -36,7 +37,8 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     onFilesChanged: () => void files.refresh(),
     onConversationCreated: (id) => void workspace.adoptConversation(id),
   });
-  const composer = createComposerModel({ api, agents, config, conversation, skills });
+  const agentSetup = createAgentSetupModel({ api, agents, config });
+  const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
 
   const stops = [
@@ -77,6 +79,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { daemon, config, agents, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
+  return { daemon, config, agents, agentSetup, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

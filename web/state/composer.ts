@@ -24,9 +24,11 @@ export interface ComposerDeps {
   config: ConfigModel;
   conversation: ConversationModel;
   skills: SkillsModel;
+  /** Picking an agent that needs setup opens its setup dialog instead of selecting it. */
+  requestSetup?: (agentId: string) => void;
 }
 
-export function createComposerModel({ api, agents, config, conversation, skills }: ComposerDeps) {
+export function createComposerModel({ api, agents, config, conversation, skills, requestSetup }: ComposerDeps) {
   const text = signal("", { name: "composer.text" });
   const attachments = signal<Attachment[]>([], { name: "composer.attachments" });
   const skillIds = signal<string[]>([], { name: "composer.skillIds" });
@@ -62,6 +64,7 @@ export function createComposerModel({ api, agents, config, conversation, skills 
   );
 
   function chooseAgent(id: string): void {
+    if (agents.byId(id)?.state === "setup-required" && requestSetup) return requestSetup(id);
     void config.update({ agentId: id });
   }
 

@@ -29,7 +29,8 @@ export function Settings({ app }: { app: AppModel }) {
   const close = () => (app.settingsOpen.value = false);
   const rescan = () => void agents.rescan();
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    // Esc belongs to the setup dialog while it is open on top of Settings.
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && app.agentSetup.state.peek().kind === "closed" && close();
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
   }, []);
@@ -74,7 +75,7 @@ export function Settings({ app }: { app: AppModel }) {
                   {title} ({list.length})
                 </h4>
                 {list.map((agent) => (
-                  <AgentCard key={agent.id} agent={agent} config={config} onRescan={rescan} />
+                  <AgentCard key={agent.id} agent={agent} config={config} onRescan={rescan} onSetup={app.agentSetup.open} />
                 ))}
               </div>
             ) : null,

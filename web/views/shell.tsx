@@ -1,5 +1,6 @@
 /** The app shell: top bar, projects sidebar, conversation, files panel, and the settings dialog. */
 import type { AppModel } from "../state/app.ts";
+import { AgentSetupDialog } from "../components/agent-setup-dialog.tsx";
 import { ConversationView } from "./conversation-view.tsx";
 import { FilesPanel } from "./files-panel.tsx";
 import { Settings } from "./settings.tsx";
@@ -26,6 +27,7 @@ export function Shell({ app }: { app: AppModel }) {
       <ConversationView app={app} />
       <FilesPanel files={app.files} />
       {app.settingsOpen.value && <Settings app={app} />}
+      <AgentSetupDialog setup={app.agentSetup} />
     </div>
   );
 }
