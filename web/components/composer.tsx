@@ -189,7 +189,8 @@ export function Composer({ composer, agents, conversation }: { composer: Compose
         <input
           ref={fileInput}
           type="file"
-          accept="image/*"
+          data-testid="attach-input"
+          accept="image/png,image/jpeg,image/gif,image/webp"
           multiple
           hidden
           onChange={(e) => {

@@ -57,7 +57,8 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
       if (settingsOpen.value) void mcp.load();
     }),
     effect(() => {
-      if (composer.text.value.includes("@")) void skills.load();
+      const project = workspace.projectId.value;
+      if (composer.text.value.includes("@")) void skills.load(project);
     }),
   ];
 

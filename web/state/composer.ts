@@ -4,6 +4,7 @@
  */
 import { computed, signal } from "@preact/signals";
 import type { RuntimeChoice, RuntimeModelOption } from "../../server/contracts/agents.ts";
+import type { UploadResponse } from "../../server/contracts/uploads.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 import type { AgentsModel } from "./agents.ts";
 import type { ConfigModel } from "./config.ts";
@@ -97,12 +98,12 @@ export function createComposerModel({ api, agents, config, conversation, skills,
       uploading.value++;
       try {
         const dataBase64 = await toBase64(file);
-        const { path } = await api.post<{ path: string }>(`/api/projects/${encodeURIComponent(project)}/uploads`, {
+        const { path, name } = await api.post<UploadResponse>(`/api/projects/${encodeURIComponent(project)}/uploads`, {
           name: file.name || "pasted-image.png",
           mimeType: file.type,
           dataBase64,
         });
-        attachments.value = [...attachments.peek(), { path, name: file.name || path }];
+        if (!attachments.peek().some((a) => a.path === path)) attachments.value = [...attachments.peek(), { path, name: file.name || name }];
       } catch (uploadError) {
         error.value = `Could not attach ${file.name}: ${errorMessage(uploadError)}`;
       } finally {

@@ -7,13 +7,36 @@ import type { McpModel } from "../state/optional-features.ts";
 function McpEditor({ mcp }: { mcp: McpModel }) {
   const [text, setText] = useState(mcp.json.value);
   useEffect(() => setText(mcp.json.value), [mcp.json.value]);
-  if (!mcp.supported.value) return null;
+  const config = mcp.config.value;
+  if (!mcp.supported.value || !config) return null;
+  const unsupported = config.agents.unsupported;
   return (
     <section data-testid="mcp-settings">
       <h3>MCP servers</h3>
-      <textarea class="mono" rows={10} value={text} onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)} />
+      <p class="muted">
+        Forwarded to every agent od can hand them to. Stored in <code>{config.path}</code>; a project's <code>.od/mcp-config.json</code> overrides
+        entries by name.
+      </p>
+      <textarea
+        class="mono"
+        rows={10}
+        data-testid="mcp-json"
+        aria-label="MCP servers (JSON)"
+        value={text}
+        onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+      />
+      {config.diagnostics.map((d, i) => (
+        <p key={i} class="error" data-testid="mcp-diagnostic">
+          {d}
+        </p>
+      ))}
+      {unsupported.length > 0 && (
+        <p class="muted" data-testid="mcp-unsupported">
+          Configure MCP in the agent's own config for: {unsupported.map((a) => a.name).join(", ")}.
+        </p>
+      )}
       <div class="row">
-        <button type="button" class="small" onClick={() => void mcp.save(text)}>
+        <button type="button" class="small" data-testid="mcp-save" onClick={() => void mcp.save(text)}>
           Save
         </button>
         {mcp.saved.value && <span class="muted">Saved</span>}
