@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { AgentDiagnostic, AgentInfo, AgentProbeTimings } from "../contracts/agents.ts";
 import { type EnvMap, type ProbeRun, type RuntimeAgentDef, type RuntimeModelOption, resolveDefTransport } from "./types.ts";
-import { binOverrideEnvVar, type FileState } from "./executables.ts";
+import { binOverrideEnvVar, statFileWithDirCache, type FileState } from "./executables.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "./launch.ts";
 import { runProbe as realRunProbe, type ProbeResult, type ProbeRunner } from "./probe.ts";
 import { HIDDEN_FLAG_PROBE_VALUE, hiddenFlagSupported, parseCapabilities } from "./capabilities.ts";
@@ -101,25 +101,27 @@ async function probeCapabilities(p: Probing): Promise<{ caps: Record<string, boo
   const hidden = def.hiddenCapabilityFlags;
   if (!def.helpArgs && !hidden) return { caps: {} };
   const started = performance.now();
+  const helpArgs = def.helpArgs;
+  const hiddenEntries = hidden ? Object.entries(hidden.flags) : [];
+  // The hidden-flag probes do not read the help text, so they run beside it rather than after it.
+  const [help, hiddenResults] = await Promise.all([
+    helpArgs ? run(launchArgv(launch, helpArgs), { env: launch.env, timeoutMs: p.timeouts.helpMs, maxBytes: HELP_MAX_BYTES }) : undefined,
+    Promise.all(
+      hiddenEntries.map(([flag]) =>
+        run(launchArgv(launch, [...(hidden?.probeArgsPrefix ?? []), flag, HIDDEN_FLAG_PROBE_VALUE]), { env: launch.env, timeoutMs: p.timeouts.helpMs }),
+      ),
+    ),
+  ]);
   let caps: Record<string, boolean> = {};
   let diagnostic: AgentDiagnostic | undefined;
-  if (def.helpArgs) {
-    const help = await run(launchArgv(launch, def.helpArgs), { env: launch.env, timeoutMs: p.timeouts.helpMs, maxBytes: HELP_MAX_BYTES });
-    if (help.kind === "timeout") diagnostic = diag.probeTimeoutDiagnostic(def, "help", def.helpArgs, p.timeouts.helpMs);
+  if (help && helpArgs) {
+    if (help.kind === "timeout") diagnostic = diag.probeTimeoutDiagnostic(def, "help", helpArgs, p.timeouts.helpMs);
     if (help.kind !== "spawn-error") caps = parseCapabilities(`${help.stdout}\n${help.stderr}`, flags);
   }
-  if (hidden) {
-    const entries = Object.entries(hidden.flags);
-    const results = await Promise.all(
-      entries.map(([flag]) =>
-        run(launchArgv(launch, [...hidden.probeArgsPrefix, flag, HIDDEN_FLAG_PROBE_VALUE]), { env: launch.env, timeoutMs: p.timeouts.helpMs }),
-      ),
-    );
-    entries.forEach(([, key], index) => {
-      const result = results[index];
-      caps[key] = result?.kind === "exited" && hiddenFlagSupported(`${result.stdout}\n${result.stderr}`);
-    });
-  }
+  hiddenEntries.forEach(([, key], index) => {
+    const result = hiddenResults[index];
+    caps[key] = result?.kind === "exited" && hiddenFlagSupported(`${result.stdout}\n${result.stderr}`);
+  });
   return { caps, ms: Math.round(performance.now() - started), ...(diagnostic ? { diagnostic } : {}) };
 }
 
@@ -270,16 +272,41 @@ export async function detectAgentIsolated(def: RuntimeAgentDef, deps: DetectionD
   }
 }
 
+/**
+ * Deps shared by the defs of one pass: unless a test injected its own `statFile`, PATH directories are listed once
+ * for the whole pass instead of every def statting its names in every directory.
+ */
+function passDeps(deps: DetectionDeps): DetectionDeps {
+  return deps.statFile ? deps : { ...deps, statFile: statFileWithDirCache(deps.platform ?? process.platform) };
+}
+
+/** Resolves on the next macrotask, so pending I/O (a probe's exit, its output) is handled first. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Starts every def's detection, one def per macrotask. Starting a def spawns its version probe synchronously (a few
+ * ms each on a loaded machine); starting all defs in one task would hold every finished version probe's exit, and so
+ * that def's next probes, behind the whole burst. Interleaved, a def moves on as soon as its version probe exits.
+ */
+async function startAll(defs: readonly RuntimeAgentDef[], deps: DetectionDeps, onStart: (run: Promise<DetectedAgent>) => void): Promise<void> {
+  for (let index = 0; index < defs.length; index++) {
+    if (index > 0) await nextTask();
+    onStart(detectAgentIsolated(defs[index] as RuntimeAgentDef, deps));
+  }
+}
+
 /** All defs in parallel; yields each result as it settles (settle order, not registry order). */
 export async function* detectAgentsStream(defs: readonly RuntimeAgentDef[], deps: DetectionDeps): AsyncGenerator<DetectedAgent> {
   const settled: DetectedAgent[] = [];
   let wake: (() => void) | undefined;
-  for (const def of defs) {
-    void detectAgentIsolated(def, deps).then((result) => {
+  void startAll(defs, passDeps(deps), (run) => {
+    void run.then((result) => {
       settled.push(result);
       wake?.();
     });
-  }
+  });
   for (let yielded = 0; yielded < defs.length; ) {
     if (yielded < settled.length) {
       yield settled[yielded++] as DetectedAgent;
@@ -294,5 +321,7 @@ export async function* detectAgentsStream(defs: readonly RuntimeAgentDef[], deps
 
 /** All defs in parallel; results in registry order. */
 export async function detectAgents(defs: readonly RuntimeAgentDef[], deps: DetectionDeps): Promise<DetectedAgent[]> {
-  return Promise.all(defs.map((def) => detectAgentIsolated(def, deps)));
+  const runs: Promise<DetectedAgent>[] = [];
+  await startAll(defs, passDeps(deps), (run) => runs.push(run));
+  return Promise.all(runs);
 }
