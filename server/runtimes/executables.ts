@@ -3,7 +3,7 @@
  * that differs on Windows (`;` PATH, PATHEXT, `.exe` before `.cmd`/`.bat` shims, case-insensitive env) is a pure
  * function of a `platform` argument, so it is tested on any host.
  */
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { posix, win32 } from "node:path";
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
@@ -115,6 +115,40 @@ export function statFileOnDisk(path: string, platform: NodeJS.Platform = process
     return "executable";
   } catch {
     return "not-executable";
+  }
+}
+
+/**
+ * A `statFile` for one detection pass: each directory is listed once, and a name it does not hold is "missing"
+ * without a syscall; names it does hold are checked with `statFileOnDisk`. Most defs are not installed, so a pass
+ * otherwise stats every def's name in every PATH dir (hundreds of synchronous calls, ahead of the first spawn).
+ * Names are compared case-folded, so a case-insensitive file system still reaches the real check; a directory that
+ * cannot be listed (but might be searchable) falls back to stat.
+ */
+export function statFileWithDirCache(platform: NodeJS.Platform = process.platform): (path: string) => FileState {
+  const { dirname, basename } = pathApi(platform);
+  const listings = new Map<string, Set<string> | null>();
+  return (path) => {
+    const dir = dirname(path);
+    let names = listings.get(dir);
+    if (names === undefined) {
+      names = listFolded(dir);
+      listings.set(dir, names);
+    }
+    const name = basename(path);
+    // Non-ASCII names may be stored in another Unicode normalisation: only the real check can tell.
+    if (names && /^[\x20-\x7e]*$/.test(name) && !names.has(name.toLowerCase())) return "missing";
+    return statFileOnDisk(path, platform);
+  };
+}
+
+/** Lower-cased entry names of `dir`; empty when it does not exist; null when it exists but cannot be listed. */
+function listFolded(dir: string): Set<string> | null {
+  try {
+    return new Set(readdirSync(dir).map((entry) => entry.toLowerCase()));
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === "ENOENT" || code === "ENOTDIR" ? new Set() : null;
   }
 }
 
