@@ -1,8 +1,9 @@
 // The UI against the built binary, in Chromium, with fake agent CLIs on the daemon's PATH replaying real
 // Claude Code wire data: Settings streaming in, a run with thinking/tool/text and a previewed file, Stop, a reload
-// mid-run, and a hostile HTML artifact that must get nothing from od.
+// mid-run, a hostile HTML artifact that must get nothing from od, MCP servers edited in Settings, a skill chip and
+// an uploaded image that reach what the agent receives.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
@@ -27,7 +28,8 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
   beforeAll(async () => {
-    fakes = fakeAgentPath(temp.path, { claude: {}, [SLOW_AGENT]: { versionDelayMs: SLOW_VERSION_MS } });
+    // qoder's executable is `qodercli`; it takes images as `--attachment <absolute path>`.
+    fakes = fakeAgentPath(temp.path, { claude: {}, qodercli: {}, [SLOW_AGENT]: { versionDelayMs: SLOW_VERSION_MS } });
     const copy = await binaryCopy();
     binDir = copy.dir;
     chmodSync(copy.bin, 0o755);
@@ -111,6 +113,9 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
           }
         }).observe(document, { childList: true, subtree: true });
       });
+      // A page load replays a pass finished in the last 30 s; a rescan started now is still running when the page
+      // asks, so the page follows it live, card by card.
+      const rescan = api("/api/agents/rescan", { method: "POST" }).catch(() => undefined);
       await page.goto(od.url);
       await page.click("[data-testid=open-settings]");
       await page.waitForSelector("[data-testid=settings]");
@@ -133,6 +138,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       expect(notInstalled).not.toContain("claude");
       expect(notInstalled).toContain("codex");
       await page.screenshot({ path: join(screenshots, "settings.png"), fullPage: true });
+      await rescan;
     } finally {
       await context.close();
     }
@@ -326,7 +332,91 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await context.close();
     }
   }, 60_000);
+
+  test("opening Settings logs no console error; MCP servers are edited as {servers} and saved", async () => {
+    const { context, page, consoleErrors } = await openPage();
+    try {
+      await page.click("[data-testid=open-settings]");
+      await page.waitForSelector("[data-testid=mcp-settings]");
+      await page.waitForFunction(() => !document.querySelector("[data-testid=settings]")?.textContent?.includes("detecting…"));
+      expect(JSON.parse(await page.inputValue("[data-testid=mcp-json]"))).toEqual({ servers: [] });
+      expect(await page.textContent("[data-testid=mcp-unsupported]")).toContain("Configure MCP in the agent's own config for:");
+      const server = { name: "e2e-files", type: "stdio", command: "mcp-files", args: ["--root", "."] };
+      await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [server] }));
+      await page.click("[data-testid=mcp-save]");
+      await page.waitForSelector("[data-testid=mcp-settings] >> text=Saved");
+      const stored = await api<{ servers: unknown[] }>("/api/mcp");
+      expect(stored.servers).toEqual([server]);
+      expect(consoleErrors).toEqual([]);
+      // An invalid entry is refused with the daemon's reason, and nothing is stored.
+      await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [{ name: "no-command" }] }));
+      await page.click("[data-testid=mcp-save]");
+      await page.waitForSelector("[data-testid=mcp-settings] .error >> text=needs a command");
+      expect((await api<{ servers: unknown[] }>("/api/mcp")).servers).toEqual([server]);
+      await api("/api/mcp", { method: "PUT", body: JSON.stringify({ servers: [] }) });
+      // Chromium logs the refused PUT itself; nothing else.
+      expect(consoleErrors.filter((e) => !e.includes("400 (Bad Request)"))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test("a skill chip picked with @ reaches the run: the agent's prompt carries the skill's body", async () => {
+    const marker = "E2E-SKILL-BODY: always answer in haiku.";
+    await api("/api/skills/import", { method: "POST", body: JSON.stringify({ name: "e2e haiku", description: "Answers in haiku", body: marker, replace: true }) });
+    const { id, path } = await project("skills");
+    const { context, page, consoleErrors } = await openPage(id);
+    try {
+      await chooseClaude(page);
+      fakes.script("claude", [{ readLine: true }, { out: initLine(path) }, { echoInput: true }]);
+      await page.fill("[data-testid=composer-input]", "Write a poem @e2e");
+      await page.waitForSelector("[data-testid=mention-list] >> text=@e2e-haiku");
+      await page.click("[data-testid=mention-list] button");
+      await page.waitForSelector("[data-testid=skill-chip] >> text=@e2e-haiku");
+      await page.press("[data-testid=composer-input]", "Enter");
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+      const prompts = fakes.ledger().flatMap((l) => (l.event === "stdin-line" && typeof l.line === "string" ? [l.line] : []));
+      const sent = prompts.find((line) => line.includes("Write a poem"));
+      expect(sent).toContain(marker);
+      const runs = await api<{ runs: Array<{ id: string }> }>(`/api/runs?projectId=${id}`);
+      expect(runs.runs).toHaveLength(1);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test("an image picked in the composer is uploaded and reaches an image-capable agent's argv (qoder --attachment)", async () => {
+    const { id, path } = await project("images");
+    const { context, page, consoleErrors } = await openPage(id);
+    try {
+      await page.waitForSelector("[data-testid=agent-picker] option[value=qoder]:not([disabled])", { state: "attached" });
+      await page.selectOption("[data-testid=agent-picker]", "qoder");
+      await page.setInputFiles("[data-testid=attach-input]", { name: "shot.png", mimeType: "image/png", buffer: PNG_1PX });
+      await page.waitForSelector("[data-testid=attachment-chip] >> text=shot.png");
+      const init = JSON.stringify({ type: "system", subtype: "init", session_id: "q-1", model: "auto", cwd: path, tools: [] });
+      const answer = JSON.stringify({ type: "assistant", session_id: "q-1", message: { id: "m1", role: "assistant", content: [{ type: "text", text: "A single pixel." }] } });
+      const result = JSON.stringify({ type: "result", subtype: "success", session_id: "q-1", is_error: false, result: "A single pixel.", usage: { input_tokens: 5, output_tokens: 3 } });
+      fakes.script("qodercli", [{ readAll: true }, { out: init }, { out: answer }, { out: result }]);
+      await send(page, "What is in this image?");
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+      expect(await page.textContent("[data-testid=assistant-text]")).toBe("A single pixel.");
+      const argv = fakes.ledger().find((l) => (l.argv as string[]).includes("-p") && l.cwd === path)?.argv as string[] | undefined;
+      if (!argv) throw new Error(`qodercli was not run in ${path}: ${JSON.stringify(fakes.ledger().map((l) => l.argv))}`);
+      const attached = argv[argv.indexOf("--attachment") + 1]!;
+      expect(attached).toStartWith(join(path, ".od", "uploads"));
+      expect(attached).toEndWith(".png");
+      expect(existsSync(attached)).toBe(true);
+      await page.waitForSelector("[data-testid=attachment-chip]", { state: "detached" }); // sent with the message
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
+
+/** A 1×1 PNG (uploads are sniffed by their bytes). */
+const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 /** Polls `condition` until it holds (5 s at most). */
 async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
