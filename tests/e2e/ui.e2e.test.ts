@@ -333,7 +333,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
     }
   }, 60_000);
 
-  test("opening Settings logs no console error; MCP servers are edited as {servers} and saved", async () => {
+  test("opening Settings logs no console error; MCP servers are edited as {servers} and saved; a card's connection test runs the agent", async () => {
     const { context, page, consoleErrors } = await openPage();
     try {
       await page.click("[data-testid=open-settings]");
@@ -354,6 +354,12 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await page.waitForSelector("[data-testid=mcp-settings] .error >> text=needs a command");
       expect((await api<{ servers: unknown[] }>("/api/mcp")).servers).toEqual([server]);
       await api("/api/mcp", { method: "PUT", body: JSON.stringify({ servers: [] }) });
+
+      fakes.script("claude", [{ readLine: true }, { out: initLine(temp.path) }, { echoInput: true }]);
+      await page.click("[data-testid=agent-card][data-agent-id=claude] [data-testid=test-connection]");
+      await page.waitForSelector("[data-testid=agent-card][data-agent-id=claude] [data-testid=card-connection-result][data-ok=true]", { timeout: 30_000 });
+      const prompts = fakes.ledger().flatMap((l) => (l.event === "stdin-line" && typeof l.line === "string" ? [l.line] : []));
+      expect(prompts.some((line) => line.includes("Reply with the single word OK."))).toBe(true);
       // Chromium logs the refused PUT itself; nothing else.
       expect(consoleErrors.filter((e) => !e.includes("400 (Bad Request)"))).toEqual([]);
     } finally {

@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import type { AgentFixAction, AgentInfo } from "../../server/contracts/agents.ts";
 import type { ConfigModel } from "../state/config.ts";
+import type { ConnectionTestsModel } from "../state/connection-tests.ts";
 import { safeHref } from "../lib/markdown.ts";
 import { CopyCommand } from "./copy-button.tsx";
 
@@ -12,6 +13,26 @@ export interface AgentCardActions {
   onRescan: () => void;
   /** Open the setup dialog of an agent that needs od's setup step. */
   onSetup?: (agentId: string) => void;
+  /** Run and show connection tests (installed agents). */
+  connectionTests?: ConnectionTestsModel;
+}
+
+function ConnectionTest({ agent, config, tests }: { agent: AgentInfo; config: ConfigModel; tests: ConnectionTestsModel }) {
+  const state = tests.byAgent.value[agent.id];
+  const result = state?.kind === "done" ? state.result : undefined;
+  return (
+    <div class="row connection-test">
+      <button type="button" class="small" data-testid="test-connection" disabled={state?.kind === "running"} onClick={() => void tests.run(agent.id, config.choiceFor(agent.id))}>
+        {state?.kind === "running" ? "Testing…" : "Test connection"}
+      </button>
+      {result && (
+        <span class={result.ok ? "ok" : "error"} data-testid="card-connection-result" data-ok={String(result.ok)} data-kind={result.kind ?? ""}>
+          {result.ok ? `works (${(result.latencyMs / 1000).toFixed(1)} s)` : `${result.kind ?? "failed"}: ${result.detail ?? ""}`}
+        </span>
+      )}
+      {state?.kind === "error" && <span class="error">{state.message}</span>}
+    </div>
+  );
 }
 
 function FixAction({ agent, action, onRescan, onSetup }: { agent: AgentInfo; action: AgentFixAction } & AgentCardActions) {
@@ -128,7 +149,7 @@ function Defaults({ agent, config }: { agent: AgentInfo; config: ConfigModel }) 
   );
 }
 
-export function AgentCard({ agent, config, onRescan, onSetup }: { agent: AgentInfo; config: ConfigModel } & AgentCardActions) {
+export function AgentCard({ agent, config, onRescan, onSetup, connectionTests }: { agent: AgentInfo; config: ConfigModel } & AgentCardActions) {
   const probes = Object.entries(agent.probeMs).filter(([, ms]) => typeof ms === "number");
   return (
     <article class={`agent-card state-${agent.state}`} data-testid="agent-card" data-agent-id={agent.id} data-state={agent.state}>
@@ -186,6 +207,7 @@ export function AgentCard({ agent, config, onRescan, onSetup }: { agent: AgentIn
           </div>
         </div>
       ))}
+      {agent.available && connectionTests && <ConnectionTest agent={agent} config={config} tests={connectionTests} />}
       {agent.available && (
         <details>
           <summary>Defaults and environment</summary>

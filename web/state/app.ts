@@ -9,6 +9,7 @@ import { createAgentSetupModel } from "./agent-setup.ts";
 import { createAgentsModel } from "./agents.ts";
 import { createComposerModel } from "./composer.ts";
 import { createConfigModel } from "./config.ts";
+import { createConnectionTestsModel } from "./connection-tests.ts";
 import { createConversationModel } from "./conversation.ts";
 import { createDaemonModel } from "./daemon.ts";
 import { createFilesModel } from "./files.ts";
@@ -38,6 +39,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     onConversationCreated: (id) => void workspace.adoptConversation(id),
   });
   const agentSetup = createAgentSetupModel({ api, agents, config });
+  const connectionTests = createConnectionTestsModel(api);
   const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
 
@@ -80,6 +82,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { daemon, config, agents, agentSetup, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
+  return { daemon, config, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

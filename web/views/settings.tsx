@@ -98,7 +98,7 @@ export function Settings({ app }: { app: AppModel }) {
                   {title} ({list.length})
                 </h4>
                 {list.map((agent) => (
-                  <AgentCard key={agent.id} agent={agent} config={config} onRescan={rescan} onSetup={app.agentSetup.open} />
+                  <AgentCard key={agent.id} agent={agent} config={config} onRescan={rescan} onSetup={app.agentSetup.open} connectionTests={app.connectionTests} />
                 ))}
               </div>
             ) : null,
