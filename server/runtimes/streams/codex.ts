@@ -11,13 +11,32 @@ import { arr, compact, num, obj, pickUsage, str, stringifyContent } from "./wire
 
 const RECONNECTING = /^Reconnecting\.\.\./;
 
+/** codex usage fields → ours (one object for every turn instead of one literal per call). */
+const USAGE_FIELDS = {
+  input_tokens: "input_tokens",
+  output_tokens: "output_tokens",
+  thought_tokens: "reasoning_output_tokens",
+  cached_read_tokens: "cached_input_tokens",
+  cached_write_tokens: "cache_write_input_tokens",
+} as const;
+
+/** One entry of a todo_list snapshot. */
+type Todo = { content: string; status: string };
+
+/** Same entries in the same order (what comparing their JSON did, without building it for every update). */
+function sameTodos(a: readonly Todo[], b: readonly Todo[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]?.content !== b[i]?.content || a[i]?.status !== b[i]?.status) return false;
+  return true;
+}
+
 /** Creates a parser for one `codex exec --json` run. */
 export function createCodexParser(ctx: ParserContext = {}): StreamParser {
   const cwd = ctx.cwd;
   const reasoningSeen = new Map<string, number>();
   const emittedTools = new Set<string>();
   const finishedTools = new Set<string>();
-  const todoSnapshots = new Map<string, { count: number; last: string }>();
+  const todoSnapshots = new Map<string, { count: number; last: Todo[] }>();
   let lastReasoningId: string | undefined;
   let thinkingOpen = false;
   let messagesEmitted = 0;
@@ -101,11 +120,10 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
       const entry = obj(raw) ?? {};
       return { content: str(entry.text) ?? "", status: entry.completed === true ? "completed" : "pending" };
     });
-    const key = JSON.stringify(todos);
     const previous = todoSnapshots.get(id);
-    if (previous?.last === key) return [];
+    if (previous && sameTodos(previous.last, todos)) return [];
     const count = (previous?.count ?? 0) + 1;
-    todoSnapshots.set(id, { count, last: key });
+    todoSnapshots.set(id, { count, last: todos });
     return [toolUseEvent(count === 1 ? id : `${id}:${count}`, "TodoWrite", { todos }, cwd)];
   }
 
@@ -163,14 +181,7 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
         case "item.completed":
           return onItem(rec, line);
         case "turn.completed": {
-          const usage = pickUsage(rec.usage, {
-            input_tokens: "input_tokens",
-            output_tokens: "output_tokens",
-            thought_tokens: "reasoning_output_tokens",
-            cached_read_tokens: "cached_input_tokens",
-            cached_write_tokens: "cache_write_input_tokens",
-          });
-          return [compact({ type: "usage", usage, stopReason: "completed" })];
+          return [compact({ type: "usage", usage: pickUsage(rec.usage, USAGE_FIELDS), stopReason: "completed" })];
         }
         case "turn.failed":
           return onError(str(obj(rec.error)?.message) ?? "codex turn failed");

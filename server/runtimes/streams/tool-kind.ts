@@ -3,7 +3,7 @@
  * "file written" the same way whether Claude said `Write`, Codex said `apply_patch` or Qwen said `write_file`.
  * Pure functions; used by every stream parser and every JSON-RPC transport.
  */
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import type { AgentEventOf, ToolKind } from "../../contracts/events.ts";
 
 /** Result of classifying one tool call. */
@@ -102,7 +102,8 @@ export function toolUseEvent(
 /** Makes `path` relative to `cwd` when it lies inside it; otherwise returns it unchanged. */
 export function relativeToCwd(path: string, cwd?: string): string {
   if (!cwd || !isAbsolute(path)) return path;
-  const rel = relative(resolve(cwd), resolve(path));
+  // `relative` resolves both arguments itself; resolving them first as well did the work twice per tool call.
+  const rel = relative(cwd, path);
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return path;
   return rel;
 }
