@@ -8,6 +8,8 @@ export const kiloAgentDef: RuntimeAgentDef = {
   bin: "kilo",
   fallbackBins: ["kilocode"],
   versionArgs: ["--version"],
+  // The real binary boots its runtime even for --version: ~2 s idle, past the 3 s default on a busy machine.
+  versionProbeTimeoutMs: 15_000,
   versionPolicy: {
     supportedVersions: ["7.4.23", "7.7.7"],
     // 7.4.23 and later within 7.x (tested floor).

@@ -41,6 +41,8 @@ export const opencodeAgentDef: RuntimeAgentDef = {
   bin: "opencode-cli",
   fallbackBins: ["opencode"],
   versionArgs: ["--version"],
+  // The real binary boots its runtime even for --version: ~2 s idle, past the 3 s default on a busy machine.
+  versionProbeTimeoutMs: 15_000,
   helpArgs: ["run", "--help"],
   capabilityFlags: OPENCODE_CAPABILITY_FLAGS,
   fallbackModels: withDefaultModel([
