@@ -8,10 +8,12 @@
  * - the baseline's lines are decoded one by one from the same bytes the reader gets, so both parse strings of the
  *   same representation (an ASCII line is a Latin-1 string in both, not a slice of one big UTF-16 transcript);
  * - one untimed warm-up round per variant, then ROUNDS interleaved rounds (baseline, reader, parser alone), best of
- *   each, with a full GC before every timed section so one section's garbage is not collected on another's clock;
+ *   each, with a minor GC before every timed section so one section's young garbage is not collected on another's
+ *   clock (a forced full GC hands the heap's memory back, and every section then re-faults it: all numbers, the
+ *   baseline's included, fall about 3x on this VM);
  * - each section is timed by the process's CPU time (user + system, all threads, so GC helpers count) as well as
- *   by the wall clock; the ratio is judged on CPU time, which other processes on the machine barely move, while
- *   wall time on a loaded machine mostly measures the scheduler. Both ratios are printed;
+ *   by the wall clock; the ratio is judged on CPU time, which other processes on the machine move much less than
+ *   wall time (on a loaded machine that mostly measures the scheduler). Both ratios are printed;
  * - the load average is printed before and after, so a reader knows how loaded the machine was.
  *
  *   node_modules/.bin/bun run bench/parse.ts [--mb 50] [--rounds 5] [--only codex]

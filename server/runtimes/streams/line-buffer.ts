@@ -29,8 +29,10 @@ export type LineItem = string | LineTooLong;
 
 /** Incremental splitter; `push` chunks as they arrive, then `flush` once at end of input. */
 export class LineBuffer {
-  /** Decodes the first line of each `push` and the flushed line; it drops a leading BOM, as decoding a whole chunk did. */
+  /** Decodes the first line of each `push` and the flushed line: it drops a leading BOM. */
   private readonly decoder = new TextDecoder("utf-8");
+  /** Decodes the rest of a chunk: a BOM there is mid-text and kept. */
+  private readonly innerDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private discarding = false;
@@ -38,9 +40,10 @@ export class LineBuffer {
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
   /**
-   * Feeds a chunk and returns every line it completes, in order. Newlines are found in the bytes and each line is
-   * decoded on its own: no chunk-sized string is built and sliced (its fresh memory costs more than the decoding),
-   * and an ASCII line stays a compact one-byte string even when a neighbour in the chunk is not ASCII.
+   * Feeds a chunk and returns every line it completes, in order. The first line (which may continue bytes kept from
+   * the previous chunk) is decoded on its own, so no chunk-sized buffer is joined just to prepend a few pending
+   * bytes. The chunk's other complete lines are decoded as one string and cut with indexOf/slice, which share that
+   * string's memory; String#split, which this replaces, cost more than the decoding itself.
    */
   push(chunk: Uint8Array): LineItem[] {
     const out: LineItem[] = [];
@@ -51,24 +54,16 @@ export class LineBuffer {
       this.discarding = false;
       start = nl + 1;
     }
-    let nl = chunk.indexOf(NEWLINE, start);
+    const nl = chunk.indexOf(NEWLINE, start);
     if (nl < 0) {
       this.keep(chunk.subarray(start), out);
       return out;
     }
     const first = this.pendingBytes > 0 ? this.takePending(chunk.subarray(start, nl)) : chunk.subarray(start, nl);
-    const firstEnd = lineEnd(first, 0, first.length);
-    this.emit(this.decoder.decode(first.subarray(0, firstEnd)), firstEnd, out);
-    start = nl + 1;
-    // Later lines go through a Buffer view of the chunk: decoding a range needs no subarray object per line, and
-    // Buffer keeps a BOM there, as it was mid-text for the whole-chunk decode this replaces.
-    const view = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    for (nl = chunk.indexOf(NEWLINE, start); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
-      const end = lineEnd(chunk, start, nl);
-      this.emit(view.toString("utf8", start, end), end - start, out);
-      start = nl + 1;
-    }
-    this.keep(chunk.subarray(start), out);
+    this.emit(this.decoder.decode(first.subarray(0, withoutCr(first))), out);
+    const lastNl = chunk.lastIndexOf(NEWLINE);
+    if (lastNl > nl) this.splitText(this.innerDecoder.decode(chunk.subarray(nl + 1, lastNl)), out);
+    this.keep(chunk.subarray(lastNl + 1), out);
     return out;
   }
 
@@ -79,19 +74,28 @@ export class LineBuffer {
       return [];
     }
     const last = this.takePending(new Uint8Array(0));
-    const end = lineEnd(last, 0, last.length);
     // Pending bytes are already within the cap (`keep` drops them otherwise), so the last line is not re-measured.
-    return [this.decoder.decode(last.subarray(0, end))];
+    return [this.decoder.decode(last.subarray(0, withoutCr(last)))];
   }
 
-  /** Applies the length cap to a decoded line of `rawBytes` bytes (CR excluded). */
-  private emit(line: string, rawBytes: number, out: LineItem[]): void {
-    // The cap applies to the decoded line's UTF-8 length (an invalid byte decodes to 3 bytes), which is at most 3×
-    // the raw length: measure only when the line might be over it.
-    if (rawBytes * 3 > this.maxLineBytes) {
-      const decodedBytes = Buffer.byteLength(line, "utf8");
-      if (decodedBytes > this.maxLineBytes) {
-        out.push(new LineTooLong(decodedBytes, this.maxLineBytes));
+  /** Cuts decoded text (complete lines joined by `\n`, the last without one) into lines. */
+  private splitText(text: string, out: LineItem[]): void {
+    for (let start = 0; ; ) {
+      const nl = text.indexOf("\n", start);
+      const end = nl < 0 ? text.length : nl;
+      this.emit(text.slice(start, end > start && text.charCodeAt(end - 1) === CARRIAGE_RETURN ? end - 1 : end), out);
+      if (nl < 0) return;
+      start = nl + 1;
+    }
+  }
+
+  /** Applies the length cap to one decoded line (CR already stripped). */
+  private emit(line: string, out: LineItem[]): void {
+    // UTF-16 length * 3 bounds the UTF-8 length; only measure exactly when the line might be over the cap.
+    if (line.length * 3 > this.maxLineBytes) {
+      const bytes = Buffer.byteLength(line, "utf8");
+      if (bytes > this.maxLineBytes) {
+        out.push(new LineTooLong(bytes, this.maxLineBytes));
         return;
       }
     }
@@ -126,7 +130,7 @@ export class LineBuffer {
   }
 }
 
-/** End of the line `bytes[start, nl)` without a trailing CR. */
-function lineEnd(bytes: Uint8Array, start: number, nl: number): number {
-  return nl > start && bytes[nl - 1] === CARRIAGE_RETURN ? nl - 1 : nl;
+/** Length of a line's bytes without a trailing CR. */
+function withoutCr(bytes: Uint8Array): number {
+  return bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
 }
