@@ -1,24 +1,16 @@
 /**
- * The running daemon: store, app and HTTP server wired together, plus an orderly stop. Portable: the runtime
- * (Bun or Deno) passes in how to open sqlite and how to serve.
+ * The running daemon: an HTTP server that is up at once, and the engine (store, catalog, runs, routes) loading
+ * behind it. Until the engine is ready, `/api/health` answers `{ok, version, ready: false}` (through the same guard)
+ * and every other request waits for it. Portable: the runtime (Bun or Deno) passes in how to open sqlite and serve.
  */
 import { randomBytes } from "node:crypto";
-import { createApp } from "./app.ts";
-import { agentRoutes } from "./http/agents.ts";
-import { connectionTestRoutes } from "./http/connection-test.ts";
-import { mcpRoutes } from "./http/mcp.ts";
-import { projectRoutes } from "./http/projects.ts";
-import { runRoutes } from "./http/runs.ts";
-import { setupRoutes } from "./http/setup.ts";
-import { skillRoutes } from "./http/skills.ts";
-import { uploadRoutes } from "./http/uploads.ts";
-import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
-import { createServices } from "./services.ts";
-import { withSecurityHeaders, type UiAssets } from "./http/ui.ts";
-import { dataPaths } from "./paths.ts";
+import type { Engine } from "./engine.ts";
+import { createGuard, type GuardOptions } from "./http/guard.ts";
+import { withSecurityHeaders } from "./http/security-headers.ts";
+import type { UiAssets } from "./http/ui.ts";
+import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
-import { Store } from "./store/store.ts";
 import { VERSION } from "./version.ts";
 
 export type HttpServe = (options: {
@@ -44,7 +36,14 @@ export type DaemonOptions = {
   bundledSkillFiles?: BundledSkillFiles;
 };
 
-export type Daemon = { url: string; port: number; token: string; stop(): Promise<void> };
+export type Daemon = {
+  url: string;
+  port: number;
+  token: string;
+  /** Settles when the engine has loaded (rejects if it could not: the caller should report and stop). */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+};
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
@@ -58,42 +57,64 @@ export function newToken(): string {
 
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const token = options.token || newToken();
-  const store = Store.open(dataPaths(options.dataDir).database, options.openSqlite);
   let port = options.port;
-  const extraHostNames = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? [] : [options.host];
-  const services = createServices({ store, dataDir: options.dataDir, env: options.env ?? process.env, bundledSkillFiles: options.bundledSkillFiles });
-  // What a run gets besides the prompt: skills, MCP servers, image uploads.
-  const projectDirOf = (id: string) => services.projects.require(id).path;
-  const inputRoutes = [
-    skillRoutes(services.skills, projectDirOf),
-    mcpRoutes({ userPath: dataPaths(options.dataDir).mcp, projectDirOf, defs: services.defs }),
-    uploadRoutes(projectDirOf),
-    connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env ?? process.env, dataDir: options.dataDir, appConfig: () => store.appConfig.get() }),
-  ];
-  const interrupted = services.runs.recoverInterruptedRuns();
-  if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
-  const app = await createApp({
-    version: VERSION,
-    store,
-    guard: { token, port: () => port, extraHostNames },
-    ui: options.ui,
-    modules: [agentRoutes(services.catalog), projectRoutes(store, services.projects), runRoutes(services.runs), setupRoutes({ catalog: services.catalog, env: options.env ?? process.env, source: options.dshRuntime }), ...inputRoutes],
+  const wildcard = options.host === "0.0.0.0" || options.host === "::";
+  const guardOptions: GuardOptions = {
+    token,
+    port: () => port,
+    extraHostNames: isLoopbackHost(options.host) || wildcard ? [] : [options.host],
+  };
+  const guard = createGuard(guardOptions);
+
+  let engine: Engine | undefined;
+  let startEngine: () => void = () => {};
+  const engineLoaded = new Promise<Engine>((resolve, reject) => {
+    startEngine = () =>
+      void import("./engine.ts")
+        .then(({ startEngine: start }) =>
+          start({ dataDir: options.dataDir, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, openSqlite: options.openSqlite, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles }),
+        )
+        .then((loaded) => {
+          engine = loaded;
+          // Warm detection once the engine is up, so probing every CLI never delays a request.
+          setTimeout(() => void loaded.services.catalog.warm(), 0);
+          resolve(loaded);
+        }, reject);
   });
-  const server = options.serve({ fetch: async (request) => withSecurityHeaders(request, await app.handle(request)), port: options.port, hostname: options.host });
+  engineLoaded.catch(() => undefined); // reported through `ready`
+
+  const server = options.serve({
+    port: options.port,
+    hostname: options.host,
+    fetch: async (request) => {
+      if (!engine && new URL(request.url).pathname === "/api/health") {
+        return guard(request) ?? Response.json({ ok: true, version: VERSION, ready: false });
+      }
+      let loaded: Engine;
+      try {
+        loaded = engine ?? (await engineLoaded);
+      } catch {
+        return Response.json({ error: { code: "UNAVAILABLE", message: "od failed to start its engine; see its log" } }, { status: 503 });
+      }
+      return withSecurityHeaders(request, await loaded.app.handle(request));
+    },
+  });
   port = server.port;
-  // Warm detection once we are serving, so probing 28 CLIs never delays the first request.
-  setTimeout(() => void services.catalog.warm(), 0);
-  const shownHost = isLoopbackHost(options.host) || options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host;
+  startEngine();
+
+  const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
   let stopping: Promise<void> | undefined;
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     port,
     token,
+    ready: engineLoaded.then(() => undefined),
     stop: () =>
       (stopping ??= (async () => {
-        await services.runs.shutdown();
+        const loaded = await engineLoaded.catch(() => undefined);
+        await loaded?.services.runs.shutdown();
         await server.stop();
-        store.close();
+        await loaded?.stop();
       })()),
   };
 }

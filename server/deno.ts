@@ -55,6 +55,10 @@ async function start(): Promise<void> {
     serve: serveWithDeno,
   });
   console.log(`od listening on ${daemon.url}`);
+  daemon.ready.catch((error) => {
+    console.error(`od: could not start: ${error instanceof Error ? error.message : String(error)}`);
+    void daemon.stop().then(() => Deno.exit(1));
+  });
   const stop = () => void daemon.stop().then(() => Deno.exit(0));
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);

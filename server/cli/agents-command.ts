@@ -1,6 +1,6 @@
 /** `od agents`: what detection finds on this machine, as a table, as JSON, or one agent in detail. */
 import type { AgentInfo } from "../contracts/agents.ts";
-import { createAgentCatalog, type AgentCatalog } from "../runtimes/catalog.ts";
+import type { AgentCatalog } from "../runtimes/catalog.ts";
 import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 
 function slowestProbe(agent: AgentInfo): string {
@@ -52,7 +52,7 @@ export function formatAgentDetail(agent: AgentInfo): string {
 }
 
 /** Build the command over a catalog factory (tests inject fake defs and env). */
-export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog): CommandSpec {
+export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog | Promise<AgentCatalog>): CommandSpec {
   return {
     name: "agents",
     summary: "List the coding-agent CLIs detected on this machine",
@@ -60,7 +60,7 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
     flags: [{ name: "json", type: "boolean", description: "Print JSON instead of a table" }],
     positionals: [{ name: "id", description: "Agent id to show in detail", optional: true }],
     async run(args: ParsedArgs, io: CommandIO): Promise<number> {
-      const catalog = makeCatalog(io);
+      const catalog = await makeCatalog(io);
       const id = args.positionals[0];
       const json = args.flags.json === true;
       if (id !== undefined && !catalog.defs.some((def) => def.id === id)) {
@@ -85,4 +85,5 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
 }
 
 /** `od agents` over the real registry and the process environment. */
-export const agentsCommand: CommandSpec = createAgentsCommand((io) => createAgentCatalog(io.env));
+// Loaded when the command runs, so other commands (and `od serve`'s first request) never pay for the catalog.
+export const agentsCommand: CommandSpec = createAgentsCommand(async (io) => (await import("../runtimes/catalog.ts")).createAgentCatalog(io.env));

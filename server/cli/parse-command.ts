@@ -6,9 +6,7 @@
 import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentEvent } from "../contracts/events.ts";
-import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
-import { isJsonEventParser, isStreamFormat, JSON_EVENT_PARSERS, STREAM_FORMATS } from "../runtimes/streams/index.ts";
-import { readStreamEvents } from "../runtimes/streams/read-events.ts";
+import { isJsonEventParser, isStreamFormat, JSON_EVENT_PARSERS, STREAM_FORMATS } from "../runtimes/streams/formats.ts";
 import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 
 function flag(args: ParsedArgs, name: string): string | undefined {
@@ -48,6 +46,10 @@ export const parseCommand: CommandSpec = {
     const file = args.positionals[0];
     const print = (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`);
     let captured = "";
+    const [{ readStreamEvents }, { writeArtifacts }] = await Promise.all([
+      import("../runtimes/streams/read-events.ts"),
+      import("../runtimes/streams/artifacts.ts"),
+    ]);
     try {
       for await (const event of readStreamEvents(inputOf(file, io), format, parser, { cwd: cwdFlag ? resolve(io.cwd, cwdFlag) : undefined })) {
         if (format === "plain" && event.type === "text_delta") captured += event.delta;

@@ -9,8 +9,6 @@ import type { RunEvent } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
 import { isDirectory } from "../projects/paths.ts";
-import { createServices } from "../services.ts";
-import { Store } from "../store/store.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 
@@ -46,6 +44,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         return 2;
       }
       const dataDir = resolveDataDir(io.env, flags["data-dir"] as string | undefined);
+      const [{ Store }, { createServices }] = await Promise.all([import("../store/store.ts"), import("../services.ts")]);
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
         const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], bundledSkillFiles: runtime.bundledSkillFiles });

@@ -56,8 +56,19 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
       });
       io.stdout(`od listening on ${daemon.url}\n`);
       if (!flags["no-open"]) void openBrowser(daemon.url);
-      const signal = await io.interrupted;
-      io.stderr(`od: ${signal}, shutting down\n`);
+      const outcome = await Promise.race([
+        io.interrupted.then((signal) => ({ signal })),
+        daemon.ready.then(
+          () => new Promise<never>(() => {}),
+          (error: unknown) => ({ error }),
+        ),
+      ]);
+      if ("error" in outcome) {
+        io.stderr(`od: could not start: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}\n`);
+        await daemon.stop();
+        return 1;
+      }
+      io.stderr(`od: ${outcome.signal}, shutting down\n`);
       await daemon.stop();
       return 0;
     },

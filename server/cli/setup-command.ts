@@ -5,15 +5,15 @@
  */
 import { devDshRuntimeSource } from "../dsh/dev-source.ts";
 import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
-import { verifyManifestAndTarball } from "../dsh/manifest.ts";
-import { setupDeepseekHarness } from "../dsh/setup-agent.ts";
-import { DSH_AGENT_ID } from "../dsh/setup.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
 
 export type SetupCommandDeps = {
   /** Where the tarball comes from (the binary passes its embedded source; source runs pack dist/dsh). */
   source?: () => DshRuntimeSource;
 };
+
+/** The only agent with a companion to set up (kept here so help needs no DSH module). */
+const DSH_AGENT_ID = "deepseek-harness";
 
 export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
   const source = deps.source ?? devDshRuntimeSource;
@@ -43,6 +43,7 @@ export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
         }
       }
       if (args.flags["verify-embedded"] === true) return verifyEmbedded(source(), io);
+      const { setupDeepseekHarness } = await import("../dsh/setup-agent.ts");
       const result = await setupDeepseekHarness({ env: io.env, source: source() });
       if (args.flags.json === true) io.stdout(`${JSON.stringify(result)}\n`);
       else if (result.ok) io.stdout(`deepseek-harness: open-design profile ${result.packageVersion} ${result.action}\n`);
@@ -55,6 +56,7 @@ export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
 /** Prints `{ok, sha256, bytes, file, version}` (or `{ok:false, code, message}`); exit 0 only when the bytes match. */
 async function verifyEmbedded(source: DshRuntimeSource, io: CommandIO): Promise<number> {
   try {
+    const { verifyManifestAndTarball } = await import("../dsh/manifest.ts");
     const bytes = await source.readTarball();
     const verified = verifyManifestAndTarball(await source.manifest(), bytes);
     if (!verified.ok) {

@@ -12,4 +12,9 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export const HealthResponse = z.object({ ok: z.literal(true), version: z.string() });
+export const HealthResponse = z.object({
+  ok: z.literal(true),
+  version: z.string(),
+  /** False while the engine (catalog, runs, routes) is still loading after start; other requests wait for it. */
+  ready: z.boolean(),
+});

@@ -14,7 +14,7 @@ describe("under Deno", () => {
     {
       await using od = await startDaemonProcess(argv, { env: { DENO_NO_UPDATE_CHECK: "1" } });
       const health = await fetch(`${od.origin}/api/health`);
-      expect(await health.json()).toEqual({ ok: true, version: expect.any(String) });
+      expect(await health.json()).toEqual({ ok: true, version: expect.any(String), ready: expect.any(Boolean) });
 
       expect((await fetch(`${od.origin}/api/app-config`)).status).toBe(401);
       const foreign = await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${od.token}`, origin: "http://evil.example" } });

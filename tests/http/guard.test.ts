@@ -6,7 +6,7 @@ describe("request guard", () => {
     await using t = await startTestApp();
     const res = await t.app.handle(new Request(`${ORIGIN}/api/health`));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, version: "0.0.0-test" });
+    expect(await res.json()).toEqual({ ok: true, version: "0.0.0-test", ready: true });
   });
 
   test("an /api route without a token is 401 with a typed body", async () => {

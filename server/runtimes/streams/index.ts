@@ -11,17 +11,13 @@ import { isBlank } from "./json-lines.ts";
 import { createOpencodeParser } from "./opencode.ts";
 import { createPlainParser } from "./plain.ts";
 import { createQoderParser } from "./qoder.ts";
+import { isJsonEventParser, JSON_EVENT_PARSERS, STREAM_FORMATS, type JsonEventParser, type StreamFormat } from "./formats.ts";
 import { rawEvent, type ParserContext, type StreamParser, type StreamParserFactory } from "./types.ts";
 
 export type { ParserContext, StreamParser, StreamParserFactory } from "./types.ts";
 
-/** Line-oriented stream formats handled here (JSON-RPC protocols live in runtimes/protocols/). */
-export const STREAM_FORMATS = ["claude-stream-json", "json-event-stream", "copilot-stream-json", "qoder-stream-json", "plain"] as const;
-export type StreamFormat = (typeof STREAM_FORMATS)[number];
-
-/** Sub-parsers of `json-event-stream`. `mimo` shares opencode's event shapes. */
-export const JSON_EVENT_PARSERS = ["codex", "cursor-agent", "opencode", "mimo"] as const;
-export type JsonEventParser = (typeof JSON_EVENT_PARSERS)[number];
+export { isJsonEventParser, isStreamFormat, JSON_EVENT_PARSERS, STREAM_FORMATS, takesTextChunks } from "./formats.ts";
+export type { JsonEventParser, StreamFormat } from "./formats.ts";
 
 const FORMAT_FACTORIES: Record<Exclude<StreamFormat, "json-event-stream">, StreamParserFactory> = {
   "claude-stream-json": createClaudeParser,
@@ -42,21 +38,6 @@ export const PARSER_VARIANTS: readonly { streamFormat: StreamFormat; eventParser
   ...STREAM_FORMATS.filter((f) => f !== "json-event-stream").map((streamFormat) => ({ streamFormat })),
   ...JSON_EVENT_PARSERS.map((eventParser) => ({ streamFormat: "json-event-stream" as const, eventParser })),
 ];
-
-/** True when `value` names a stream format of this module. */
-export function isStreamFormat(value: string): value is StreamFormat {
-  return (STREAM_FORMATS as readonly string[]).includes(value);
-}
-
-/** True when `value` names a json-event-stream sub-parser. */
-export function isJsonEventParser(value: string): value is JsonEventParser {
-  return (JSON_EVENT_PARSERS as readonly string[]).includes(value);
-}
-
-/** True for formats whose parser takes decoded text chunks rather than lines. */
-export function takesTextChunks(streamFormat: StreamFormat): boolean {
-  return streamFormat === "plain";
-}
 
 /**
  * Builds the parser for one run. A `json-event-stream` without a known `eventParser` degrades to a parser that

@@ -1,0 +1,69 @@
+/**
+ * The engine behind the HTTP server: store, agent catalog, run service and every route module, assembled into one
+ * app. Loaded by the daemon right after it starts listening, so the first request never waits for 28 agent defs,
+ * the parsers, the transports and the schemas to load.
+ */
+import { createApp, type App } from "./app.ts";
+import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
+import { agentRoutes } from "./http/agents.ts";
+import { connectionTestRoutes } from "./http/connection-test.ts";
+import type { GuardOptions } from "./http/guard.ts";
+import { mcpRoutes } from "./http/mcp.ts";
+import { projectRoutes } from "./http/projects.ts";
+import { runRoutes } from "./http/runs.ts";
+import { setupRoutes } from "./http/setup.ts";
+import { skillRoutes } from "./http/skills.ts";
+import type { UiAssets } from "./http/ui.ts";
+import { uploadRoutes } from "./http/uploads.ts";
+import { dataPaths } from "./paths.ts";
+import { createServices, type Services } from "./services.ts";
+import type { BundledSkillFiles } from "./skills/bundled-root.ts";
+import type { SqliteOpener } from "./store/sqlite.ts";
+import { Store } from "./store/store.ts";
+import { VERSION } from "./version.ts";
+
+export type EngineOptions = {
+  dataDir: string;
+  env: Record<string, string | undefined>;
+  guard: GuardOptions;
+  ui?: UiAssets;
+  openSqlite: SqliteOpener;
+  dshRuntime?: () => DshRuntimeSource;
+  bundledSkillFiles?: BundledSkillFiles;
+};
+
+export type Engine = { app: App; store: Store; services: Services; stop(): Promise<void> };
+
+export async function startEngine(options: EngineOptions): Promise<Engine> {
+  const store = Store.open(dataPaths(options.dataDir).database, options.openSqlite);
+  const services = createServices({ store, dataDir: options.dataDir, env: options.env, bundledSkillFiles: options.bundledSkillFiles });
+  const projectDirOf = (id: string) => services.projects.require(id).path;
+  const interrupted = services.runs.recoverInterruptedRuns();
+  if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
+  const app = await createApp({
+    version: VERSION,
+    store,
+    guard: options.guard,
+    ui: options.ui,
+    modules: [
+      agentRoutes(services.catalog),
+      projectRoutes(store, services.projects),
+      runRoutes(services.runs),
+      setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
+      // What a run gets besides the prompt: skills, MCP servers, image uploads.
+      skillRoutes(services.skills, projectDirOf),
+      mcpRoutes({ userPath: dataPaths(options.dataDir).mcp, projectDirOf, defs: services.defs }),
+      uploadRoutes(projectDirOf),
+      connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env, dataDir: options.dataDir, appConfig: () => store.appConfig.get() }),
+    ],
+  });
+  return {
+    app,
+    store,
+    services,
+    async stop() {
+      await services.runs.shutdown();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// The daemon shell: up at once, health through the guard while the engine loads, everything else after it.
+import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startDaemon, type HttpServe } from "../server/daemon.ts";
+import { openBunSqlite } from "../server/platform/sqlite-bun.ts";
+import { tempDir } from "./support/temp.ts";
+
+function fakeServe() {
+  let handler: ((request: Request) => Response | Promise<Response>) | undefined;
+  const serve: HttpServe = ({ fetch }) => {
+    handler = fetch;
+    return { port: 40123, stop: async () => {} };
+  };
+  return { serve, call: (path: string, init?: RequestInit) => Promise.resolve(handler!(new Request(`http://127.0.0.1:40123${path}`, init))) };
+}
+
+describe("startDaemon", () => {
+  test("health answers before the engine is loaded (ready: false) and through the engine after (ready: true)", async () => {
+    using data = tempDir("od-daemon-");
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    const early = await (await http.call("/api/health")).json();
+    expect(early).toEqual({ ok: true, version: expect.any(String), ready: false });
+    expect((await http.call("/api/health", { headers: { host: "evil.example:40123" } })).status).toBe(403); // guard applies early too
+    await daemon.ready;
+    expect(await (await http.call("/api/health")).json()).toEqual({ ok: true, version: expect.any(String), ready: true });
+    const config = await http.call("/api/app-config", { headers: { authorization: "Bearer t" } });
+    expect(await config.json()).toEqual({ config: {} });
+    expect(daemon.url).toBe("http://127.0.0.1:40123/?token=t");
+    await daemon.stop();
+  });
+
+  test("an engine that cannot start rejects `ready` and answers 503, never a crash", async () => {
+    using data = tempDir("od-daemon-bad-");
+    const notADir = join(data.path, "file");
+    writeFileSync(notADir, "x");
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: notADir, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: {} });
+    await expect(daemon.ready).rejects.toThrow();
+    const res = await http.call("/api/app-config", { headers: { authorization: "Bearer t" } });
+    expect(res.status).toBe(503);
+    expect((await res.json()).error.code).toBe("UNAVAILABLE");
+    await daemon.stop();
+  });
+});
