@@ -14,7 +14,7 @@ import { HttpError } from "../http/errors.ts";
 import { createRunInputs, type RunInputsProvider } from "../inputs/run-inputs.ts";
 import { changedFiles, snapshotFiles } from "../projects/file-snapshot.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
-import { spawnEnvForAgent } from "../runtimes/env.ts";
+import { RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { buildInvocation, readerFor, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -27,6 +27,7 @@ import { RunEventLog, replayPersisted } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
+import { killRunProcessTree } from "./process-tree.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
 /** What the run service needs to know about installed agents (the AgentCatalog provides it). */
@@ -71,16 +72,23 @@ export class RunService {
     this.#platform = deps.platform ?? process.platform;
   }
 
-  /** Runs that were live when an earlier daemon stopped can never finish: end them now, ids continuing. */
-  recoverInterruptedRuns(): number {
-    const runs = this.deps.store.runs.unfinished();
-    for (const run of runs) {
+  /**
+   * Runs whose od process died (a daemon restart, a killed `od run`) can never finish: end them now, ids continuing,
+   * and sweep any agent process of theirs still carrying the run cookie. Runs another live od process owns are left
+   * alone. Returns how many were ended.
+   */
+  recoverInterruptedRuns(filter: { conversationId?: string } = {}): number {
+    let recovered = 0;
+    for (const run of this.deps.store.runs.unfinished(filter)) {
+      if (this.#live.has(run.id) || (run.ownerPid !== null && run.ownerPid !== process.pid && isProcessAlive(run.ownerPid))) continue;
       const log = new RunEventLog(run.id, this.deps.store.runs);
       const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
       log.append(endEvent(ending, { code: null, signal: null }, run.files, run.startedAt ?? run.createdAt));
       this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
+      void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs });
+      recovered++;
     }
-    return runs.length;
+    return recovered;
   }
 
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
@@ -101,6 +109,7 @@ export class RunService {
       if (!conversation || conversation.projectId !== project.id) {
         throw new HttpError(404, "CONVERSATION_NOT_FOUND", `no conversation ${conversationId} in this project`);
       }
+      this.recoverInterruptedRuns({ conversationId });
       if (store.runs.list({ conversationId, status: "active" }).length) {
         throw new HttpError(409, "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
       }
@@ -490,4 +499,14 @@ function endEvent(ending: RunEnding, exit: { code: number | null; signal: string
 function titleFrom(message: string): string {
   const line = message.trim().split("\n")[0] ?? "";
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || "New conversation";
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but is not ours to signal.
+    return (error as { code?: string }).code === "EPERM";
+  }
 }

@@ -86,4 +86,10 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "the od process that owns a run",
+    // Several od processes share one data dir (the daemon, `od run`): a run is orphaned only when its owner is gone.
+    sql: `ALTER TABLE runs ADD COLUMN owner_pid INTEGER;`,
+  },
 ];

@@ -57,8 +57,8 @@ export class RunsRepo {
 
   create(run: NewRun): void {
     this.db
-      .prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, reasoning, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?)")
-      .run(run.id, run.projectId, run.conversationId, run.agentId, run.model, run.reasoning, Date.now());
+      .prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, reasoning, status, created_at, owner_pid) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)")
+      .run(run.id, run.projectId, run.conversationId, run.agentId, run.model, run.reasoning, Date.now(), process.pid);
   }
   markRunning(id: string, pid: number | null): void {
     this.db.prepare("UPDATE runs SET status = 'running', started_at = COALESCE(started_at, ?), pid = ? WHERE id = ?").run(Date.now(), pid, id);
@@ -87,9 +87,14 @@ export class RunsRepo {
     const sql = `${SUMMARY_SELECT}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC LIMIT 500`;
     return this.db.prepare(sql).all(...params).map(toSummary);
   }
-  /** Runs that were live when the previous daemon stopped. */
-  unfinished(): RunSummary[] {
-    return this.list({ status: "active" });
+  /** Runs not yet ended, with the pid of the od process that owns each. */
+  unfinished(filter: { conversationId?: string } = {}): (RunSummary & { ownerPid: number | null })[] {
+    const where = filter.conversationId ? " AND conversation_id = ?" : "";
+    const params = filter.conversationId ? [filter.conversationId] : [];
+    return this.db
+      .prepare(`${SUMMARY_SELECT} WHERE status IN ('queued', 'running')${where} ORDER BY created_at`)
+      .all(...params)
+      .map((row) => ({ ...toSummary(row), ownerPid: nullableNumber(row.owner_pid) }));
   }
 
   appendEvents(runId: string, events: RunEvent[]): void {

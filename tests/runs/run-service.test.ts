@@ -169,6 +169,31 @@ describe("replay", () => {
   });
 });
 
+describe("runs of other od processes", () => {
+  test.concurrent("a run whose od process died (a killed `od run`) is ended on the next turn; one whose owner lives blocks it", async () => {
+    await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text") });
+    const first = await h.run({ agentId: "claude", message: "one" });
+    const dead = Bun.spawn(["true"]);
+    await dead.exited;
+    h.store.runs.create({ id: "run_orphaned", projectId: h.projectId, conversationId: first.conversationId, agentId: "claude", model: null, reasoning: null });
+    h.store.db.prepare("UPDATE runs SET owner_pid = ?, status = 'running' WHERE id = ?").run(dead.pid, "run_orphaned");
+    const second = await h.run({ agentId: "claude", message: "two", conversationId: first.conversationId });
+    expect(endOf(second.events).status).toBe("succeeded");
+    expect(h.service.get("run_orphaned")).toMatchObject({ status: "failed", failureDetail: "daemon_restart" });
+
+    const alive = Bun.spawn(["sleep", "30"]);
+    try {
+      h.store.runs.create({ id: "run_elsewhere", projectId: h.projectId, conversationId: first.conversationId, agentId: "claude", model: null, reasoning: null });
+      h.store.db.prepare("UPDATE runs SET owner_pid = ?, status = 'running' WHERE id = ?").run(alive.pid, "run_elsewhere");
+      const blocked = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "three", conversationId: first.conversationId }).catch((e) => e);
+      expect(blocked.code).toBe("RUN_IN_PROGRESS");
+      expect(h.service.get("run_elsewhere")!.status).toBe("running");
+    } finally {
+      alive.kill();
+    }
+  });
+});
+
 describe("ending", () => {
   test.concurrent("cancel of a CLI whose grandchild ignores SIGTERM leaves no process of the run", async () => {
     await using h = await runHarness({
