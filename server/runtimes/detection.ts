@@ -117,6 +117,9 @@ async function probeCapabilities(p: Probing): Promise<{ caps: Record<string, boo
   if (help && helpArgs) {
     if (help.kind === "timeout") diagnostic = diag.probeTimeoutDiagnostic(def, "help", helpArgs, p.timeouts.helpMs);
     if (help.kind !== "spawn-error") caps = parseCapabilities(`${help.stdout}\n${help.stderr}`, flags);
+    // A help text cut off by the timeout proves which flags exist, not which are missing: leave those unknown, so
+    // arg builders keep their defaults instead of dropping flags on a busy machine.
+    if (help.kind === "timeout") caps = Object.fromEntries(Object.entries(caps).filter(([, present]) => present));
   }
   hiddenEntries.forEach(([, key], index) => {
     const result = hiddenResults[index];
@@ -227,7 +230,8 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
     return { info, capabilities: {}, liveModels: null };
   }
   if (version.kind === "timeout") info.diagnostics.push(diag.probeTimeoutDiagnostic(def, "version", def.versionArgs, versionTimeout));
-  const raw = version.kind === "exited" && version.code === 0 ? firstLine(version.stdout) : null;
+  // Some CLIs (pi 0.73) print their version on stderr.
+  const raw = version.kind === "exited" && version.code === 0 ? (firstLine(version.stdout) ?? firstLine(version.stderr)) : null;
   info.version = raw && def.versionPolicy?.parse ? def.versionPolicy.parse(raw) : raw;
   if (def.versionPolicy && (!info.version || !policyAccepts(def, info.version))) {
     info.diagnostics.push(diag.versionUntestedDiagnostic(def, info.version, def.versionPolicy.supportedVersions));

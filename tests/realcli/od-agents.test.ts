@@ -5,18 +5,11 @@
  */
 import { beforeAll, describe, test } from "bun:test";
 import type { AgentInfo } from "../../server/contracts/agents.ts";
-import { assertOutcome, knownFailure } from "./known-failures.ts";
+import { assertOutcome } from "./known-failures.ts";
 import { detectRealCli, type DetectionResult } from "./od-detection.ts";
 import { withConcurrency } from "./od-suite.ts";
 import { ensureRealClis } from "./setup.ts";
 import { PINNED_CLI_PACKAGES, REAL_CLI_IDS, type RealCliId } from "./versions.ts";
-
-knownFailure(
-  "pi",
-  "version",
-  /version null/,
-  "pi 0.73.1 prints `--version` on stderr; detection reads the version from stdout only (server/runtimes/detection.ts)",
-);
 
 /** What each CLI's detection must show beyond "available". */
 const EXPECT: Partial<Record<RealCliId, { capabilities?: string[]; liveModel?: string }>> = {

@@ -1,0 +1,27 @@
+// Probe details learned from the real CLIs: versions on stderr (pi), help texts cut off by the timeout.
+import { afterAll, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { detectAgent, type DetectionDeps } from "../../server/runtimes/detection.ts";
+import { fakePath, testDef, writeFakeCli } from "../support/agents-fake-cli.ts";
+import { tempDir } from "../support/temp.ts";
+
+const tmp = tempDir("od-detect-probes-");
+afterAll(() => tmp[Symbol.dispose]());
+const bin = join(tmp.path, "bin");
+mkdirSync(bin, { recursive: true });
+const deps = (): DetectionDeps => ({ env: { PATH: fakePath(bin), HOME: tmp.path }, homeDir: tmp.path, timeouts: { versionMs: 1000, helpMs: 400 } });
+
+writeFakeCli(bin, "od-fake-stderr-version", `[ "$1" = --version ] && echo "0.73.1" >&2`);
+writeFakeCli(bin, "od-fake-slow-help", `case "$1" in --version) echo 1.0;; --help) echo "  --trust"; sleep 5;; esac`);
+
+test("a version printed on stderr is read (pi prints its version there)", async () => {
+  const { info } = await detectAgent(testDef("stderr-version"), deps());
+  expect(info.version).toBe("0.73.1");
+});
+
+test("a help text cut off by the timeout keeps the flags it shows and leaves the others unknown, not absent", async () => {
+  const def = testDef("slow-help", { helpArgs: ["--help"], capabilityFlags: { "--trust": "trust", "--workspace": "workspace" } });
+  const { capabilities } = await detectAgent(def, deps());
+  expect(capabilities).toEqual({ trust: true });
+});
