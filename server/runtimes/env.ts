@@ -6,7 +6,7 @@
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
 
 /** Variables that look like a credential for some provider. */
-const CREDENTIAL_NAME = /(_API_KEY|_AUTH_TOKEN|_ACCESS_TOKEN|_SECRET_ACCESS_KEY|_SECRET_KEY|_SECRET|_PAT)$/;
+const CREDENTIAL_NAME = /(_API_KEY|_TOKEN|_SECRET_ACCESS_KEY|_SECRET_KEY|_SECRET|_PAT|^AWS_ACCESS_KEY_ID)$/;
 const ALWAYS_WITHHELD = new Set(["OD_TOKEN"]);
 
 /** The per-run cookie every child carries, so leftovers can be found after the process group is gone. */

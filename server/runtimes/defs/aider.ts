@@ -1,6 +1,6 @@
 /** Aider: one-shot `--message <prompt>` with every interactive/git side effect turned off. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel } from "./shared.ts";
+import { pushModel, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 export const aiderAgentDef: RuntimeAgentDef = {
   id: "aider",
@@ -9,6 +9,7 @@ export const aiderAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["sonnet", "gpt-4o", "deepseek/deepseek-chat", "gemini/gemini-2.0-flash"]),
   streamFormat: "plain",
+  inheritedEnv: [...MULTI_PROVIDER_ENV],
   maxPromptArgBytes: 30_000,
   proxyEnvCompatibility: "httpx",
   installUrl: "https://aider.chat/docs/install.html",

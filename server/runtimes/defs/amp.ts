@@ -14,6 +14,7 @@ export const ampAgentDef: RuntimeAgentDef = {
   ]),
   supportsCustomModel: false,
   streamFormat: "claude-stream-json",
+  inheritedEnv: ["AMP_API_KEY"],
   promptViaStdin: true,
   promptInputFormat: "text",
   installUrl: "https://ampcode.com/",

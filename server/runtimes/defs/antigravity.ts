@@ -10,6 +10,7 @@ export const antigravityAgentDef: RuntimeAgentDef = {
   fallbackModels: withDefaultModel(["gemini-3-pro", "gemini-3-flash", "claude-sonnet-4-5", "gpt-oss-120b"]),
   supportsCustomModel: false,
   streamFormat: "plain",
+  inheritedEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   maxPromptArgBytes: 30_000,
   installUrl: "https://antigravity.google/",
   buildArgs: (prompt, _images, extraDirs = [], options = {}, context) => {

@@ -1,6 +1,6 @@
 /** AtomCode: prompt in a file (`--prompt-file`), auto-approve with `-y`. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel } from "./shared.ts";
+import { pushModel, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 export const atomcodeAgentDef: RuntimeAgentDef = {
   id: "atomcode",
@@ -9,6 +9,7 @@ export const atomcodeAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["claude-sonnet-4-5", "gpt-5", "glm-4.6", "deepseek-chat"]),
   streamFormat: "plain",
+  inheritedEnv: [...MULTI_PROVIDER_ENV],
   promptViaFile: true,
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
     if (!context?.promptFilePath) throw new Error("atomcode needs runtimeContext.promptFilePath");

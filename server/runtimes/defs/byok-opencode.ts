@@ -1,6 +1,6 @@
 /** BYOK OpenCode: API-key mode through an installed OpenCode; the engine writes the provider config. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { resumeIdOf, withDefaultModel } from "./shared.ts";
+import { resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 import { OPENCODE_CAPABILITY_FLAGS, opencodeModelArgs, opencodePermissionArgs } from "./opencode.ts";
 
 export const byokOpencodeAgentDef: RuntimeAgentDef = {
@@ -14,6 +14,7 @@ export const byokOpencodeAgentDef: RuntimeAgentDef = {
   fallbackModels: withDefaultModel([]),
   supportsCustomModel: true,
   streamFormat: "json-event-stream",
+  inheritedEnv: [...MULTI_PROVIDER_ENV, "OPENCODE_API_KEY"],
   eventParser: "opencode",
   promptViaStdin: true,
   externalMcpInjection: "opencode-env-content",

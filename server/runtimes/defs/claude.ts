@@ -34,7 +34,7 @@ export const claudeAgentDef: RuntimeAgentDef = {
   externalMcpInjection: "claude-mcp-json",
   resumesSessionViaCli: true,
   authProbe: { args: ["auth", "status"], timeoutMs: 5000 },
-  inheritedEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"],
+  inheritedEnv: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"],
   installUrl: "https://docs.anthropic.com/en/docs/claude-code/setup",
   docsUrl: "https://docs.anthropic.com/en/docs/claude-code/cli-reference",
   installCommand: "npm install -g @anthropic-ai/claude-code",

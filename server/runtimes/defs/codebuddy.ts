@@ -11,6 +11,7 @@ export const codebuddyAgentDef: RuntimeAgentDef = {
   capabilityFlags: { "--include-partial-messages": "partialMessages", "--mcp-config": "mcpConfig" },
   fallbackModels: withDefaultModel([]),
   streamFormat: "claude-stream-json",
+  inheritedEnv: ["CODEBUDDY_API_KEY", "TENCENT_API_KEY"],
   promptViaStdin: true,
   promptInputFormat: "stream-json",
   externalMcpInjection: "claude-mcp-json",

@@ -16,6 +16,7 @@ export const copilotAgentDef: RuntimeAgentDef = {
     { id: "gpt-5.2", label: "GPT-5.2" },
   ]),
   streamFormat: "copilot-stream-json",
+  inheritedEnv: ["GH_TOKEN", "GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY"],
   promptViaStdin: true,
   resumesSessionViaCli: true,
   inactivityTimeoutMs: THIRTY_MINUTES_MS,

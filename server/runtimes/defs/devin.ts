@@ -9,6 +9,7 @@ export const devinAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["adaptive", "swe", "opus", "sonnet", "codex", "gpt", "gemini"]),
   streamFormat: "acp-json-rpc",
+  inheritedEnv: ["DEVIN_API_KEY"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "acp-merge",
   resumesSessionViaAcpLoad: true,

@@ -12,6 +12,7 @@ export const grokBuildAgentDef: RuntimeAgentDef = {
   fallbackModels: withDefaultModel(["grok-code-fast-1", "grok-4"]),
   reasoningOptions: choices(["low", "medium", "high", "xhigh", "max"], { withDefault: true }),
   streamFormat: "plain",
+  inheritedEnv: ["XAI_API_KEY", "GROK_API_KEY"],
   promptViaFile: true,
   resumesSessionViaCli: true,
   listModels: { args: ["models"], timeoutMs: 10_000, parse: parseGrokModels },

@@ -1,6 +1,6 @@
 /** Hermes Agent over ACP (`hermes acp --accept-hooks`). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 export const hermesAgentDef: RuntimeAgentDef = {
   id: "hermes",
@@ -9,6 +9,7 @@ export const hermesAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["grok-4.1-fast", "grok-4", "openai-codex:gpt-5.2", "openai-codex:gpt-5.1-codex-mini"]),
   streamFormat: "acp-json-rpc",
+  inheritedEnv: [...MULTI_PROVIDER_ENV, "NOUS_API_KEY"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "acp-merge",
   proxyEnvCompatibility: "httpx",

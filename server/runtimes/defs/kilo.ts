@@ -1,6 +1,6 @@
 /** Kilo Code CLI over ACP (`kilo acp`); images as `file://` resource links, no custom model ids. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 export const kiloAgentDef: RuntimeAgentDef = {
   id: "kilo",
@@ -21,6 +21,7 @@ export const kiloAgentDef: RuntimeAgentDef = {
   supportsCustomModel: false,
   supportsImagePaths: true,
   streamFormat: "acp-json-rpc",
+  inheritedEnv: [...MULTI_PROVIDER_ENV, "KILO_API_KEY", "KILOCODE_TOKEN"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   // `kilo acp` (7.7.7) advertises loadSession and replays the saved session on `session/load`.
   resumesSessionViaAcpLoad: true,

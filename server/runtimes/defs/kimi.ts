@@ -9,6 +9,7 @@ export const kimiAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["kimi-k2-turbo-preview", "kimi-k2-0905-preview", "kimi-for-coding"]),
   streamFormat: "acp-json-rpc",
+  inheritedEnv: ["MOONSHOT_API_KEY", "KIMI_API_KEY"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "acp-merge",
   acpStdioMcpRemovedInVersion: "0.37.0",

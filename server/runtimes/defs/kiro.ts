@@ -9,6 +9,7 @@ export const kiroAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["auto", "claude-sonnet-4.5", "claude-haiku-4.5"]),
   streamFormat: "acp-json-rpc",
+  inheritedEnv: ["KIRO_API_KEY", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "acp-merge",
   resumesSessionViaAcpLoad: true,

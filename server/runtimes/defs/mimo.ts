@@ -9,6 +9,7 @@ export const mimoAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["xiaomi/mimo-v2-pro", "xiaomi/mimo-v2-flash"]),
   streamFormat: "acp-json-rpc",
+  inheritedEnv: ["MIMO_API_KEY", "XIAOMI_API_KEY"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "mimo-env-content",
   buildArgs: () => ["acp"],

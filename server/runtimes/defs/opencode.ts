@@ -1,7 +1,7 @@
 /** OpenCode: `opencode run --format json`, prompt on stdin, permission bypass gated on the help probe. */
 import type { RuntimeAgentDef, RuntimeBuildOptions, RuntimeContext, RuntimeModelOption } from "../types.ts";
 import { parseOpencodeModels } from "../models.ts";
-import { capsOf, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { capsOf, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 /** `opencode run --help` flags → capability keys (shared with byok-opencode). */
 export const OPENCODE_CAPABILITY_FLAGS: Record<string, string> = {
@@ -51,6 +51,7 @@ export const opencodeAgentDef: RuntimeAgentDef = {
     { id: "opencode/big-pickle", label: "Big Pickle (opencode)" },
   ]),
   streamFormat: "json-event-stream",
+  inheritedEnv: [...MULTI_PROVIDER_ENV, "OPENCODE_API_KEY"],
   eventParser: "opencode",
   promptViaStdin: true,
   externalMcpInjection: "opencode-env-content",

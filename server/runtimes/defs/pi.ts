@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import type { RuntimeAgentDef } from "../types.ts";
 import { parsePiListModels } from "../models.ts";
-import { choices, isAbsolutePath, isDefaultChoice, pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
+import { choices, isAbsolutePath, isDefaultChoice, pushModel, pushRepeated, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 /**
  * Where od asks pi to keep its sessions, relative to the project. The pi-rpc transport looks for the session file a
@@ -23,6 +23,7 @@ export const piAgentDef: RuntimeAgentDef = {
   ]),
   reasoningOptions: choices(["off", "minimal", "low", "medium", "high", "xhigh"], { withDefault: true }),
   streamFormat: "pi-rpc",
+  inheritedEnv: [...MULTI_PROVIDER_ENV],
   piRpcSessionDir: PI_RPC_SESSION_DIR,
   supportsImagePaths: true,
   fetchModels: async (run) => {

@@ -1,7 +1,7 @@
 /** Prime Agent: pi-compatible RPC; resume by argv, `provider/model` split into two flags. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parsePrimeAgentModels } from "../models.ts";
-import { choices, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { choices, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 export const primeAgentDef: RuntimeAgentDef = {
   id: "prime-agent",
@@ -11,6 +11,7 @@ export const primeAgentDef: RuntimeAgentDef = {
   fallbackModels: withDefaultModel([]),
   reasoningOptions: choices(["off", "minimal", "low", "medium", "high"], { withDefault: true }),
   streamFormat: "pi-rpc",
+  inheritedEnv: [...MULTI_PROVIDER_ENV],
   piRpcResumeViaProcessArgs: true,
   resumesSessionViaCli: true,
   capturesSessionIdFromStream: true,

@@ -13,6 +13,7 @@ export const qwenAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["qwen3-coder-plus", "qwen3-coder-flash"]),
   streamFormat: "claude-stream-json",
+  inheritedEnv: ["OPENAI_API_KEY", "DASHSCOPE_API_KEY", "QWEN_OAUTH_TOKEN"],
   promptViaStdin: true,
   resumesSessionViaCli: true,
   capturesSessionIdFromStream: true,

@@ -92,3 +92,24 @@ export const THIRTY_MINUTES_MS = 30 * 60 * 1000;
 
 /** Timeout of ACP handshake-based model discovery. */
 export const ACP_MODEL_DISCOVERY = Object.freeze({ timeoutMs: 15_000 });
+
+/**
+ * Provider credentials a multi-provider agent (opencode, kilo, pi, aider, …) may need from the user's environment.
+ * Credentials not declared by a def never reach its process (server/runtimes/env.ts).
+ */
+export const MULTI_PROVIDER_ENV: readonly string[] = [
+  "ANTHROPIC_API_KEY",
+  "OPENAI_API_KEY",
+  "OPENROUTER_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "GOOGLE_GENERATIVE_AI_API_KEY",
+  "DEEPSEEK_API_KEY",
+  "XAI_API_KEY",
+  "GROQ_API_KEY",
+  "MISTRAL_API_KEY",
+  "AZURE_OPENAI_API_KEY",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+];

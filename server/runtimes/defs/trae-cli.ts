@@ -10,6 +10,7 @@ export const traeCliAgentDef: RuntimeAgentDef = {
   versionProbeTimeoutMs: 10_000,
   fallbackModels: withDefaultModel([]),
   streamFormat: "acp-json-rpc",
+  inheritedEnv: ["TRAE_API_KEY"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "acp-merge",
   resumesSessionViaAcpLoad: true,

@@ -9,6 +9,7 @@ export const vibeAgentDef: RuntimeAgentDef = {
   versionArgs: ["--version"],
   fallbackModels: withDefaultModel(["devstral-medium-latest", "devstral-small-latest"]),
   streamFormat: "acp-json-rpc",
+  inheritedEnv: ["MISTRAL_API_KEY"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "acp-merge",
   resumesSessionViaAcpLoad: true,
