@@ -29,6 +29,8 @@ export type ServicesOptions = {
   env: EnvMap;
   /** Only these agents (od run detects just the one it needs). */
   onlyAgentIds?: string[];
+  /** Probe only what starting a run needs: no auth probe, no model discovery (od run without --model). */
+  detectForRun?: boolean;
   runTimeouts?: RunServiceDeps["timeouts"];
   /** Bundled skills embedded in the binary (server/skills/bundled-index.ts); absent → the source folder. */
   bundledSkillFiles?: BundledSkillFiles;
@@ -39,7 +41,7 @@ export function createServices(options: ServicesOptions): Services {
   const env: EnvMap = { ...options.env, OD_DATA_DIR: options.dataDir };
   const loaded = loadAgentDefs(env);
   const defs = options.onlyAgentIds ? loaded.defs.filter((d) => options.onlyAgentIds!.includes(d.id)) : loaded.defs;
-  const catalog = new AgentCatalog({ defs, profileDiagnostics: loaded.diagnostics, deps: () => ({ env, discoverAcpModels }) });
+  const catalog = new AgentCatalog({ defs, profileDiagnostics: loaded.diagnostics, deps: () => ({ env, discoverAcpModels, ...(options.detectForRun ? { forRun: true } : {}) }) });
   const directory: AgentDirectory = {
     list: () => catalog.list(),
     capabilities: (id) => catalog.capabilities.get(id),

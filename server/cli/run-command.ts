@@ -47,7 +47,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       const [{ Store }, { createServices }] = await Promise.all([import("../store/store.ts"), import("../services.ts")]);
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
-        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], bundledSkillFiles: runtime.bundledSkillFiles });
+        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles });
         const project = store.projects.byPath(realPath(projectDir)) ?? services.projects.create(basename(projectDir) || "project", projectDir);
         let created;
         try {

@@ -35,6 +35,11 @@ export type DetectionDeps = {
   /** Folder ACP discovery opens its throwaway session in. */
   probeCwd?: string;
   timeouts?: { versionMs?: number; helpMs?: number; modelsMs?: number; authMs?: number };
+  /**
+   * Only what starting a run needs (availability and capabilities): no auth probe and no model discovery, which
+   * can take seconds (opencode lists models over the network). `od run` uses this.
+   */
+  forRun?: boolean;
 };
 
 /** One def's detection result: the wire info plus what arg builders and model validation need in process. */
@@ -238,7 +243,13 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   }
 
   const probing: Probing = { def, launch, deps: { ...deps, platform }, run, timeouts };
-  const [help, auth, { compatibility, models }] = await Promise.all([probeCapabilities(probing), probeAuth(probing), probeModelsWhenCompatible(probing)]);
+  const [help, auth, { compatibility, models }] = await Promise.all([
+    probeCapabilities(probing),
+    deps.forRun ? ({} as Awaited<ReturnType<typeof probeAuth>>) : probeAuth(probing),
+    deps.forRun && !def.compatibilityProbe
+      ? ({ compatibility: {}, models: { models: null } } as Awaited<ReturnType<typeof probeModelsWhenCompatible>>)
+      : probeModelsWhenCompatible(probing),
+  ]);
   const timings: AgentProbeTimings = info.probeMs;
   if (help.ms !== undefined) timings.help = help.ms;
   if (models.ms !== undefined) timings.models = models.ms;

@@ -25,3 +25,18 @@ test("a help text cut off by the timeout keeps the flags it shows and leaves the
   const { capabilities } = await detectAgent(def, deps());
   expect(capabilities).toEqual({ trust: true });
 });
+
+test("forRun probes availability and capabilities only: no auth probe, no model discovery", async () => {
+  writeFakeCli(bin, "od-fake-counted", `echo "$@" >> "${join(tmp.path, "calls.log")}"; case "$1" in --version) echo 2.0;; --help) echo "  --trust";; esac`);
+  const def = testDef("counted", {
+    helpArgs: ["--help"],
+    capabilityFlags: { "--trust": "trust" },
+    authProbe: { args: ["status"] },
+    listModels: { args: ["models"], parse: () => [{ id: "m", label: "m" }] },
+  });
+  const { info, capabilities } = await detectAgent(def, { ...deps(), forRun: true });
+  expect(info.state).toBe("available");
+  expect(capabilities).toEqual({ trust: true });
+  const calls = (await Bun.file(join(tmp.path, "calls.log")).text()).trim().split("\n").sort();
+  expect(calls).toEqual(["--help", "--version"]);
+});
