@@ -1,6 +1,7 @@
 /** Runs: start, list, inspect, stream (with exact replay), cancel, and mid-turn input. */
 import { Elysia } from "elysia";
 import { CreateRunRequest, ListRunsQuery, RunInputRequest, type RunEvent } from "../contracts/runs.ts";
+import { serializedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import { sseResponse, type SseFrame } from "./sse.ts";
@@ -44,5 +45,5 @@ function afterId(raw: string | undefined): number {
 }
 
 async function* toFrames(events: AsyncIterable<RunEvent>): AsyncGenerator<SseFrame> {
-  for await (const event of events) yield { event: event.type, id: event.id, data: event };
+  for await (const event of events) yield { event: event.type, id: event.id, data: serializedEvent(event) };
 }

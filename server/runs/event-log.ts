@@ -4,6 +4,7 @@
  * duplicate at the hand-over, because replay and live delivery are both keyed by id.
  */
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
+import { serializedEvent } from "../store/event-json.ts";
 
 export interface EventPersistence {
   appendEvents(runId: string, events: RunEvent[]): void;
@@ -57,6 +58,7 @@ export class RunEventLog {
   append(event: NewRunEvent): RunEvent {
     if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
     const stored = { ...event, id: ++this.#lastId, ts: Date.now() } as RunEvent;
+    serializedEvent(stored);
     this.#tail.push(stored);
     if (this.#tail.length > this.#tailSize) this.#tail.splice(0, this.#tail.length - this.#tailSize);
     this.#pending.push(stored);

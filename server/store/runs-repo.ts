@@ -1,5 +1,6 @@
 /** Runs and their event logs. */
 import type { FailureCategory, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
+import { serializedEvent } from "./event-json.ts";
 import { inTransaction, type SqliteDatabase, type SqlRow } from "./sqlite.ts";
 
 export type NewRun = {
@@ -101,7 +102,7 @@ export class RunsRepo {
     if (!events.length) return;
     const insert = this.db.prepare("INSERT OR IGNORE INTO run_events (run_id, id, json) VALUES (?, ?, ?)");
     inTransaction(this.db, () => {
-      for (const event of events) insert.run(runId, event.id, JSON.stringify(event));
+      for (const event of events) insert.run(runId, event.id, serializedEvent(event));
     });
   }
   /** Persisted events with id > afterId, in order. */
