@@ -3,7 +3,7 @@
  * behind it. Until the engine is ready, `/api/health` answers `{ok, version, ready: false}` (through the same guard)
  * and every other request waits for it. Portable: the runtime (Bun or Deno) passes in how to open sqlite and serve.
  */
-import { randomBytes } from "node:crypto";
+import { Buffer } from "node:buffer";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import type { Engine } from "./engine.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
@@ -52,7 +52,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 export function newToken(): string {
-  return randomBytes(24).toString("base64url");
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {

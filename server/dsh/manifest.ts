@@ -2,7 +2,7 @@
  * The manifest that travels with the embedded profile tarball (dist/dsh/manifest.json), and the check that the
  * bytes about to be installed are exactly the ones the manifest names.
  */
-import { createHash } from "node:crypto";
+import { sha256 } from "../node-crypto.ts";
 import { z } from "zod";
 
 export const DSH_RUNTIME_PACKAGE = "@open-design/dsh-runtime";
@@ -24,7 +24,7 @@ export type ManifestVerification =
   | { ok: true; manifest: DshRuntimeManifest }
   | { ok: false; code: "BUNDLED_COMPANION_INVALID"; message: string };
 
-export const sha256Hex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+export const sha256Hex = (bytes: Uint8Array): string => sha256().update(bytes).digest("hex");
 
 /** Schema, `.tgz` basename and SHA-256 of the bytes. Never throws. */
 export function verifyManifestAndTarball(manifest: unknown, bytes: Uint8Array): ManifestVerification {

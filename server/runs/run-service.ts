@@ -3,7 +3,6 @@
  * replayable log, and always ends it — succeeded, failed or canceled — with nothing of it left running.
  * It is the one owner of every agent child process the daemon starts.
  */
-import { randomUUID } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -269,7 +268,7 @@ export class RunService {
 
     for (let attemptIndex = 0; attemptIndex < 2; attemptIndex++) {
       const useNative = Boolean(handle);
-      const newSessionId = resumeStyle === "specify" && !handle ? randomUUID() : undefined;
+      const newSessionId = resumeStyle === "specify" && !handle ? crypto.randomUUID() : undefined;
       const prompt = composePrompt({ message: run.request.message, history: run.history, includeTranscript: !useNative, systemPreamble: inputs.systemPreamble });
 
       const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, this.#platform) : null;

@@ -3,10 +3,10 @@
  * binary they are embedded files (see bundled-index.ts), extracted once into `<data dir>/bundled-skills/<hash>/` so
  * they are a real folder that staging can copy and agents can read.
  */
-import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sha256 } from "../node-crypto.ts";
 
 /** Embedded bundled skills: skill-relative path (`html-prototype/SKILL.md`) → a path node:fs can read. */
 export type BundledSkillFiles = Readonly<Record<string, string>>;
@@ -29,12 +29,12 @@ export function materializeBundledSkills(files: BundledSkillFiles, cacheRoot: st
     .filter(([rel]) => isSafeRelative(rel))
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([rel, from]) => [rel, readFileSync(from)] as const);
-  const hash = createHash("sha256");
+  const hash = sha256();
   for (const [rel, bytes] of entries) hash.update(rel).update("\0").update(bytes).update("\0");
   const version = hash.digest("hex").slice(0, 12);
   const target = join(cacheRoot, version);
   if (existsSync(join(target, COMPLETE_MARKER))) return target;
-  const temp = join(cacheRoot, `.${version}.${randomUUID().slice(0, 8)}.tmp`);
+  const temp = join(cacheRoot, `.${version}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   for (const [rel, bytes] of entries) {
     mkdirSync(dirname(join(temp, rel)), { recursive: true });
     writeFileSync(join(temp, rel), bytes);

@@ -4,10 +4,10 @@
  * link), so a tool that edits the staged tree cannot change the source skill, and it is replaced on every run.
  * Non-throwing: a failure is a reason, and the run goes on with the absolute source path as the fallback.
  */
-import { createHash, randomUUID } from "node:crypto";
 import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
+import { sha256 } from "../node-crypto.ts";
 import { copyTreeDereferenced, nodeCopyTree, type TreeCopier } from "./copy-tree.ts";
 
 /** The folder under the project that holds staged skills. */
@@ -20,7 +20,7 @@ export type StageResult =
 /** `<basename>-<first 10 hex of sha256(resolved source path with '/' separators)>`. */
 export function stagingFolderName(sourceDir: string): string {
   const resolved = resolve(sourceDir).replaceAll("\\", "/");
-  const hash = createHash("sha256").update(resolved).digest("hex").slice(0, 10);
+  const hash = sha256().update(resolved).digest("hex").slice(0, 10);
   return `${basename(resolved)}-${hash}`;
 }
 
@@ -38,7 +38,7 @@ export async function stageSkill(sourceDir: string, cwd: string, copy: TreeCopie
     }
     const name = stagingFolderName(sourceDir);
     const target = join(stagingRoot, name);
-    const temp = join(stagingRoot, `.${name}.${randomUUID().slice(0, 8)}.tmp`);
+    const temp = join(stagingRoot, `.${name}.${crypto.randomUUID().slice(0, 8)}.tmp`);
     let via: "primary" | "stream";
     try {
       via = await copyTreeDereferenced(sourceDir, temp, copy);

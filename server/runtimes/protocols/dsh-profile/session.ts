@@ -3,7 +3,6 @@
  * frames (1 MiB each at most), drives the state machine, writes `execute`/`cancel`, and exposes the unified
  * event stream and one result, like every other transport (../types.ts).
  */
-import { randomUUID } from "node:crypto";
 import type { AgentEvent } from "../../../contracts/events.ts";
 import { LineBuffer, LineTooLong } from "../../streams/line-buffer.ts";
 import { EventQueue } from "../event-queue.ts";
@@ -20,7 +19,7 @@ export type DshProfileOptions = Pick<TransportOptions, "cwd" | "prompt" | "model
 export function startDshProfileSession(io: TransportIO, options: DshProfileOptions): ProtocolSession & { ignoredFrames(): number } {
   const reasoning = explicitModel(options.reasoning);
   const machine = new DshProfileStateMachine({
-    requestId: options.requestId ?? `od-run-${randomUUID()}`,
+    requestId: options.requestId ?? `od-run-${crypto.randomUUID()}`,
     cwd: options.cwd,
     prompt: options.prompt,
     model: explicitModel(options.model),
