@@ -3,7 +3,7 @@
  * items may be updated, so only the unseen suffix of their text is emitted. Commands become a Bash `tool_use` +
  * `tool_result`; each file of a `file_change` becomes its own Write/Edit `tool_use` + `tool_result`.
  */
-import type { AgentEvent } from "../../contracts/events.ts";
+import type { AgentEvent, AgentEventOf } from "../../contracts/events.ts";
 import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
 import { relativeToCwd, toolUseEvent } from "./tool-kind.ts";
 import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
@@ -23,10 +23,20 @@ const USAGE_FIELDS = {
 /** One entry of a todo_list snapshot. */
 type Todo = { content: string; status: string };
 
-/** Same entries in the same order (what comparing their JSON did, without building it for every update). */
-function sameTodos(a: readonly Todo[], b: readonly Todo[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]?.content !== b[i]?.content || a[i]?.status !== b[i]?.status) return false;
+/** One todo_list wire entry as a Todo. */
+function todoFromWire(raw: unknown): Todo {
+  const entry = obj(raw);
+  return { content: str(entry?.text) ?? "", status: entry?.completed === true ? "completed" : "pending" };
+}
+
+/** The wire entries would map to the same todos in the same order (compared without building them). */
+function sameAsWire(todos: readonly Todo[], wire: readonly unknown[]): boolean {
+  if (todos.length !== wire.length) return false;
+  for (let i = 0; i < todos.length; i++) {
+    const entry = obj(wire[i]);
+    const todo = todos[i] as Todo;
+    if (todo.content !== (str(entry?.text) ?? "") || todo.status !== (entry?.completed === true ? "completed" : "pending")) return false;
+  }
   return true;
 }
 
@@ -78,10 +88,12 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
   function fileChange(item: JsonRecord, id: string, completed: boolean): AgentEvent[] {
     const out: AgentEvent[] = [];
     const failed = item.status === "failed";
-    arr(item.changes).forEach((raw, index) => {
-      const change = obj(raw);
+    const changes = arr(item.changes);
+    // A plain loop: a forEach closure per line cost more than the few changes it walks.
+    for (let index = 0; index < changes.length; index++) {
+      const change = obj(changes[index]);
       const path = str(change?.path);
-      if (!path) return;
+      if (!path) continue;
       const kind = str(change?.kind) ?? "update";
       const changeId = `${id}:${index}`;
       if (!emittedTools.has(changeId)) {
@@ -94,7 +106,7 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
         if (failed) result.isError = true;
         out.push(result);
       }
-    });
+    }
     return out;
   }
 
@@ -116,12 +128,11 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
   }
 
   function todoList(item: JsonRecord, id: string): AgentEvent[] {
-    const todos = arr(item.items).map((raw) => {
-      const entry = obj(raw) ?? {};
-      return { content: str(entry.text) ?? "", status: entry.completed === true ? "completed" : "pending" };
-    });
+    const items = arr(item.items);
     const previous = todoSnapshots.get(id);
-    if (previous && sameTodos(previous.last, todos)) return [];
+    // An unchanged snapshot (most updates) is recognised on the wire entries, before any todo objects are built.
+    if (previous && sameAsWire(previous.last, items)) return [];
+    const todos = items.map(todoFromWire);
     const count = (previous?.count ?? 0) + 1;
     todoSnapshots.set(id, { count, last: todos });
     return [toolUseEvent(count === 1 ? id : `${id}:${count}`, "TodoWrite", { todos }, cwd)];
@@ -172,8 +183,13 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
       const rec = parseJsonLine(line);
       if (!rec) return [rawEvent(line)];
       switch (rec.type) {
-        case "thread.started":
-          return [compact({ type: "status", label: "initializing", sessionId: str(rec.thread_id) })];
+        case "thread.started": {
+          // Built directly rather than through compact(): one object per turn instead of two.
+          const event: AgentEventOf<"status"> = { type: "status", label: "initializing" };
+          const sessionId = str(rec.thread_id);
+          if (sessionId !== undefined) event.sessionId = sessionId;
+          return [event];
+        }
         case "turn.started":
           return [{ type: "status", label: "thinking" }];
         case "item.started":
@@ -181,7 +197,8 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
         case "item.completed":
           return onItem(rec, line);
         case "turn.completed": {
-          return [compact({ type: "usage", usage: pickUsage(rec.usage, USAGE_FIELDS), stopReason: "completed" })];
+          const usage = pickUsage(rec.usage, USAGE_FIELDS);
+          return [usage === undefined ? { type: "usage", stopReason: "completed" } : { type: "usage", usage, stopReason: "completed" }];
         }
         case "turn.failed":
           return onError(str(obj(rec.error)?.message) ?? "codex turn failed");

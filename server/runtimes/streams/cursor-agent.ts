@@ -8,7 +8,7 @@ import type { AgentEvent } from "../../contracts/events.ts";
 import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
 import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
-import { arr, compact, num, obj, parseToolInput, pickUsage, str, stringifyContent } from "./wire.ts";
+import { compact, num, obj, parseToolInput, pickUsage, str, stringifyContent } from "./wire.ts";
 
 /** Cursor's tool payload key → a tool name classifyTool understands. */
 const TOOL_NAMES: Record<string, string> = {
@@ -26,6 +26,31 @@ const TOOL_NAMES: Record<string, string> = {
   webFetchToolCall: "web_fetch",
 };
 
+/** cursor-agent usage fields → ours (one object for every run instead of one literal per result). */
+const USAGE_FIELDS = {
+  input_tokens: "inputTokens",
+  output_tokens: "outputTokens",
+  cached_read_tokens: "cacheReadTokens",
+  cached_write_tokens: "cacheWriteTokens",
+} as const;
+
+/** The text of an assistant message's content: a string, or its blocks' texts joined. */
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  // Almost every record carries one text block: take it as is instead of mapping and joining an array.
+  if (content.length === 1) return str(obj(content[0])?.text) ?? "";
+  let text = "";
+  for (const block of content) text += str(obj(block)?.text) ?? "";
+  return text;
+}
+
+/** The first key of the tool_call payload and its value (what `Object.entries(call)[0]` gave, without the array). */
+function firstEntry(call: JsonRecord): [string, unknown] {
+  for (const key in call) return [key, call[key]];
+  return ["unknown", {}];
+}
+
 /** Creates a parser for one cursor-agent run. */
 export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
   const cwd = ctx.cwd;
@@ -34,40 +59,43 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
   let sessionId: string | undefined;
   let turnText = "";
 
-  function assistant(rec: JsonRecord): AgentEvent[] {
-    const content = obj(rec.message)?.content;
-    const text = typeof content === "string" ? content : arr(content).map((b) => str(obj(b)?.text) ?? "").join("");
-    if (text === "") return [];
+  function assistant(rec: JsonRecord, out: AgentEvent[]): void {
+    const text = contentText(obj(rec.message)?.content);
+    if (text === "") return;
     const incremental = num(rec.timestamp_ms) !== undefined && rec.model_call_id === undefined;
     if (incremental) {
       turnText += text;
-      return [{ type: "text_delta", delta: text }];
+      out.push({ type: "text_delta", delta: text });
+      return;
     }
     if (text.startsWith(turnText)) {
       const suffix = text.slice(turnText.length);
       turnText = text;
-      return suffix === "" ? [] : [{ type: "text_delta", delta: suffix }];
+      if (suffix !== "") out.push({ type: "text_delta", delta: suffix });
+      return;
     }
-    if (turnText.includes(text)) return [];
+    if (turnText.includes(text)) return;
     turnText += text;
-    return [{ type: "text_delta", delta: text }];
+    out.push({ type: "text_delta", delta: text });
   }
 
-  function toolCall(rec: JsonRecord, line: string): AgentEvent[] {
+  function toolCall(rec: JsonRecord, line: string, out: AgentEvent[]): void {
     const call = obj(rec.tool_call);
-    if (!call) return [rawEvent(line)];
+    if (!call) {
+      out.push(rawEvent(line));
+      return;
+    }
     const id = str(rec.call_id) ?? "tool";
-    const [key, payloadRaw] = Object.entries(call)[0] ?? ["unknown", {}];
+    const [key, payloadRaw] = firstEntry(call);
     const payload = obj(payloadRaw) ?? {};
     const fn = key === "function";
     const name = fn ? (str(payload.name) ?? "function") : (TOOL_NAMES[key] ?? key.replace(/ToolCall$/, ""));
     const input = fn ? (typeof payload.arguments === "string" ? parseToolInput(payload.arguments) : (payload.arguments ?? {})) : (payload.args ?? {});
-    const out: AgentEvent[] = [];
     if (!emittedTools.has(id)) {
       emittedTools.add(id);
       out.push(toolUseEvent(id, name, input, cwd));
     }
-    if (rec.subtype !== "completed" || finishedTools.has(id)) return out;
+    if (rec.subtype !== "completed" || finishedTools.has(id)) return;
     finishedTools.add(id);
     const result = obj(payload.result) ?? {};
     const success = obj(result.success);
@@ -77,7 +105,6 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
     const event: AgentEvent = { type: "tool_result", toolUseId: id, content };
     if (!success || (exit !== undefined && exit !== 0)) event.isError = true;
     out.push(event);
-    return out;
   }
 
   return {
@@ -97,13 +124,13 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
       }
       switch (rec.type) {
         case "assistant":
-          out.push(...assistant(rec));
+          assistant(rec, out);
           return out;
         case "user":
           turnText = "";
           return out;
         case "tool_call":
-          out.push(...toolCall(rec, line));
+          toolCall(rec, line, out);
           return out;
         case "thinking": {
           const text = str(rec.text) ?? "";
@@ -112,12 +139,7 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
         }
         case "result": {
           turnText = "";
-          const usage = pickUsage(rec.usage, {
-            input_tokens: "inputTokens",
-            output_tokens: "outputTokens",
-            cached_read_tokens: "cacheReadTokens",
-            cached_write_tokens: "cacheWriteTokens",
-          });
+          const usage = pickUsage(rec.usage, USAGE_FIELDS);
           const isError = rec.is_error === true;
           out.push(compact({ type: "usage", usage, durationMs: num(rec.duration_ms), stopReason: str(rec.subtype), isError: isError ? true : undefined }));
           if (isError) out.push({ type: "error", message: str(rec.result) || `cursor-agent run failed: ${str(rec.subtype) ?? "unknown"}`, code: str(rec.subtype) ?? "result_error", terminal: true });

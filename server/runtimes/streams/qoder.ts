@@ -3,7 +3,7 @@
  * without partial messages: `system/init` (adds `qodercli_version`), whole `assistant` messages, `user` tool results,
  * `result`. An `assistant` record with `error` and no text (e.g. `authentication_failed`) is reported as an error.
  */
-import type { AgentEvent } from "../../contracts/events.ts";
+import type { AgentEvent, AgentEventOf } from "../../contracts/events.ts";
 import { claudeUsage } from "./claude.ts";
 import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
@@ -61,8 +61,15 @@ export function createQoderParser(ctx: ParserContext = {}): StreamParser {
       switch (rec.type) {
         case "system": {
           if (rec.subtype !== "init") return [rawEvent(line)];
+          // Built field by field (same key order compact() kept) rather than as a literal copied by compact().
+          const event: AgentEventOf<"status"> = { type: "status", label: "initializing" };
+          const model = str(rec.model);
+          if (model !== undefined) event.model = model;
+          const sessionId = str(rec.session_id);
+          if (sessionId !== undefined) event.sessionId = sessionId;
           const version = str(rec.qodercli_version);
-          return [compact({ type: "status", label: "initializing", model: str(rec.model), sessionId: str(rec.session_id), detail: version ? `qodercli ${version}` : undefined })];
+          if (version) event.detail = `qodercli ${version}`;
+          return [event];
         }
         case "assistant":
           return assistant(rec, line);
