@@ -3,6 +3,7 @@
  * the run machinery (invocation, filtered env, runAttempt with its watchdog and cancel ladder, judgeAttempt) but
  * no project, conversation or message. Always answers with a result, never throws for the agent's failures.
  */
+import { transportFacts } from "./transport-facts.ts";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
@@ -191,15 +192,3 @@ function defaultLaunch(def: RuntimeAgentDef, deps: ConnectionTestDeps): AgentLau
   return resolved.ok ? resolved.launch : undefined;
 }
 
-/** The def facts a protocol transport reads (as the run service passes them). */
-function transportFacts(def: RuntimeAgentDef) {
-  return {
-    id: def.id,
-    ...(def.acpMcpEnvFormat ? { acpMcpEnvFormat: def.acpMcpEnvFormat } : {}),
-    ...(def.acpStdioMcpRemovedInVersion ? { acpStdioMcpRemovedInVersion: def.acpStdioMcpRemovedInVersion } : {}),
-    ...(def.resumesSessionViaAcpLoad ? { resumesSessionViaAcpLoad: true } : {}),
-    ...(def.acpTurnEndCompletesPrompt ? { acpTurnEndCompletesPrompt: true } : {}),
-    ...(def.acpImagePathFormat ? { acpImagePathFormat: def.acpImagePathFormat } : {}),
-    ...(def.piRpcSessionDir ? { piRpcSessionDir: def.piRpcSessionDir } : {}),
-  };
-}

@@ -3,6 +3,7 @@
  * replayable log, and always ends it — succeeded, failed or canceled — with nothing of it left running.
  * It is the one owner of every agent child process the daemon starts.
  */
+import { transportFacts } from "./transport-facts.ts";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -467,17 +468,6 @@ function nativeResumeStyle(def: RuntimeAgentDef, reader: Invocation["reader"]): 
   return def.capturesSessionIdFromStream ? "capture" : "specify";
 }
 
-function transportFacts(def: RuntimeAgentDef) {
-  return {
-    id: def.id,
-    ...(def.acpMcpEnvFormat ? { acpMcpEnvFormat: def.acpMcpEnvFormat } : {}),
-    ...(def.acpStdioMcpRemovedInVersion ? { acpStdioMcpRemovedInVersion: def.acpStdioMcpRemovedInVersion } : {}),
-    ...(def.resumesSessionViaAcpLoad ? { resumesSessionViaAcpLoad: true } : {}),
-    ...(def.acpTurnEndCompletesPrompt ? { acpTurnEndCompletesPrompt: true } : {}),
-    ...(def.acpImagePathFormat ? { acpImagePathFormat: def.acpImagePathFormat } : {}),
-    ...(def.piRpcSessionDir ? { piRpcSessionDir: def.piRpcSessionDir } : {}),
-  };
-}
 
 function endEvent(ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], startedAt: number): NewRunEvent {
   return {
