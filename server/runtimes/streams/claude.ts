@@ -17,14 +17,17 @@ export const PROMPT_TOO_LARGE = "AGENT_PROMPT_TOO_LARGE";
 
 type OpenBlock = { kind: "text" | "thinking" | "tool_use" | "other"; id?: string; name?: string; json: string; input?: unknown };
 
+/** Claude usage fields → ours (one object shared by every call instead of one literal per record). */
+const CLAUDE_USAGE_FIELDS = {
+  input_tokens: "input_tokens",
+  output_tokens: "output_tokens",
+  cached_read_tokens: "cache_read_input_tokens",
+  cached_write_tokens: "cache_creation_input_tokens",
+} as const;
+
 /** Anthropic usage → our Usage. */
 export function claudeUsage(usage: unknown) {
-  return pickUsage(usage, {
-    input_tokens: "input_tokens",
-    output_tokens: "output_tokens",
-    cached_read_tokens: "cache_read_input_tokens",
-    cached_write_tokens: "cache_creation_input_tokens",
-  });
+  return pickUsage(usage, CLAUDE_USAGE_FIELDS);
 }
 
 /** Creates a parser for one Claude stream-json run. */
