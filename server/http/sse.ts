@@ -8,6 +8,8 @@ const encoder = new TextEncoder();
 
 export function formatSseFrame(frame: SseFrame): string {
   const data = typeof frame.data === "string" ? frame.data : JSON.stringify(frame.data);
+  // Fast path for every run event (JSON text never holds a raw newline): one string, no intermediate arrays.
+  if (!data.includes("\n")) return `${frame.id !== undefined ? `id: ${frame.id}\n` : ""}event: ${frame.event}\ndata: ${data}\n\n`;
   const lines = [...(frame.id !== undefined ? [`id: ${frame.id}`] : []), `event: ${frame.event}`, ...data.split("\n").map((l) => `data: ${l}`)];
   return lines.join("\n") + "\n\n";
 }

@@ -70,7 +70,8 @@ export class RunEventLog {
     } else {
       this.#flushTimer ??= setTimeout(() => this.flush(), this.#flushDelayMs);
     }
-    for (const wake of [...this.#waiters]) wake();
+    // Each waiter deletes itself; deleting the entry being visited is safe during Set iteration (no per-event copy).
+    for (const wake of this.#waiters) wake();
     return stored;
   }
 
