@@ -12,6 +12,7 @@ import { readStreamEventBatches } from "../runtimes/streams/read-events.ts";
 import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
 import { stopProcessTree } from "./cancel-ladder.ts";
 import { startProtocol } from "./protocols.ts";
+import { TextBuffer } from "./text-buffer.ts";
 import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
 
 export type AttemptInput = {
@@ -98,12 +99,13 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   input.signal.addEventListener("abort", onAbort, { once: true });
   if (input.signal.aborted) onAbort();
 
+  const text = new TextBuffer();
   const handleEvent = (event: AgentEvent) => {
     if (SUBSTANTIVE.has(event.type)) {
       outcome.sawOutput = true;
       watchdog.sawOutput();
     }
-    if (event.type === "text_delta") outcome.text += event.delta;
+    if (event.type === "text_delta") text.append(event.delta);
     if (event.type === "status" && event.sessionId) outcome.sessionId = event.sessionId;
     if (event.type === "error") outcome.errors.push({ message: event.message, code: event.code, terminal: event.terminal });
     if (event.type === "tool_use" && event.path && (event.kind === "file_write" || event.kind === "file_edit")) outcome.toolPaths.push(event.path);
@@ -157,6 +159,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     await stop("done");
     outcome.exit ??= await child.exited;
     await stderrDone;
+    outcome.text = text.toString();
   }
   return outcome;
 }

@@ -4,36 +4,44 @@
  */
 import type { AgentEvent } from "../contracts/events.ts";
 import type { PersistedEvent } from "../contracts/projects.ts";
+import { TextBuffer } from "./text-buffer.ts";
+
+type MergedPart = Extract<PersistedEvent, { type: "text" | "thinking" }>;
 
 export class EventFolder {
-  readonly events: PersistedEvent[] = [];
-  #text = "";
+  readonly #events: PersistedEvent[] = [];
+  readonly #text = new TextBuffer();
+  /** The last folded event while it is a text or thinking part still taking deltas, and its buffered text. */
+  #open: { part: MergedPart; text: TextBuffer } | undefined;
+
+  /** The folded events so far (the open text or thinking part carries its text up to now). */
+  get events(): PersistedEvent[] {
+    if (this.#open) this.#open.part.text = this.#open.text.toString();
+    return this.#events;
+  }
 
   /** The assistant's visible answer so far. */
   get text(): string {
-    return this.#text;
+    return this.#text.toString();
   }
 
   push(event: AgentEvent): void {
-    const last = this.events.at(-1);
     switch (event.type) {
       case "text_delta":
-        this.#text += event.delta;
-        if (last?.type === "text") last.text += event.delta;
-        else this.events.push({ type: "text", text: event.delta });
+        this.#text.append(event.delta);
+        this.#merge("text", event.delta);
         return;
       case "thinking_delta":
-        if (last?.type === "thinking") last.text += event.delta;
-        else this.events.push({ type: "thinking", text: event.delta });
+        this.#merge("thinking", event.delta);
         return;
       case "tool_use":
-        this.events.push({ type: "tool_use", id: event.id, name: event.name, input: event.input, kind: event.kind, ...(event.path ? { path: event.path } : {}) });
+        this.#add({ type: "tool_use", id: event.id, name: event.name, input: event.input, kind: event.kind, ...(event.path ? { path: event.path } : {}) });
         return;
       case "tool_result":
-        this.events.push({ type: "tool_result", toolUseId: event.toolUseId, content: event.content.slice(0, 20_000), ...(event.isError ? { isError: true } : {}) });
+        this.#add({ type: "tool_result", toolUseId: event.toolUseId, content: event.content.slice(0, 20_000), ...(event.isError ? { isError: true } : {}) });
         return;
       case "usage":
-        this.events.push({
+        this.#add({
           type: "usage",
           ...(event.usage?.input_tokens !== undefined ? { inputTokens: event.usage.input_tokens } : {}),
           ...(event.usage?.output_tokens !== undefined ? { outputTokens: event.usage.output_tokens } : {}),
@@ -42,14 +50,14 @@ export class EventFolder {
         });
         return;
       case "error":
-        this.events.push({ type: "error", message: event.message, ...(event.code ? { code: event.code } : {}) });
+        this.#add({ type: "error", message: event.message, ...(event.code ? { code: event.code } : {}) });
         return;
       case "artifact":
-        this.events.push({ type: "artifact", name: event.name, ...(event.path ? { path: event.path } : {}) });
+        this.#add({ type: "artifact", name: event.name, ...(event.path ? { path: event.path } : {}) });
         return;
       case "status":
         if (event.label === "warning" || event.label === "retrying" || event.label === "compacting") {
-          this.events.push({ type: "status", label: event.label, ...(event.detail ? { detail: event.detail } : {}) });
+          this.#add({ type: "status", label: event.label, ...(event.detail ? { detail: event.detail } : {}) });
         }
         return;
       case "thinking_start":
@@ -60,5 +68,24 @@ export class EventFolder {
       case "raw":
         return;
     }
+  }
+
+  /** Deltas of one kind in a row fold into one part; any other folded event ends it. */
+  #merge(type: MergedPart["type"], delta: string): void {
+    if (this.#open?.part.type === type) {
+      this.#open.text.append(delta);
+      return;
+    }
+    const part: MergedPart = { type, text: delta };
+    this.#add(part);
+    this.#open = { part, text: new TextBuffer(delta) };
+  }
+
+  #add(event: PersistedEvent): void {
+    if (this.#open) {
+      this.#open.part.text = this.#open.text.toString();
+      this.#open = undefined;
+    }
+    this.#events.push(event);
   }
 }

@@ -1,0 +1,26 @@
+/**
+ * Appends many small strings (a run's text deltas) without building a rope: `s += delta` keeps one rope node per
+ * delta alive until the text is read, about 3× the text's size while a run streams. Deltas are joined in blocks.
+ */
+const BLOCK = 256;
+
+export class TextBuffer {
+  readonly #blocks: string[] = [];
+  #parts: string[] = [];
+
+  constructor(initial = "") {
+    if (initial) this.#parts.push(initial);
+  }
+
+  append(text: string): void {
+    this.#parts.push(text);
+    if (this.#parts.length >= BLOCK) {
+      this.#blocks.push(this.#parts.join(""));
+      this.#parts = [];
+    }
+  }
+
+  toString(): string {
+    return this.#blocks.join("") + this.#parts.join("");
+  }
+}
