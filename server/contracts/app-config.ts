@@ -36,21 +36,4 @@ export type AppConfigPatch = z.infer<typeof AppConfigPatch>;
 
 export const AppConfigResponse = z.object({ config: AppConfig });
 
-/** Apply a validated patch to a config (pure). */
-export function applyAppConfigPatch(config: AppConfig, patch: AppConfigPatch): AppConfig {
-  const next: AppConfig = { ...config };
-  if (patch.agentId !== undefined) next.agentId = patch.agentId;
-  if (patch.theme !== undefined) next.theme = patch.theme;
-  if (patch.agentModels) next.agentModels = mergeByAgent(config.agentModels, patch.agentModels);
-  if (patch.agentCliEnv) next.agentCliEnv = mergeByAgent(config.agentCliEnv, patch.agentCliEnv);
-  return next;
-}
-
-function mergeByAgent<T>(current: Record<string, T> | undefined, patch: Record<string, T | null>): Record<string, T> {
-  const merged: Record<string, T> = { ...current };
-  for (const [agentId, value] of Object.entries(patch)) {
-    if (value === null) delete merged[agentId];
-    else merged[agentId] = value;
-  }
-  return merged;
-}
+export { applyAppConfigPatch } from "./app-config-patch.ts";

@@ -1,5 +1,6 @@
 /** App preferences (`/api/app-config`): the chosen agent, per-agent model/reasoning and env, and the theme. */
 import { computed, signal } from "@preact/signals";
+import { applyAppConfigPatch } from "../../server/contracts/app-config-patch.ts";
 import type { AppConfig, AppConfigPatch } from "../../server/contracts/app-config.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 
@@ -18,10 +19,8 @@ export function createConfigModel(api: Api) {
 
   /** Sends a partial update; the daemon merges per-agent maps (`null` removes an agent's entry). */
   async function update(patch: AppConfigPatch): Promise<void> {
-    if (patch.theme) config.value = { ...config.value, theme: patch.theme };
-    if (patch.agentId !== undefined) config.value = { ...config.value, agentId: patch.agentId };
-    // A model picked and sent at once must go out with the new model, not wait for the PUT's answer.
-    if (patch.agentModels) config.value = { ...config.value, agentModels: mergeByAgent(config.value.agentModels, patch.agentModels) };
+    // Applied at once (a model picked and sent at once must go out with the new model), then the daemon's answer wins.
+    config.value = applyAppConfigPatch(config.value, patch);
     try {
       config.value = (await api.put<{ config: AppConfig }>("/api/app-config", patch)).config;
       error.value = null;
@@ -38,13 +37,3 @@ export function createConfigModel(api: Api) {
   return { config, error, theme, load, update, choiceFor };
 }
 export type ConfigModel = ReturnType<typeof createConfigModel>;
-
-/** The daemon's per-agent merge (`null` removes an entry), applied locally before it answers. */
-function mergeByAgent<T>(current: Record<string, T> | undefined, patch: Record<string, T | null>): Record<string, T> {
-  const merged: Record<string, T> = { ...current };
-  for (const [agentId, value] of Object.entries(patch)) {
-    if (value === null) delete merged[agentId];
-    else merged[agentId] = value;
-  }
-  return merged;
-}
