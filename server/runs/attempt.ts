@@ -22,7 +22,7 @@ export type AttemptInput = {
   env: Record<string, string>;
   invocation: Invocation;
   /** For protocol readers: everything the transport needs besides the pipes. */
-  transportOptions: Omit<TransportOptions, "respawn">;
+  transportOptions: Omit<TransportOptions, "respawn"> & { requestId?: string };
   timeouts: WatchdogTimeouts & { cancelGraceMs: number };
   /** Abort = cancel requested (user, shutdown). */
   signal: AbortSignal;

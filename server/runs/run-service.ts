@@ -15,7 +15,7 @@ import { createRunInputs, type RunInputsProvider } from "../inputs/run-inputs.ts
 import { changedFiles, snapshotFiles } from "../projects/file-snapshot.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
 import { RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
-import { buildInvocation, readerFor, type Invocation } from "../runtimes/invocation.ts";
+import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
 import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
@@ -165,7 +165,6 @@ export class RunService {
     const live = this.#live.get(runId);
     if (!live) throw new HttpError(409, "RUN_NOT_LIVE", "this run is not running");
     if (!live.input) throw new HttpError(409, "INPUT_NOT_SUPPORTED", "this agent does not accept messages mid-turn (or its turn has ended)");
-    const { streamJsonUserLine } = await import("../runtimes/invocation.ts");
     if (!(await live.input.send(streamJsonUserLine(message)))) throw new HttpError(409, "INPUT_NOT_SUPPORTED", "the agent's input is closed");
     live.log.append({ type: "diagnostic", kind: "input", message: "forwarded a message to the running agent", detail: { message } });
   }
@@ -337,7 +336,8 @@ export class RunService {
               resumeSessionId: handle ?? null,
               def: transportFacts(def),
               env: this.deps.env,
-              ...({ requestId: live.id } as object),
+              // DSH scopes its frames by request id: the run id.
+              requestId: live.id,
             },
             timeouts: {
               firstOutputMs: this.#timeouts.firstOutputMs(def),

@@ -2,7 +2,7 @@
  * Fake agent CLIs on a temp PATH and a RunService wired to them: the engine is tested end to end against real
  * processes (tests/fakes/fake-cli.ts and the protocol fakes), never against mocks of our own code.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
@@ -125,7 +125,6 @@ export function endOf(events: RunEvent[]) {
 
 /** pids of live processes whose environment carries OD_RUN_ID=<runId>. */
 export function processesWithRunCookie(runId: string): number[] {
-  const { readdirSync } = require("node:fs") as typeof import("node:fs");
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
