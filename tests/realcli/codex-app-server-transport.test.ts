@@ -1,32 +1,31 @@
 /**
  * The codex app-server transport against the REAL pinned codex (tests/realcli/.cache) and the fake model server.
- * Skipped when the real-CLI cache is not installed.
+ * Part of the real-CLI suite: the pinned installs are ensured first (a failed install fails the test).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnChild, type ChildHandle } from "../../../server/platform/process.ts";
-import { startCodexAppServerTransport } from "../../../server/runtimes/protocols/codex-app-server/index.ts";
-import type { ProtocolSession } from "../../../server/runtimes/protocols/types.ts";
-import type { AgentEvent } from "../../../server/contracts/events.ts";
-import { startFakeModelServer, type FakeModelServer } from "../../fakes/model-server.ts";
-import { baseEnv, entryArgv, recipeFor, writeRecipeFiles } from "../../realcli/recipes.ts";
+import { spawnChild, type ChildHandle } from "../../server/platform/process.ts";
+import { startCodexAppServerTransport } from "../../server/runtimes/protocols/codex-app-server/index.ts";
+import type { ProtocolSession } from "../../server/runtimes/protocols/types.ts";
+import type { AgentEvent } from "../../server/contracts/events.ts";
+import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.ts";
+import { baseEnv, entryArgv, recipeFor, writeRecipeFiles } from "./recipes.ts";
+import { ensureRealClis } from "./setup.ts";
 
-const probe = recipeFor("codex", "http://127.0.0.1:1", tmpdir());
-const installed = existsSync(probe.binPath);
-
-describe.skipIf(!installed)("codex app-server (real codex)", () => {
+describe("codex app-server (real codex)", () => {
   let fake: FakeModelServer;
   let home: string;
   let project: string;
   const children: ChildHandle[] = [];
 
   beforeAll(async () => {
+    await ensureRealClis();
     fake = await startFakeModelServer();
     home = mkdtempSync(join(tmpdir(), "od-codex-home-"));
     project = mkdtempSync(join(tmpdir(), "od-codex-project-"));
-  });
+  }, 20 * 60_000);
   afterAll(async () => {
     for (const child of children) {
       child.kill("SIGKILL", { group: true });
