@@ -7,9 +7,9 @@
  */
 import type { AgentEvent } from "../../contracts/events.ts";
 import { isTaskTool, TaskList } from "./claude-tasks.ts";
-import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
-import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import type { ParserContext, StreamParser } from "./types.ts";
 import { arr, compact, num, obj, parseToolInput, pickUsage, str, stringifyContent } from "./wire.ts";
 
 /** Stable code for Claude's "Prompt is too long" failure. */
@@ -65,7 +65,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
     out.push({ type: "turn_end", stopReason });
   }
 
-  function onSystem(rec: JsonRecord, line: string): AgentEvent[] {
+  function onSystem(rec: JsonRecord, line: string | undefined): AgentEvent[] {
     switch (rec.subtype) {
       case "init":
         return [compact({ type: "status", label: "initializing", model: str(rec.model), sessionId: str(rec.session_id) })];
@@ -88,13 +88,13 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       case "permission_denied":
         return [compact({ type: "status", label: "warning", detail: str(rec.message) ?? `permission denied: ${str(rec.tool_name) ?? "tool"}` })];
       default:
-        return [rawEvent(line)];
+        return [rawRecord(rec, line)];
     }
   }
 
-  function onStreamEvent(rec: JsonRecord, line: string): AgentEvent[] {
+  function onStreamEvent(rec: JsonRecord, line: string | undefined): AgentEvent[] {
     const event = obj(rec.event);
-    if (!event) return [rawEvent(line)];
+    if (!event) return [rawRecord(rec, line)];
     if (rec.parent_tool_use_id) return [];
     const out: AgentEvent[] = [];
     switch (event.type) {
@@ -166,13 +166,13 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       case "ping":
         return out;
       default:
-        return [rawEvent(line)];
+        return [rawRecord(rec, line)];
     }
   }
 
-  function onAssistant(rec: JsonRecord, line: string): AgentEvent[] {
+  function onAssistant(rec: JsonRecord, line: string | undefined): AgentEvent[] {
     const message = obj(rec.message);
-    if (!message) return [rawEvent(line)];
+    if (!message) return [rawRecord(rec, line)];
     const isSubAgent = Boolean(rec.parent_tool_use_id);
     const messageId = str(message.id) ?? "";
     const out: AgentEvent[] = [];
@@ -255,11 +255,8 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
     return out;
   }
 
-  return {
-    push(line) {
-      if (isBlank(line)) return [];
-      const rec = parseJsonLine(line);
-      if (!rec) return [rawEvent(line)];
+  return jsonRecordParser({
+    record(rec, line) {
       switch (rec.type) {
         case "system":
           return onSystem(rec, line);
@@ -272,7 +269,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
         case "result":
           return onResult(rec);
         default:
-          return [rawEvent(line)];
+          return [rawRecord(rec, line)];
       }
     },
     end() {
@@ -280,7 +277,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       pendingError = undefined;
       return error ? [{ type: "error", message: error.message, code: error.code }] : [];
     },
-  };
+  });
 }
 
 function stringifyOptional(value: unknown): string | undefined {

@@ -4,9 +4,9 @@
  * `tool_result`; each file of a `file_change` becomes its own Write/Edit `tool_use` + `tool_result`.
  */
 import type { AgentEvent, AgentEventOf } from "../../contracts/events.ts";
-import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { relativeToCwd, toolUseEvent } from "./tool-kind.ts";
-import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import type { ParserContext, StreamParser } from "./types.ts";
 import { arr, compact, num, obj, pickUsage, str, stringifyContent } from "./wire.ts";
 
 const RECONNECTING = /^Reconnecting\.\.\./;
@@ -138,9 +138,9 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
     return [toolUseEvent(count === 1 ? id : `${id}:${count}`, "TodoWrite", { todos }, cwd)];
   }
 
-  function onItem(rec: JsonRecord, line: string): AgentEvent[] {
+  function onItem(rec: JsonRecord, line: string | undefined): AgentEvent[] {
     const item = obj(rec.item);
-    if (!item) return [rawEvent(line)];
+    if (!item) return [rawRecord(rec, line)];
     const id = str(item.id) ?? "item";
     const completed = rec.type === "item.completed";
     switch (item.type) {
@@ -166,7 +166,7 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
       case "error":
         return [compact({ type: "status", label: "warning", detail: str(item.message) })];
       default:
-        return [rawEvent(line)];
+        return [rawRecord(rec, line)];
     }
   }
 
@@ -177,11 +177,8 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
     return [{ type: "error", message, terminal: true }];
   }
 
-  return {
-    push(line) {
-      if (isBlank(line)) return [];
-      const rec = parseJsonLine(line);
-      if (!rec) return [rawEvent(line)];
+  return jsonRecordParser({
+    record(rec, line) {
       switch (rec.type) {
         case "thread.started": {
           // Built directly rather than through compact(): one object per turn instead of two.
@@ -205,11 +202,11 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
         case "error":
           return onError(str(rec.message) ?? "codex error");
         default:
-          return [rawEvent(line)];
+          return [rawRecord(rec, line)];
       }
     },
     end() {
       return [];
     },
-  };
+  });
 }

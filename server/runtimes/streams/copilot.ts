@@ -4,9 +4,9 @@
  * top-level `result` carries the session id (the only place it appears), usage and the exit code.
  */
 import type { AgentEvent } from "../../contracts/events.ts";
-import { isBlank, parseJsonLine } from "./json-lines.ts";
+import { jsonRecordParser, rawRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
-import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import type { ParserContext, StreamParser } from "./types.ts";
 import { compact, num, obj, parseToolInput, pickUsage, str, stringifyContent } from "./wire.ts";
 
 /** Records we understand but have nothing to show for. */
@@ -32,11 +32,8 @@ export function createCopilotParser(ctx: ParserContext = {}): StreamParser {
   let thinking = false;
   let streamedAny = false;
 
-  return {
-    push(line) {
-      if (isBlank(line)) return [];
-      const rec = parseJsonLine(line);
-      if (!rec) return [rawEvent(line)];
+  return jsonRecordParser({
+    record(rec, line) {
       const type = str(rec.type) ?? "";
       const data = obj(rec.data) ?? {};
       if (IGNORED.has(type)) return [];
@@ -104,11 +101,11 @@ export function createCopilotParser(ctx: ParserContext = {}): StreamParser {
           return out;
         }
         default:
-          return [rawEvent(line)];
+          return [rawRecord(rec, line)];
       }
     },
     end() {
       return [];
     },
-  };
+  });
 }

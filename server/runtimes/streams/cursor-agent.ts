@@ -5,9 +5,9 @@
  * payload is keyed by the tool (`writeToolCall`, `shellToolCall`, …, or `function {name, arguments}`).
  */
 import type { AgentEvent } from "../../contracts/events.ts";
-import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
-import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import type { ParserContext, StreamParser } from "./types.ts";
 import { compact, num, obj, parseToolInput, pickUsage, str, stringifyContent } from "./wire.ts";
 
 /** Cursor's tool payload key → a tool name classifyTool understands. */
@@ -79,10 +79,10 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
     out.push({ type: "text_delta", delta: text });
   }
 
-  function toolCall(rec: JsonRecord, line: string, out: AgentEvent[]): void {
+  function toolCall(rec: JsonRecord, line: string | undefined, out: AgentEvent[]): void {
     const call = obj(rec.tool_call);
     if (!call) {
-      out.push(rawEvent(line));
+      out.push(rawRecord(rec, line));
       return;
     }
     const id = str(rec.call_id) ?? "tool";
@@ -107,11 +107,8 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
     out.push(event);
   }
 
-  return {
-    push(line) {
-      if (isBlank(line)) return [];
-      const rec = parseJsonLine(line);
-      if (!rec) return [rawEvent(line)];
+  return jsonRecordParser({
+    record(rec, line) {
       const out: AgentEvent[] = [];
       const lineSession = str(rec.session_id);
       if (rec.type === "system" && rec.subtype === "init") {
@@ -146,14 +143,14 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
           return out;
         }
         default:
-          out.push(rawEvent(line));
+          out.push(rawRecord(rec, line));
           return out;
       }
     },
     end() {
       return [];
     },
-  };
+  });
 }
 
 function shellOutput(success: JsonRecord): string | undefined {

@@ -2,7 +2,9 @@
  * Line → JSON object. Third-party streams interleave banners, warnings and partial writes with their JSON, so a
  * line that is not a JSON object is reported as `undefined` (the parser turns it into `raw`), never an exception.
  */
+import type { AgentEvent } from "../../contracts/events.ts";
 import { isRecord } from "./tool-kind.ts";
+import { rawEvent, type StreamParser } from "./types.ts";
 
 /** A parsed wire record: any JSON object. */
 export type JsonRecord = Record<string, unknown>;
@@ -33,4 +35,32 @@ function firstNonSpace(line: string): number {
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a && c !== 0xfeff) return c;
   }
   return -1;
+}
+
+/** What a JSON-lines parser implements: one parsed record in, the events it completes out. */
+export type JsonRecordHandlers = {
+  /** `line` is the record's text when the reader has it (see `rawRecord`). */
+  record(record: JsonRecord, line: string | undefined): AgentEvent[];
+  end(): AgentEvent[];
+};
+
+/**
+ * A StreamParser over JSON records: `push` skips blank lines and turns a line that is not a JSON object into `raw`,
+ * the way every JSON-lines format wants; `pushRecord` takes records a bulk reader parsed without making line strings.
+ */
+export function jsonRecordParser(handlers: JsonRecordHandlers): StreamParser {
+  return {
+    push(line) {
+      if (isBlank(line)) return [];
+      const record = parseJsonLine(line);
+      return record ? handlers.record(record, line) : [rawEvent(line)];
+    },
+    pushRecord: handlers.record,
+    end: handlers.end,
+  };
+}
+
+/** The `raw` event of a record no branch understood: its line as received, or the record re-serialised. */
+export function rawRecord(record: JsonRecord, line: string | undefined): AgentEvent {
+  return rawEvent(line ?? JSON.stringify(record));
 }

@@ -29,10 +29,11 @@ export type LineItem = string | LineTooLong;
 
 /** Incremental splitter; `push` chunks as they arrive, then `flush` once at end of input. */
 export class LineBuffer {
-  /** Decodes the first line of each `push` and the flushed line: it drops a leading BOM. */
-  private readonly decoder = new TextDecoder("utf-8");
-  /** Decodes the rest of a chunk: a BOM there is mid-text and kept. */
-  private readonly innerDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Decodes the stream's first line: it drops a leading BOM. */
+  private readonly firstLineDecoder = new TextDecoder("utf-8");
+  /** Decodes every later line: a BOM there is mid-text and kept, wherever the chunk boundaries fall. */
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  private atStart = true;
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private discarding = false;
@@ -60,9 +61,9 @@ export class LineBuffer {
       return out;
     }
     const first = this.pendingBytes > 0 ? this.takePending(chunk.subarray(start, nl)) : chunk.subarray(start, nl);
-    this.emit(this.decoder.decode(first.subarray(0, withoutCr(first))), out);
+    this.emit(this.decodeLine(first.subarray(0, withoutCr(first))), out);
     const lastNl = chunk.lastIndexOf(NEWLINE);
-    if (lastNl > nl) this.splitText(this.innerDecoder.decode(chunk.subarray(nl + 1, lastNl)), out);
+    if (lastNl > nl) this.splitText(this.decoder.decode(chunk.subarray(nl + 1, lastNl)), out);
     this.keep(chunk.subarray(lastNl + 1), out);
     return out;
   }
@@ -75,7 +76,14 @@ export class LineBuffer {
     }
     const last = this.takePending(new Uint8Array(0));
     // Pending bytes are already within the cap (`keep` drops them otherwise), so the last line is not re-measured.
-    return [this.decoder.decode(last.subarray(0, withoutCr(last)))];
+    return [this.decodeLine(last.subarray(0, withoutCr(last)))];
+  }
+
+  /** Decodes a line that may be the stream's first (a discarded over-long line counts as one too). */
+  private decodeLine(bytes: Uint8Array): string {
+    if (!this.atStart) return this.decoder.decode(bytes);
+    this.atStart = false;
+    return this.firstLineDecoder.decode(bytes);
   }
 
   /** Cuts decoded text (complete lines joined by `\n`, the last without one) into lines. */
@@ -105,6 +113,7 @@ export class LineBuffer {
   private keep(tail: Uint8Array, out: LineItem[]): void {
     if (tail.length === 0) return;
     if (this.pendingBytes + tail.length > this.maxLineBytes) {
+      this.atStart = false;
       out.push(new LineTooLong(this.pendingBytes + tail.length, this.maxLineBytes));
       this.pending = [];
       this.pendingBytes = 0;

@@ -4,9 +4,9 @@
  * and cost), `error`. Every record carries `sessionID`; the first one seen is reported as the resume handle.
  */
 import type { AgentEvent } from "../../contracts/events.ts";
-import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
-import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import type { ParserContext, StreamParser } from "./types.ts";
 import { compact, num, obj, str, stringifyContent } from "./wire.ts";
 
 const FINISHED_OK = new Set(["completed"]);
@@ -45,11 +45,8 @@ export function createOpencodeParser(ctx: ParserContext = {}): StreamParser {
     return out;
   }
 
-  return {
-    push(line) {
-      if (isBlank(line)) return [];
-      const rec = parseJsonLine(line);
-      if (!rec) return [rawEvent(line)];
+  return jsonRecordParser({
+    record(rec, line) {
       const part = obj(rec.part) ?? {};
       const out: AgentEvent[] = [];
       const lineSession = str(rec.sessionID) ?? str(part.sessionID);
@@ -95,12 +92,12 @@ export function createOpencodeParser(ctx: ParserContext = {}): StreamParser {
           return out;
         }
         default:
-          out.push(rawEvent(line));
+          out.push(rawRecord(rec, line));
           return out;
       }
     },
     end() {
       return [];
     },
-  };
+  });
 }

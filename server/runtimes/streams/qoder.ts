@@ -5,9 +5,9 @@
  */
 import type { AgentEvent, AgentEventOf } from "../../contracts/events.ts";
 import { claudeUsage } from "./claude.ts";
-import { isBlank, parseJsonLine, type JsonRecord } from "./json-lines.ts";
+import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
-import { rawEvent, type ParserContext, type StreamParser } from "./types.ts";
+import type { ParserContext, StreamParser } from "./types.ts";
 import { arr, compact, num, obj, str, stringifyContent } from "./wire.ts";
 
 /** Creates a parser for one qodercli run. */
@@ -16,9 +16,9 @@ export function createQoderParser(ctx: ParserContext = {}): StreamParser {
   const emittedTools = new Set<string>();
   let thinking = false;
 
-  function assistant(rec: JsonRecord, line: string): AgentEvent[] {
+  function assistant(rec: JsonRecord, line: string | undefined): AgentEvent[] {
     const message = obj(rec.message);
-    if (!message) return [rawEvent(line)];
+    if (!message) return [rawRecord(rec, line)];
     const out: AgentEvent[] = [];
     let sawText = false;
     const content = message.content;
@@ -53,14 +53,11 @@ export function createQoderParser(ctx: ParserContext = {}): StreamParser {
     return out;
   }
 
-  return {
-    push(line) {
-      if (isBlank(line)) return [];
-      const rec = parseJsonLine(line);
-      if (!rec) return [rawEvent(line)];
+  return jsonRecordParser({
+    record(rec, line) {
       switch (rec.type) {
         case "system": {
-          if (rec.subtype !== "init") return [rawEvent(line)];
+          if (rec.subtype !== "init") return [rawRecord(rec, line)];
           // Built field by field (same key order compact() kept) rather than as a literal copied by compact().
           const event: AgentEventOf<"status"> = { type: "status", label: "initializing" };
           const model = str(rec.model);
@@ -102,11 +99,11 @@ export function createQoderParser(ctx: ParserContext = {}): StreamParser {
           return out;
         }
         default:
-          return [rawEvent(line)];
+          return [rawRecord(rec, line)];
       }
     },
     end() {
       return [];
     },
-  };
+  });
 }

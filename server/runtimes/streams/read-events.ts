@@ -5,8 +5,10 @@
  * log want; the flat form is the same stream one event at a time.
  */
 import type { AgentEvent } from "../../contracts/events.ts";
+import { bulkJsonLines } from "../../platform/bulk-json-lines.ts";
 import { createStreamParser, takesTextChunks, type StreamFormat } from "./index.ts";
-import { DEFAULT_MAX_LINE_BYTES, LineBuffer, type LineItem } from "./line-buffer.ts";
+import { DEFAULT_MAX_LINE_BYTES } from "./line-buffer.ts";
+import { createLineEventReader } from "./line-events.ts";
 import type { ParserContext, StreamParser } from "./types.ts";
 
 /** Options of the line layer. */
@@ -14,13 +16,12 @@ export type ReadOptions = { maxLineBytes?: number };
 
 /** Feeds `source` through a line-oriented parser; yields the (non-empty) events of each chunk. */
 export async function* readLineEventBatches(source: AsyncIterable<Uint8Array>, parser: StreamParser, options: ReadOptions = {}): AsyncGenerator<AgentEvent[]> {
-  const lines = new LineBuffer(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  const reader = createLineEventReader(parser, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, bulkJsonLines);
   for await (const chunk of source) {
-    const events = feed(parser, lines.push(chunk));
+    const events = reader.push(chunk);
     if (events.length > 0) yield events;
   }
-  const last = feed(parser, lines.flush());
-  last.push(...parser.end());
+  const last = reader.flush();
   if (last.length > 0) yield last;
 }
 
@@ -61,17 +62,4 @@ export async function* readStreamEvents(
 /** Line-oriented parser over `source`, one event at a time. */
 export async function* readLineEvents(source: AsyncIterable<Uint8Array>, parser: StreamParser, options: ReadOptions = {}): AsyncGenerator<AgentEvent> {
   for await (const batch of readLineEventBatches(source, parser, options)) yield* batch;
-}
-
-function feed(parser: StreamParser, items: LineItem[]): AgentEvent[] {
-  const out: AgentEvent[] = [];
-  for (const item of items) {
-    if (typeof item === "string") {
-      const events = parser.push(item);
-      for (let i = 0; i < events.length; i++) out.push(events[i] as AgentEvent);
-    } else {
-      out.push({ type: "error", code: item.code, message: item.message });
-    }
-  }
-  return out;
 }

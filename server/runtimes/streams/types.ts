@@ -16,6 +16,11 @@ export interface StreamParser {
   push(line: string): AgentEvent[];
   /** Signals end of input and returns whatever was still pending. */
   end(): AgentEvent[];
+  /**
+   * JSON-lines parsers only: feeds a record that a bulk reader already parsed from one line, so the line never has to
+   * exist as a string. `line` is the record's text when the caller has it; a `raw` event otherwise re-serialises it.
+   */
+  pushRecord?(record: Record<string, unknown>, line?: string): AgentEvent[];
 }
 
 /** Builds a parser for one run. */

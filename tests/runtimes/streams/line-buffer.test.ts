@@ -25,6 +25,10 @@ describe("LineBuffer", () => {
     expect(run([bytes.subarray(0, 2), bytes.subarray(2, cut), bytes.subarray(cut)])).toEqual(["héllo → 世界"]);
   });
 
+  test("a BOM is dropped only at the start of the stream, wherever the chunks are cut", () => {
+    expect(run(["\ufeffa\n", "\ufeffb\n\ufeffc\n", "\ufeffd"])).toEqual(["a", "\ufeffb", "\ufeffc", "\ufeffd"]);
+  });
+
   test("CRLF, including a CR and LF split between chunks", () => {
     expect(run(["a\r\nb\r", "\nc\r\n"])).toEqual(["a", "b", "c"]);
   });

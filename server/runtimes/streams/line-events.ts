@@ -1,0 +1,165 @@
+/**
+ * Bytes → events for line-oriented parsers, one chunk at a time. Two readers with the same output: the line reader
+ * (LineBuffer → one string per line → `parser.push`) works everywhere; the bulk reader, for JSON-lines parsers on a
+ * runtime with a native JSON-lines parser, parses a chunk's complete lines in one call and feeds the records straight
+ * to `parser.pushRecord`, so no line ever becomes a string (that and the per-line call were half the reading cost).
+ */
+import { isAscii } from "node:buffer";
+import type { AgentEvent } from "../../contracts/events.ts";
+import type { BulkJsonLines } from "../../platform/bulk-json-lines.ts";
+import { DEFAULT_MAX_LINE_BYTES, LineBuffer, type LineItem } from "./line-buffer.ts";
+import type { StreamParser } from "./types.ts";
+import type { JsonRecord } from "./json-lines.ts";
+import { isRecord } from "./wire.ts";
+
+/** Turns a parser's byte stream into events: `push` each chunk, then `flush` once at end of input. */
+export interface LineEventReader {
+  push(chunk: Uint8Array): AgentEvent[];
+  /** The last line's events and the parser's pending ones. */
+  flush(): AgentEvent[];
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * A non-ASCII range smaller than this takes the line path whole rather than being halved again: where such lines are
+ * dense, finding each one costs more than the 16-bit strings it avoids (measured on the recorded transcripts).
+ */
+const MIN_SPLIT_BYTES = 8 * 1024;
+
+/** The reader for `parser`: the bulk one when both the parser and the runtime support it. */
+export function createLineEventReader(parser: StreamParser, maxLineBytes = DEFAULT_MAX_LINE_BYTES, bulk?: BulkJsonLines): LineEventReader {
+  return bulk && parser.pushRecord ? new BulkJsonLineReader(parser, parser.pushRecord, bulk, maxLineBytes) : new LineReader(parser, maxLineBytes);
+}
+
+class LineReader implements LineEventReader {
+  private readonly lines: LineBuffer;
+  constructor(
+    private readonly parser: StreamParser,
+    maxLineBytes: number,
+  ) {
+    this.lines = new LineBuffer(maxLineBytes);
+  }
+  push(chunk: Uint8Array): AgentEvent[] {
+    return feedLines(this.parser, this.lines.push(chunk));
+  }
+  flush(): AgentEvent[] {
+    return flushLines(this.parser, this.lines);
+  }
+}
+
+/**
+ * The first line of a chunk (which may continue the previous chunk's bytes) and its unfinished last line go through
+ * a LineBuffer, as in the line reader; the complete lines between go to the bulk parser. Its records are used only
+ * where they are provably one JSON object per line; every other line (a banner, a blank line, a value spread over
+ * lines, an array) takes the line path. So the events never depend on where chunk boundaries fall, and equal the line
+ * reader's, except that a `raw` event for a record no parser branch understood carries the record re-serialised.
+ *
+ * Only ASCII ranges go to the native parser: one non-ASCII byte makes it decode the whole range to UTF-16, and every
+ * string in it 16-bit, which costs more than the per-line calls it saves (and keeps its `read` a byte offset). A
+ * range with such bytes is halved until its parts are ASCII or small, with a few SIMD scans.
+ */
+class BulkJsonLineReader implements LineEventReader {
+  private readonly lines: LineBuffer;
+  constructor(
+    private readonly parser: StreamParser,
+    private readonly pushRecord: (record: JsonRecord) => AgentEvent[],
+    private readonly bulk: BulkJsonLines,
+    private readonly maxLineBytes: number,
+  ) {
+    this.lines = new LineBuffer(maxLineBytes);
+  }
+
+  push(chunk: Uint8Array): AgentEvent[] {
+    const firstNl = chunk.indexOf(NEWLINE);
+    if (firstNl < 0) return feedLines(this.parser, this.lines.push(chunk));
+    const out = feedLines(this.parser, this.lines.push(chunk.subarray(0, firstNl + 1)));
+    const lastNl = chunk.lastIndexOf(NEWLINE);
+    // A range longer than the line cap may hold an over-long line, which only the line path measures and drops.
+    if (lastNl > firstNl) {
+      if (lastNl - firstNl <= this.maxLineBytes) this.completeLines(chunk, firstNl + 1, lastNl + 1, out);
+      else this.viaLines(chunk, firstNl + 1, lastNl + 1, out);
+    }
+    if (lastNl + 1 < chunk.length) append(out, feedLines(this.parser, this.lines.push(chunk.subarray(lastNl + 1))));
+    return out;
+  }
+
+  flush(): AgentEvent[] {
+    return flushLines(this.parser, this.lines);
+  }
+
+  /** `chunk[start, end)` is whole lines, each ending in a newline; the line buffer holds nothing meanwhile. */
+  private completeLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
+    if (isAscii(chunk.subarray(start, end))) return this.bulkLines(chunk, start, end, out);
+    const middle = end - start > MIN_SPLIT_BYTES ? middleLineStart(chunk, start, end) : undefined;
+    if (middle === undefined) return this.viaLines(chunk, start, end, out);
+    this.completeLines(chunk, start, middle, out);
+    this.completeLines(chunk, middle, end, out);
+  }
+
+  private bulkLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
+    for (let at = start; at < end; ) {
+      const { values, error, read } = this.bulk(chunk, at, end);
+      // The newlines ending the first `values.length` lines: each value must end on its own line, after the one before.
+      let previousEnd = at - 1;
+      let lineEnd = at - 1;
+      for (let i = 0; i < values.length; i++) {
+        previousEnd = lineEnd;
+        lineEnd = chunk.indexOf(NEWLINE, lineEnd + 1);
+      }
+      const aligned = values.length === 0 || (read > previousEnd && read <= lineEnd && onlySpaces(chunk, read, lineEnd) && values.every(isRecord));
+      if (!aligned) return this.viaLines(chunk, at, end, out);
+      for (const record of values as JsonRecord[]) append(out, this.pushRecord(record));
+      at = lineEnd + 1;
+      // Without an error, what is left is blank lines or a value still open at the range's end (raw on the line path).
+      if (error == null) return this.viaLines(chunk, at, end, out);
+      // The native parser stopped at a line that is not JSON (the next one, or one after blank ones): it goes alone.
+      const next = chunk.indexOf(NEWLINE, at) + 1;
+      this.viaLines(chunk, at, next, out);
+      at = next;
+    }
+  }
+
+  private viaLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
+    if (end > start) append(out, feedLines(this.parser, this.lines.push(chunk.subarray(start, end))));
+  }
+}
+
+/** Where the line nearest the middle of `bytes[start, end)` (whole lines) starts; undefined for a single line. */
+function middleLineStart(bytes: Uint8Array, start: number, end: number): number | undefined {
+  const middle = start + ((end - start) >> 1);
+  const after = bytes.indexOf(NEWLINE, middle);
+  if (after + 1 < end) return after + 1;
+  const before = bytes.lastIndexOf(NEWLINE, middle - 1);
+  return before >= start ? before + 1 : undefined;
+}
+
+/** True when `bytes[from, to)` is only JSON whitespace. */
+function onlySpaces(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = bytes[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** Feeds decoded lines to the parser; an over-long line becomes a typed error event and reading goes on. */
+export function feedLines(parser: StreamParser, items: LineItem[]): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  for (const item of items) {
+    if (typeof item === "string") append(out, parser.push(item));
+    else out.push({ type: "error", code: item.code, message: item.message });
+  }
+  return out;
+}
+
+function flushLines(parser: StreamParser, lines: LineBuffer): AgentEvent[] {
+  const out = feedLines(parser, lines.flush());
+  append(out, parser.end());
+  return out;
+}
+
+/** Appends in place (a spread would copy `from` onto the stack). */
+function append(into: AgentEvent[], from: AgentEvent[]): void {
+  for (let i = 0; i < from.length; i++) into.push(from[i] as AgentEvent);
+}
