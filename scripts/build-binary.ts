@@ -30,6 +30,9 @@ export async function compileOd(outfile: string, target?: Bun.Build.CompileTarge
     minify: true,
     // Bytecode cuts start-up by about a third; it needs the server graph free of top-level await.
     bytecode: true,
+    // Split at dynamic imports: the daemon's shell (argv, guard, listen) loads without parsing the engine's code.
+    splitting: true,
+    format: "esm",
     define: { "process.env.OD_BUILD": '"binary"' },
   });
   if (!result.success) {

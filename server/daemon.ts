@@ -6,6 +6,7 @@
 import { Buffer } from "node:buffer";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import type { Engine } from "./engine.ts";
+import { loadEngineModule } from "./engine-loader.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 import type { UiAssets } from "./http/ui.ts";
@@ -70,7 +71,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let startEngine: () => void = () => {};
   const engineLoaded = new Promise<Engine>((resolve, reject) => {
     startEngine = () =>
-      void import("./engine.ts")
+      void loadEngineModule()
         .then(({ startEngine: start }) =>
           start({ dataDir: options.dataDir, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, openSqlite: options.openSqlite, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles }),
         )

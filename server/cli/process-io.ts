@@ -15,7 +15,10 @@ export function processIO(): CommandIO {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
-    stdin: process.stdin as AsyncIterable<Uint8Array>,
+    // A getter: creating process.stdin builds Node's stream machinery, milliseconds that `od serve` never needs.
+    get stdin() {
+      return process.stdin as AsyncIterable<Uint8Array>;
+    },
     env: process.env,
     cwd: process.cwd(),
     interrupted,
