@@ -18,7 +18,7 @@ export const runRoutes = (runs: RunService) =>
     .get("/api/runs/:id/events", ({ params, query, request }) => {
       requireRun(runs, params.id);
       const after = afterId(request.headers.get("last-event-id") ?? (typeof query.after === "string" ? query.after : undefined));
-      return sseResponse(toFrames(runs.events(params.id, after, request.signal)), { signal: request.signal });
+      return sseResponse(toFrames(runs.eventBatches(params.id, after, request.signal)), { signal: request.signal });
     })
     .post("/api/runs/:id/cancel", async ({ params }) => {
       requireRun(runs, params.id);
@@ -44,6 +44,6 @@ function afterId(raw: string | undefined): number {
   return value;
 }
 
-async function* toFrames(events: AsyncIterable<RunEvent>): AsyncGenerator<SseFrame> {
-  for await (const event of events) yield { event: event.type, id: event.id, data: serializedEvent(event) };
+async function* toFrames(batches: AsyncIterable<RunEvent[]>): AsyncGenerator<SseFrame[]> {
+  for await (const events of batches) yield events.map((event) => ({ event: event.type, id: event.id, data: serializedEvent(event) }));
 }

@@ -1,6 +1,8 @@
 /**
- * A Server-Sent Events response over any async iterable: byte frames (so Bun and Deno both accept them), a
- * heartbeat comment so idle streams survive proxies and reveal dead clients, and cleanup on client abort.
+ * A Server-Sent Events response over an async iterable of frame batches: each batch is written as one byte chunk
+ * (bytes so Bun and Deno both accept them; one chunk so a busy stream costs one encode and one queue entry per
+ * batch, not per event), a heartbeat comment so idle streams survive proxies and reveal dead clients, and cleanup on
+ * client abort.
  */
 export type SseFrame = { event: string; data: unknown; id?: number | string };
 
@@ -14,8 +16,15 @@ export function formatSseFrame(frame: SseFrame): string {
   return lines.join("\n") + "\n\n";
 }
 
-export function sseResponse(frames: AsyncIterable<SseFrame>, options: { signal?: AbortSignal; heartbeatMs?: number; retryMs?: number } = {}): Response {
-  const iterator = frames[Symbol.asyncIterator]();
+/** Several frames as one string (SSE frames are self-delimiting, so they simply follow each other). */
+export function formatSseFrames(frames: readonly SseFrame[]): string {
+  let text = "";
+  for (const frame of frames) text += formatSseFrame(frame);
+  return text;
+}
+
+export function sseResponse(batches: AsyncIterable<readonly SseFrame[]>, options: { signal?: AbortSignal; heartbeatMs?: number; retryMs?: number } = {}): Response {
+  const iterator = batches[Symbol.asyncIterator]();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let closed = false;
   const close = () => {
@@ -41,14 +50,20 @@ export function sseResponse(frames: AsyncIterable<SseFrame>, options: { signal?:
     },
     async pull(controller) {
       try {
-        const next = await iterator.next();
-        if (closed) return;
-        if (next.done) {
-          close();
-          controller.close();
-          return;
+        // An empty batch enqueues nothing, and a pull that enqueues nothing is not called again: read on instead.
+        for (;;) {
+          const next = await iterator.next();
+          if (closed) return;
+          if (next.done) {
+            close();
+            controller.close();
+            return;
+          }
+          if (next.value.length) {
+            controller.enqueue(encoder.encode(formatSseFrames(next.value)));
+            return;
+          }
         }
-        controller.enqueue(encoder.encode(formatSseFrame(next.value)));
       } catch (error) {
         close();
         controller.error(error);

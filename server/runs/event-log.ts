@@ -23,6 +23,9 @@ export type EventLogOptions = {
 
 type Waiter = () => void;
 
+/** Most events handed to a batch reader at once (a replay of a long run is cut into chunks of this size). */
+const MAX_BATCH = 1000;
+
 export class RunEventLog {
   readonly #tail: RunEvent[] = [];
   readonly #pending: RunEvent[] = [];
@@ -105,17 +108,28 @@ export class RunEventLog {
    * Replay everything after `afterId`, then follow live until the `end` event (inclusive) or `signal` aborts.
    */
   async *follow(afterId: number, signal?: AbortSignal): AsyncGenerator<RunEvent> {
+    for await (const batch of this.followBatches(afterId, signal)) yield* batch;
+  }
+
+  /**
+   * `follow`, a batch at a time: each wake-up yields every event appended since the last one (at most
+   * `MAX_BATCH`), so a reader at 5k events/s pays one await per batch instead of several per event.
+   */
+  async *followBatches(afterId: number, signal?: AbortSignal): AsyncGenerator<RunEvent[]> {
     let cursor = afterId;
     for (;;) {
       if (signal?.aborted) return;
-      const batch = this.eventsAfter(cursor);
-      for (const event of batch) {
-        yield event;
-        cursor = event.id;
-        if (event.type === "end") return;
+      const available = this.eventsAfter(cursor);
+      for (let start = 0; start < available.length; start += MAX_BATCH) {
+        const batch = start === 0 && available.length <= MAX_BATCH ? available : available.slice(start, start + MAX_BATCH);
+        const last = batch[batch.length - 1]!;
+        cursor = last.id;
+        yield batch;
+        // `end` is the last event a log takes, so it always closes its batch.
+        if (last.type === "end") return;
       }
       if (this.#ended && cursor >= this.#lastId) return;
-      if (batch.length) continue;
+      if (available.length) continue;
       await new Promise<void>((resolve) => {
         const wake = () => {
           this.#waiters.delete(wake);
@@ -131,11 +145,16 @@ export class RunEventLog {
 
 /** Replay of a run no live log holds (finished before this daemon started, or evicted). */
 export async function* replayPersisted(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<RunEvent> {
+  for await (const page of replayPersistedBatches(persistence, runId, afterId)) yield* page;
+}
+
+/** `replayPersisted`, a page of at most `MAX_BATCH` events at a time. */
+export async function* replayPersistedBatches(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<RunEvent[]> {
   let cursor = afterId;
   for (;;) {
-    const page = persistence.eventsAfter(runId, cursor, 5000);
+    const page = persistence.eventsAfter(runId, cursor, MAX_BATCH);
     if (!page.length) return;
-    for (const event of page) yield event;
+    yield page;
     cursor = page.at(-1)!.id;
   }
 }

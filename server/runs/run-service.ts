@@ -23,7 +23,7 @@ import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeMod
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
 import { runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
-import { RunEventLog, replayPersisted } from "./event-log.ts";
+import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
@@ -148,6 +148,12 @@ export class RunService {
   events(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<RunEvent> {
     const live = this.#live.get(runId);
     return live ? live.log.follow(afterId, signal) : replayPersisted(this.deps.store.runs, runId, afterId);
+  }
+
+  /** `events` in batches of whatever is available at once, for streaming readers (SSE writes a batch as one chunk). */
+  eventBatches(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<RunEvent[]> {
+    const live = this.#live.get(runId);
+    return live ? live.log.followBatches(afterId, signal) : replayPersistedBatches(this.deps.store.runs, runId, afterId);
   }
 
   /** Request cancellation; resolves once the run has ended. False when the run is not live. */

@@ -1,0 +1,18 @@
+import { expect, test } from "bun:test";
+import { sseResponse, type SseFrame } from "../../server/http/sse.ts";
+
+async function* batches(...items: SseFrame[][]): AsyncGenerator<SseFrame[]> {
+  yield* items;
+}
+
+test("each batch of frames is written as one chunk, and an empty batch writes nothing", async () => {
+  const response = sseResponse(batches([{ event: "a", id: 1, data: "1" }, { event: "b", id: 2, data: { x: 1 } }], [], [{ event: "c", data: "3" }]));
+  const reader = response.body!.getReader();
+  const chunks: string[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(new TextDecoder().decode(value));
+  }
+  expect(chunks).toEqual(["retry: 1000\n\n", 'id: 1\nevent: a\ndata: 1\n\nid: 2\nevent: b\ndata: {"x":1}\n\n', "event: c\ndata: 3\n\n"]);
+});

@@ -1,0 +1,56 @@
+import { expect, test } from "bun:test";
+import type { RunEvent } from "../../server/contracts/runs.ts";
+import { RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+
+/** sqlite stand-in: keeps what was flushed, and counts reads so tests can tell tail replay from persisted replay. */
+function memoryPersistence() {
+  const rows: RunEvent[] = [];
+  const persistence = {
+    reads: 0,
+    appendEvents: (_runId: string, events: RunEvent[]) => void rows.push(...events),
+    eventsAfter(_runId: string, afterId: number, limit = 10_000) {
+      persistence.reads++;
+      return rows.filter((e) => e.id > afterId).slice(0, limit);
+    },
+    lastEventId: () => rows.at(-1)?.id ?? 0,
+  } satisfies EventPersistence & { reads: number };
+  return persistence;
+}
+
+const diagnostic = (n: number) => ({ type: "diagnostic", kind: "test", message: `m${n}` }) as const;
+
+test("a follower gets everything appended between two reads as one batch, ending with the end event", async () => {
+  const log = new RunEventLog("run_1", memoryPersistence());
+  const batches = log.followBatches(0)[Symbol.asyncIterator]();
+  const first = batches.next();
+  log.append(diagnostic(1));
+  expect((await first).value.map((e: RunEvent) => e.id)).toEqual([1]);
+  for (let n = 2; n <= 4; n++) log.append(diagnostic(n));
+  log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+  expect((await batches.next()).value.map((e: RunEvent) => e.id)).toEqual([2, 3, 4, 5]);
+  expect((await batches.next()).done).toBe(true);
+});
+
+test("a long replay is cut into batches of at most 1000 events, with no gap or duplicate", async () => {
+  const log = new RunEventLog("run_1", memoryPersistence(), { tailSize: 10_000 });
+  for (let n = 1; n <= 2500; n++) log.append(diagnostic(n));
+  log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+  const sizes: number[] = [];
+  const ids: number[] = [];
+  for await (const batch of log.followBatches(0)) {
+    sizes.push(batch.length);
+    ids.push(...batch.map((e) => e.id));
+  }
+  expect(sizes).toEqual([1000, 1000, 501]);
+  expect(ids).toEqual(Array.from({ length: 2501 }, (_, i) => i + 1));
+});
+
+test("the tail serves recent events from memory and older ones from persistence", () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence, { tailSize: 100 });
+  for (let n = 1; n <= 1000; n++) log.append(diagnostic(n));
+  expect(log.eventsAfter(990).map((e) => e.id)).toEqual([991, 992, 993, 994, 995, 996, 997, 998, 999, 1000]);
+  expect(persistence.reads).toBe(0);
+  expect(log.eventsAfter(0).map((e) => e.id)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+  expect(persistence.reads).toBeGreaterThan(0);
+});
