@@ -28,6 +28,11 @@ export type AttemptInput = {
   signal: AbortSignal;
   emit(event: NewRunEvent): void;
   onSpawn(pid: number): void;
+  /**
+   * Collect the attempt's visible text into `outcome.text` (plain-stream artifact extraction, the connection test's
+   * reply). Off for ordinary runs: their folded answer already holds the text, and a second copy doubles it.
+   */
+  collectText?: boolean;
 };
 
 export type AttemptOutcome = {
@@ -41,7 +46,7 @@ export type AttemptOutcome = {
   /** In-stream errors, in order (the last terminal one decides the failure). */
   errors: { message: string; code?: string; terminal?: boolean }[];
   stderrTail: string;
-  /** All visible text (plain-stream artifact extraction reads it). */
+  /** All visible text when `collectText` was asked for; empty otherwise. */
   text: string;
   timedOut?: "first_output" | "inactivity";
   canceled: boolean;
@@ -99,13 +104,13 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   input.signal.addEventListener("abort", onAbort, { once: true });
   if (input.signal.aborted) onAbort();
 
-  const text = new TextBuffer();
+  const text = input.collectText ? new TextBuffer() : undefined;
   const handleEvent = (event: AgentEvent) => {
     if (SUBSTANTIVE.has(event.type)) {
       outcome.sawOutput = true;
       watchdog.sawOutput();
     }
-    if (event.type === "text_delta") text.append(event.delta);
+    if (event.type === "text_delta") text?.append(event.delta);
     if (event.type === "status" && event.sessionId) outcome.sessionId = event.sessionId;
     if (event.type === "error") outcome.errors.push({ message: event.message, code: event.code, terminal: event.terminal });
     if (event.type === "tool_use" && event.path && (event.kind === "file_write" || event.kind === "file_edit")) outcome.toolPaths.push(event.path);
@@ -159,9 +164,14 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     await stop("done");
     outcome.exit ??= await child.exited;
     await stderrDone;
-    outcome.text = text.toString();
+    outcome.text = text?.toString() ?? "";
   }
   return outcome;
+}
+
+/** Plain streams have no structured artifacts: they are extracted from the attempt's whole text afterwards. */
+export function extractsArtifacts(reader: Invocation["reader"]): boolean {
+  return reader.kind === "lines" && reader.streamFormat === "plain";
 }
 
 /** A finished turn: claude's terminal turn_end (not a tool pause) or its final result usage. */

@@ -119,6 +119,8 @@ export async function testConnection(deps: ConnectionTestDeps, request: Connecti
     const runTimeouts = resolveRunTimeouts(deps.env, deps.timeouts?.cancelGraceMs === undefined ? {} : { cancelGraceMs: deps.timeouts.cancelGraceMs });
     const outcome = await runAttempt({
       runId: testId,
+      // The reply is the test's detail.
+      collectText: true,
       argv: launchArgv(launch, invocation.args),
       cwd: scratch,
       env: spawnEnvForAgent(def, deps.env, deps.appConfig().agentCliEnv?.[def.id], testId),

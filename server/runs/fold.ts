@@ -10,7 +10,6 @@ type MergedPart = Extract<PersistedEvent, { type: "text" | "thinking" }>;
 
 export class EventFolder {
   readonly #events: PersistedEvent[] = [];
-  readonly #text = new TextBuffer();
   /** The last folded event while it is a text or thinking part still taking deltas, and its buffered text. */
   #open: { part: MergedPart; text: TextBuffer } | undefined;
 
@@ -20,15 +19,19 @@ export class EventFolder {
     return this.#events;
   }
 
-  /** The assistant's visible answer so far. */
+  /**
+   * The assistant's visible answer so far: its text parts joined. Derived rather than kept beside the parts, so a
+   * streaming answer is held in memory once, not twice.
+   */
   get text(): string {
-    return this.#text.toString();
+    let text = "";
+    for (const event of this.events) if (event.type === "text") text += event.text;
+    return text;
   }
 
   push(event: AgentEvent): void {
     switch (event.type) {
       case "text_delta":
-        this.#text.append(event.delta);
         this.#merge("text", event.delta);
         return;
       case "thinking_delta":

@@ -22,7 +22,7 @@ import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeModelOption } from "../runtimes/types.ts";
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
-import { runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
+import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
@@ -353,6 +353,7 @@ export class RunService {
             signal: live.abort.signal,
             emit,
             onSpawn: (pid) => store.runs.markRunning(live.id, pid),
+            collectText: extractsArtifacts(invocation.reader),
           },
           (input) => {
             live.input = input;
@@ -363,7 +364,7 @@ export class RunService {
       }
 
       for (const path of outcome.toolPaths) if (resolveInsideProject(project.path, path)) files.add(path);
-      if (invocation.reader.kind === "lines" && invocation.reader.streamFormat === "plain" && !outcome.canceled) {
+      if (extractsArtifacts(invocation.reader) && !outcome.canceled) {
         for (const artifact of writeArtifacts(outcome.text, project.path)) {
           emit({ type: "agent", event: artifact });
           if (artifact.path) files.add(artifact.path);
