@@ -13,7 +13,7 @@ export interface EventPersistence {
 }
 
 export type EventLogOptions = {
-  /** Events kept in memory for fast replay (older ones are read back from sqlite). */
+  /** At most this many events are kept in memory for fast replay (older ones are read back from sqlite). */
   tailSize?: number;
   /** Flush to sqlite at most this long after an append. */
   flushDelayMs?: number;
@@ -63,7 +63,9 @@ export class RunEventLog {
     const stored = { ...event, id: ++this.#lastId, ts: Date.now() } as RunEvent;
     serializedEvent(stored);
     this.#tail.push(stored);
-    if (this.#tail.length > this.#tailSize) this.#tail.splice(0, this.#tail.length - this.#tailSize);
+    // Trimmed to half its size at once, not by one per event: a per-append splice allocates an array and shifts the
+    // whole tail on every event. The tail holds between half of tailSize and tailSize.
+    if (this.#tail.length > this.#tailSize) this.#tail.splice(0, this.#tail.length - (this.#tailSize >> 1));
     this.#pending.push(stored);
     if (stored.type === "end") {
       this.#ended = true;
@@ -74,7 +76,8 @@ export class RunEventLog {
       this.#flushTimer ??= setTimeout(() => this.flush(), this.#flushDelayMs);
     }
     // Each waiter deletes itself; deleting the entry being visited is safe during Set iteration (no per-event copy).
-    for (const wake of this.#waiters) wake();
+    // No iterator at all when nobody waits (a busy reader is still working through its last batch).
+    if (this.#waiters.size) for (const wake of this.#waiters) wake();
     return stored;
   }
 
