@@ -321,17 +321,17 @@ describe("resume", () => {
     await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text") });
     const first = await h.run({ agentId: "claude", message: "remember the word banana" });
     h.store.agentSessions.set(first.conversationId, "claude", "expired-session");
-    // The CLI rejects the stored session the first time, then answers normally.
+    // The CLI rejects the stored session the first time, then answers normally. The rejecting run writes the next
+    // run's script itself before it exits: set from here, the retry could start before the file changed.
+    const scriptPath = h.env.FAKE_CLI_SCRIPT!.slice(1);
     h.script([
       { readLine: true },
       { err: "No conversation found with session ID: expired-session" },
       { out: '{"type":"result","subtype":"error_during_execution","is_error":true,"session_id":"x","errors":["No conversation found with session ID: expired-session"]}' },
+      { writeFile: { path: scriptPath, content: JSON.stringify(claudeSteps("text")) } },
       { exit: 1 },
     ]);
-    const retryScript = claudeSteps("text");
     const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "what was the word?", conversationId: first.conversationId });
-    await poll(() => h.ledger().filter((l) => l.event === "exit").length >= 2);
-    h.script(retryScript);
     const events: RunEvent[] = [];
     for await (const event of h.service.events(created.runId)) events.push(event);
     const starts = events.filter((e) => e.type === "start");
