@@ -1,5 +1,6 @@
 /**
- * The layered reader: bytes → lines (LineBuffer) → parser → AgentEvent. The parser never sees the process; the
+ * The layered reader: bytes → lines (LineBuffer) → parser → AgentEvent; for JSON-lines parsers under Bun, bytes →
+ * records in bulk → parser (line-events.ts), with the same events. The parser never sees the process; the
  * caller supplies the byte stream (a child's stdout, a file, a test's chunks). The batch form yields the events of
  * one chunk at a time (one await per chunk instead of per event), which is what bulk consumers such as the event
  * log want; the flat form is the same stream one event at a time.
