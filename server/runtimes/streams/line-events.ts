@@ -144,7 +144,7 @@ function onlySpaces(bytes: Uint8Array, from: number, to: number): boolean {
 }
 
 /** Feeds decoded lines to the parser; an over-long line becomes a typed error event and reading goes on. */
-export function feedLines(parser: StreamParser, items: LineItem[]): AgentEvent[] {
+function feedLines(parser: StreamParser, items: LineItem[]): AgentEvent[] {
   const out: AgentEvent[] = [];
   for (const item of items) {
     if (typeof item === "string") append(out, parser.push(item));
