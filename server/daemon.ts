@@ -3,7 +3,6 @@
  * behind it. Until the engine is ready, `/api/health` answers `{ok, version, ready: false}` (through the same guard)
  * and every other request waits for it. Portable: the runtime (Bun or Deno) passes in how to open sqlite and serve.
  */
-import { Buffer } from "node:buffer";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import type { Engine } from "./engine.ts";
 import { loadEngineModule } from "./engine-loader.ts";
@@ -53,7 +52,8 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 export function newToken(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {

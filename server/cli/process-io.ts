@@ -1,5 +1,6 @@
 /** CommandIO backed by the real process: stdio, environment, and SIGINT/SIGTERM as the interrupt. */
 import type { CommandIO } from "./command.ts";
+import { fdWriter } from "./fd-writer.ts";
 
 export function processIO(): CommandIO {
   const interrupted = new Promise<string>((resolve) => {
@@ -13,8 +14,8 @@ export function processIO(): CommandIO {
     process.on("SIGTERM", onSignal);
   });
   return {
-    stdout: (text) => void process.stdout.write(text),
-    stderr: (text) => void process.stderr.write(text),
+    stdout: fdWriter(1, () => process.stdout),
+    stderr: fdWriter(2, () => process.stderr),
     // A getter: creating process.stdin builds Node's stream machinery, milliseconds that `od serve` never needs.
     get stdin() {
       return process.stdin as AsyncIterable<Uint8Array>;

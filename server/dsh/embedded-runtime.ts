@@ -2,9 +2,8 @@
  * Where the profile tarball comes from: the binary's embedded copy (embedded-source.ts), dist/dsh packed on demand
  * in source runs (dev-source.ts), or any folder holding a manifest and its tarball (tests).
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 /** A manifest (unverified: setup checks it against the bytes) and the tarball it names. */
 export interface DshRuntimeSource {
@@ -14,11 +13,11 @@ export interface DshRuntimeSource {
 }
 
 /** The folder pack-dsh-runtime.ts writes. */
-export const DEV_DSH_DIST_DIR = fileURLToPath(new URL("../../dist/dsh/", import.meta.url));
+export const DEV_DSH_DIST_DIR = join(import.meta.dirname, "..", "..", "dist", "dsh");
 
 /** Reads `<dir>/manifest.json` and the tarball it names from `dir`. */
 export function folderDshRuntimeSource(dir: string = DEV_DSH_DIST_DIR): DshRuntimeSource {
-  const readManifest = async (): Promise<unknown> => JSON.parse(await readFile(join(dir, "manifest.json"), "utf8"));
+  const readManifest = async (): Promise<unknown> => JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
   return {
     manifest: readManifest,
     async readTarball() {
@@ -26,7 +25,7 @@ export function folderDshRuntimeSource(dir: string = DEV_DSH_DIST_DIR): DshRunti
       if (typeof manifest.file !== "string" || manifest.file.includes("/") || manifest.file.includes("\\")) {
         throw new Error("manifest.file is not a basename");
       }
-      return new Uint8Array(await readFile(join(dir, manifest.file)));
+      return new Uint8Array(readFileSync(join(dir, manifest.file)));
     },
   };
 }

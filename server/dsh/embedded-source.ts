@@ -4,7 +4,7 @@
  * The imports are `/$bunfs/…` paths: readable with node:fs in this process, invisible to child processes, which is
  * why setup copies the bytes out before dsh sees them.
  */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import manifestImport from "../../dist/dsh/manifest.json" with { type: "file" };
 import tarballPath from "../../dist/dsh/runtime.tgz" with { type: "file" };
 import type { DshRuntimeSource } from "./embedded-runtime.ts";
@@ -13,6 +13,6 @@ import type { DshRuntimeSource } from "./embedded-runtime.ts";
 const manifestPath = manifestImport as unknown as string;
 
 export const embeddedDshRuntime: DshRuntimeSource = {
-  manifest: async () => JSON.parse(await readFile(manifestPath, "utf8")) as unknown,
-  readTarball: async () => new Uint8Array(await readFile(tarballPath)),
+  manifest: async () => JSON.parse(readFileSync(manifestPath, "utf8")) as unknown,
+  readTarball: async () => new Uint8Array(readFileSync(tarballPath)),
 };

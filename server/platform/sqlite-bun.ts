@@ -1,8 +1,10 @@
 /** bun:sqlite behind the portable SqliteDatabase interface. */
-import { Database } from "bun:sqlite";
+import type * as BunSqlite from "bun:sqlite";
 import type { SqliteDatabase, SqliteOpener, SqlValue } from "../store/sqlite.ts";
 
 export const openBunSqlite: SqliteOpener = (path) => {
+  // Required on first open, not imported: the daemon's shell listens before the engine needs a database.
+  const { Database } = import.meta.require("bun:sqlite") as typeof BunSqlite;
   const db = new Database(path, { create: true, strict: true });
   const wrapped: SqliteDatabase = {
     exec: (sql) => void db.exec(sql),

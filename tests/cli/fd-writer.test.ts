@@ -1,0 +1,71 @@
+import { describe, expect, test } from "bun:test";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fdWriter } from "../../server/cli/fd-writer.ts";
+
+const decoder = new TextDecoder();
+const errno = (code: string) => Object.assign(new Error(code), { code });
+
+/** A stream double that records what reaches it. */
+function recordingStream() {
+  const chunks: string[] = [];
+  return { stream: { write: (chunk: Uint8Array) => void chunks.push(decoder.decode(chunk)) }, text: () => chunks.join("") };
+}
+
+describe("fdWriter", () => {
+  test("writes straight to the descriptor, in order, without building the stream", () => {
+    const dir = mkdtempSync(join(tmpdir(), "od-fd-writer-"));
+    const path = join(dir, "out.txt");
+    const fd = openSync(path, "w");
+    let streamBuilt = false;
+    const write = fdWriter(fd, () => ((streamBuilt = true), recordingStream().stream));
+    write("od listening on http://127.0.0.1:1/?token=x\n");
+    write("");
+    write("ünïcödé ✓\n");
+    closeSync(fd);
+    expect(readFileSync(path, "utf8")).toBe("od listening on http://127.0.0.1:1/?token=x\nünïcödé ✓\n");
+    expect(streamBuilt).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a partial write is finished by further writes", () => {
+    const written: string[] = [];
+    const write = fdWriter(1, () => recordingStream().stream, (_fd, bytes) => {
+      const n = Math.min(3, bytes.length);
+      written.push(decoder.decode(bytes.subarray(0, n)));
+      return n;
+    });
+    write("abcdefgh");
+    expect(written).toEqual(["abc", "def", "gh"]);
+  });
+
+  test("EAGAIN hands the unwritten rest, and everything after it, to the stream", () => {
+    const fdBytes: string[] = [];
+    const { stream, text } = recordingStream();
+    let calls = 0;
+    const write = fdWriter(1, () => stream, (_fd, bytes) => {
+      if (++calls === 2) throw errno("EAGAIN");
+      fdBytes.push(decoder.decode(bytes.subarray(0, 4)));
+      return Math.min(4, bytes.length);
+    });
+    write("first line\n");
+    write("second\n");
+    expect(fdBytes).toEqual(["firs"]);
+    expect(text()).toBe("t line\nsecond\n");
+    expect(calls).toBe(2);
+  });
+
+  test("a reader that went away (EPIPE) drops the output instead of throwing", () => {
+    let calls = 0;
+    let streamBuilt = false;
+    const write = fdWriter(1, () => ((streamBuilt = true), recordingStream().stream), () => {
+      calls++;
+      throw errno("EPIPE");
+    });
+    expect(() => write("a\n")).not.toThrow();
+    expect(() => write("b\n")).not.toThrow();
+    expect(calls).toBe(1);
+    expect(streamBuilt).toBe(false);
+  });
+});
