@@ -1,7 +1,7 @@
 /** Runs: start, list, inspect, stream (with exact replay), cancel, and mid-turn input. */
 import { Elysia } from "elysia";
-import { CreateRunRequest, ListRunsQuery, RunInputRequest, type RunEvent } from "../contracts/runs.ts";
-import { serializedEvent } from "../store/event-json.ts";
+import { CreateRunRequest, ListRunsQuery, RunInputRequest } from "../contracts/runs.ts";
+import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import { sseResponse, type SseFrame } from "./sse.ts";
@@ -44,6 +44,6 @@ function afterId(raw: string | undefined): number {
   return value;
 }
 
-async function* toFrames(batches: AsyncIterable<RunEvent[]>): AsyncGenerator<SseFrame[]> {
-  for await (const events of batches) yield events.map((event) => ({ event: event.type, id: event.id, data: serializedEvent(event) }));
+async function* toFrames(batches: AsyncIterable<LoggedEvent[]>): AsyncGenerator<SseFrame[]> {
+  for await (const events of batches) yield events.map((event) => ({ event: event.type, id: event.id, data: event.json }));
 }

@@ -1,14 +1,15 @@
 /**
  * One run's event log: assigns ids, keeps a bounded in-memory tail for live readers, appends to sqlite in batches,
  * and lets any number of subscribers replay "everything after id N" and then follow live — with no gap and no
- * duplicate at the hand-over, because replay and live delivery are both keyed by id.
+ * duplicate at the hand-over, because replay and live delivery are both keyed by id. Events are kept as their JSON
+ * text (LoggedEvent), serialized once at append: what sqlite stores and what every SSE reader writes.
  */
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
-import { serializedEvent } from "../store/event-json.ts";
+import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 
 export interface EventPersistence {
-  appendEvents(runId: string, events: RunEvent[]): void;
-  eventsAfter(runId: string, afterId: number, limit?: number): RunEvent[];
+  appendEvents(runId: string, events: readonly LoggedEvent[]): void;
+  eventsAfter(runId: string, afterId: number, limit?: number): LoggedEvent[];
   lastEventId(runId: string): number;
 }
 
@@ -27,8 +28,8 @@ type Waiter = () => void;
 const MAX_BATCH = 1000;
 
 export class RunEventLog {
-  readonly #tail: RunEvent[] = [];
-  readonly #pending: RunEvent[] = [];
+  readonly #tail: LoggedEvent[] = [];
+  readonly #pending: LoggedEvent[] = [];
   readonly #waiters = new Set<Waiter>();
   readonly #tailSize: number;
   readonly #flushDelayMs: number;
@@ -61,12 +62,12 @@ export class RunEventLog {
   append(event: NewRunEvent): RunEvent {
     if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
     const stored = { ...event, id: ++this.#lastId, ts: Date.now() } as RunEvent;
-    serializedEvent(stored);
-    this.#tail.push(stored);
+    const logged = toLoggedEvent(stored);
+    this.#tail.push(logged);
     // Trimmed to half its size at once, not by one per event: a per-append splice allocates an array and shifts the
     // whole tail on every event. The tail holds between half of tailSize and tailSize.
     if (this.#tail.length > this.#tailSize) this.#tail.splice(0, this.#tail.length - (this.#tailSize >> 1));
-    this.#pending.push(stored);
+    this.#pending.push(logged);
     if (stored.type === "end") {
       this.#ended = true;
       this.flush();
@@ -91,12 +92,12 @@ export class RunEventLog {
   }
 
   /** Events with id > afterId that exist now: from the tail when it reaches back far enough, else from sqlite. */
-  eventsAfter(afterId: number): RunEvent[] {
+  eventsAfter(afterId: number): LoggedEvent[] {
     const first = this.#tail[0];
     // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
     if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
     this.flush();
-    const persisted: RunEvent[] = [];
+    const persisted: LoggedEvent[] = [];
     let cursor = afterId;
     for (;;) {
       const page = this.persistence.eventsAfter(this.runId, cursor, 5000);
@@ -111,14 +112,14 @@ export class RunEventLog {
    * Replay everything after `afterId`, then follow live until the `end` event (inclusive) or `signal` aborts.
    */
   async *follow(afterId: number, signal?: AbortSignal): AsyncGenerator<RunEvent> {
-    for await (const batch of this.followBatches(afterId, signal)) yield* batch;
+    for await (const batch of this.followBatches(afterId, signal)) yield* batch.map(parseLoggedEvent);
   }
 
   /**
    * `follow`, a batch at a time: each wake-up yields every event appended since the last one (at most
    * `MAX_BATCH`), so a reader at 5k events/s pays one await per batch instead of several per event.
    */
-  async *followBatches(afterId: number, signal?: AbortSignal): AsyncGenerator<RunEvent[]> {
+  async *followBatches(afterId: number, signal?: AbortSignal): AsyncGenerator<LoggedEvent[]> {
     let cursor = afterId;
     for (;;) {
       if (signal?.aborted) return;
@@ -148,11 +149,11 @@ export class RunEventLog {
 
 /** Replay of a run no live log holds (finished before this daemon started, or evicted). */
 export async function* replayPersisted(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<RunEvent> {
-  for await (const page of replayPersistedBatches(persistence, runId, afterId)) yield* page;
+  for await (const page of replayPersistedBatches(persistence, runId, afterId)) yield* page.map(parseLoggedEvent);
 }
 
 /** `replayPersisted`, a page of at most `MAX_BATCH` events at a time. */
-export async function* replayPersistedBatches(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<RunEvent[]> {
+export async function* replayPersistedBatches(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<LoggedEvent[]> {
   let cursor = afterId;
   for (;;) {
     const page = persistence.eventsAfter(runId, cursor, MAX_BATCH);

@@ -20,6 +20,7 @@ import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/la
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
 import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeModelOption } from "../runtimes/types.ts";
+import type { LoggedEvent } from "../store/event-json.ts";
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
 import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
@@ -151,7 +152,7 @@ export class RunService {
   }
 
   /** `events` in batches of whatever is available at once, for streaming readers (SSE writes a batch as one chunk). */
-  eventBatches(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<RunEvent[]> {
+  eventBatches(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<LoggedEvent[]> {
     const live = this.#live.get(runId);
     return live ? live.log.followBatches(afterId, signal) : replayPersistedBatches(this.deps.store.runs, runId, afterId);
   }

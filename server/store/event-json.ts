@@ -1,14 +1,22 @@
-import type { RunEvent } from "../contracts/runs.ts";
+/**
+ * A run event as the log keeps it and sqlite stores it: its id and type beside its JSON text. An event is serialized
+ * once, when it is appended; its object is garbage right after, so a busy run's memory holds short strings rather
+ * than event objects, and persistence and every SSE reader write that same text.
+ */
+import type { RunEvent, RunEventType } from "../contracts/runs.ts";
 
-/** Each event is serialized once, when it is appended; persistence and every SSE reader reuse that text. */
-const serializedEvents = new WeakMap<RunEvent, string>();
+export type LoggedEvent = { readonly id: number; readonly type: RunEventType; readonly json: string };
 
-/** The JSON text of an event (cached for events appended in this process). */
-export function serializedEvent(event: RunEvent): string {
-  let json = serializedEvents.get(event);
-  if (json === undefined) {
-    json = JSON.stringify(event);
-    serializedEvents.set(event, json);
-  }
-  return json;
+export function toLoggedEvent(event: RunEvent): LoggedEvent {
+  return { id: event.id, type: event.type, json: JSON.stringify(event) };
+}
+
+/** A stored row's text back to a LoggedEvent (its id and type read from the text itself). */
+export function loggedEventFromJson(json: string): LoggedEvent {
+  const { id, type } = JSON.parse(json) as RunEvent;
+  return { id, type, json };
+}
+
+export function parseLoggedEvent(logged: LoggedEvent): RunEvent {
+  return JSON.parse(logged.json) as RunEvent;
 }

@@ -1,6 +1,6 @@
 /** Runs and their event logs. */
 import type { FailureCategory, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
-import { serializedEvent } from "./event-json.ts";
+import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";
 import { inTransaction, type SqliteDatabase, type SqlRow } from "./sqlite.ts";
 
 export type NewRun = {
@@ -98,19 +98,19 @@ export class RunsRepo {
       .map((row) => ({ ...toSummary(row), ownerPid: nullableNumber(row.owner_pid) }));
   }
 
-  appendEvents(runId: string, events: RunEvent[]): void {
+  appendEvents(runId: string, events: readonly LoggedEvent[]): void {
     if (!events.length) return;
     const insert = this.db.prepare("INSERT OR IGNORE INTO run_events (run_id, id, json) VALUES (?, ?, ?)");
     inTransaction(this.db, () => {
-      for (const event of events) insert.run(runId, event.id, serializedEvent(event));
+      for (const event of events) insert.run(runId, event.id, event.json);
     });
   }
   /** Persisted events with id > afterId, in order. */
-  eventsAfter(runId: string, afterId: number, limit = 10_000): RunEvent[] {
+  eventsAfter(runId: string, afterId: number, limit = 10_000): LoggedEvent[] {
     return this.db
       .prepare("SELECT json FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?")
       .all(runId, afterId, limit)
-      .map((r) => JSON.parse(String(r.json)) as RunEvent);
+      .map((r) => loggedEventFromJson(String(r.json)));
   }
   lastEventId(runId: string): number {
     return Number(this.db.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM run_events WHERE run_id = ?").get(runId)?.id ?? 0);

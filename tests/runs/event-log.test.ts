@@ -1,13 +1,13 @@
 import { expect, test } from "bun:test";
-import type { RunEvent } from "../../server/contracts/runs.ts";
 import { RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+import type { LoggedEvent } from "../../server/store/event-json.ts";
 
 /** sqlite stand-in: keeps what was flushed, and counts reads so tests can tell tail replay from persisted replay. */
 function memoryPersistence() {
-  const rows: RunEvent[] = [];
+  const rows: LoggedEvent[] = [];
   const persistence = {
     reads: 0,
-    appendEvents: (_runId: string, events: RunEvent[]) => void rows.push(...events),
+    appendEvents: (_runId: string, events: readonly LoggedEvent[]) => void rows.push(...events),
     eventsAfter(_runId: string, afterId: number, limit = 10_000) {
       persistence.reads++;
       return rows.filter((e) => e.id > afterId).slice(0, limit);
@@ -24,10 +24,10 @@ test("a follower gets everything appended between two reads as one batch, ending
   const batches = log.followBatches(0)[Symbol.asyncIterator]();
   const first = batches.next();
   log.append(diagnostic(1));
-  expect((await first).value.map((e: RunEvent) => e.id)).toEqual([1]);
+  expect((await first).value.map((e: LoggedEvent) => e.id)).toEqual([1]);
   for (let n = 2; n <= 4; n++) log.append(diagnostic(n));
   log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
-  expect((await batches.next()).value.map((e: RunEvent) => e.id)).toEqual([2, 3, 4, 5]);
+  expect((await batches.next()).value.map((e: LoggedEvent) => e.id)).toEqual([2, 3, 4, 5]);
   expect((await batches.next()).done).toBe(true);
 });
 
@@ -53,4 +53,20 @@ test("the tail serves recent events from memory and older ones from persistence"
   expect(persistence.reads).toBe(0);
   expect(log.eventsAfter(0).map((e) => e.id)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
   expect(persistence.reads).toBeGreaterThan(0);
+});
+
+test("an event is serialized once: persistence and every reader get the same text, ids and types beside it", async () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence);
+  const stored = log.append(diagnostic(1));
+  log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+  const [first] = log.eventsAfter(0);
+  expect(first).toEqual({ id: 1, type: "diagnostic", json: JSON.stringify(stored) });
+  const followed: LoggedEvent[] = [];
+  for await (const batch of log.followBatches(0)) followed.push(...batch);
+  expect(followed[0]!.json).toBe(first!.json);
+  expect(persistence.eventsAfter("run_1", 0)[0]!.json).toBe(first!.json);
+  const parsed = [];
+  for await (const event of log.follow(0)) parsed.push(event);
+  expect(parsed).toEqual([stored, expect.objectContaining({ type: "end", id: 2 })]);
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { RunEvent } from "../../server/contracts/runs.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
+import { toLoggedEvent } from "../../server/store/event-json.ts";
 import { agentEvents, endOf, processesWithRunCookie, runHarness } from "../support/fake-agents.ts";
 
 const fixture = (cli: string, scenario: string) => join(import.meta.dir, "..", "fixtures", cli, `${scenario}.jsonl`);
@@ -151,7 +152,7 @@ describe("replay", () => {
       interruptedRunId = "run_interrupted";
       h.store.runs.create({ id: interruptedRunId, projectId: h.projectId, conversationId: done.conversationId, agentId: "claude", model: null, reasoning: null });
       h.store.runs.markRunning(interruptedRunId, 999_999);
-      h.store.runs.appendEvents(interruptedRunId, [{ id: 1, ts: 1, type: "diagnostic", kind: "x", message: "before the crash" }]);
+      h.store.runs.appendEvents(interruptedRunId, [toLoggedEvent({ id: 1, ts: 1, type: "diagnostic", kind: "x", message: "before the crash" })]);
     }
     await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, dataDir: data.path });
     expect(h.service.recoverInterruptedRuns()).toBe(1);
