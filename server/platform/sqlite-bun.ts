@@ -9,7 +9,9 @@ export const openBunSqlite: SqliteOpener = (path) => {
   const wrapped: SqliteDatabase = {
     exec: (sql) => void db.exec(sql),
     prepare(sql) {
-      const statement = db.prepare<Record<string, SqlValue>, SqlValue[]>(sql);
+      // query(), not prepare(): bun:sqlite compiles each distinct SQL text once and hands back the cached statement,
+      // so the store's per-call statements (an event batch every 50 ms per run) are not recompiled and finalized.
+      const statement = db.query<Record<string, SqlValue>, SqlValue[]>(sql);
       return {
         run: (...params) => void statement.run(...params),
         get: (...params) => statement.get(...params) ?? undefined,
