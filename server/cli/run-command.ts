@@ -5,10 +5,11 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { RunEvent } from "../contracts/runs.ts";
+import type { RunEventOf } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
 import { isDirectory } from "../projects/paths.ts";
+import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 
@@ -69,9 +70,12 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         void io.interrupted.then(() => services.runs.cancel(created.runId));
         const printer = flags.json ? jsonPrinter(io) : humanPrinter(io);
         let status: string | undefined;
-        for await (const event of services.runs.events(created.runId)) {
-          printer(event);
-          if (event.type === "end") status = event.status;
+        // The log's own JSON text: --json prints it as it is, the human printer parses what it shows.
+        for await (const batch of services.runs.eventBatches(created.runId)) {
+          for (const logged of batch) {
+            printer(logged);
+            if (logged.type === "end") status = (parseLoggedEvent(logged) as RunEventOf<"end">).status;
+          }
         }
         return status === "succeeded" ? 0 : status === "canceled" ? 130 : 1;
       } finally {
@@ -82,7 +86,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
 }
 
 function jsonPrinter(io: CommandIO) {
-  return (event: RunEvent) => io.stdout(JSON.stringify(event) + "\n");
+  return (logged: LoggedEvent) => io.stdout(logged.json + "\n");
 }
 
 function humanPrinter(io: CommandIO) {
@@ -91,7 +95,9 @@ function humanPrinter(io: CommandIO) {
     io.stdout(`${atLineStart ? "" : "\n"}${text}\n`);
     atLineStart = true;
   };
-  return (event: RunEvent) => {
+  return (logged: LoggedEvent) => {
+    if (logged.type !== "agent" && logged.type !== "error" && logged.type !== "end") return;
+    const event = parseLoggedEvent(logged);
     switch (event.type) {
       case "agent": {
         const agentEvent = event.event;
@@ -114,11 +120,6 @@ function humanPrinter(io: CommandIO) {
           io.stderr(`od: run ${event.status}: ${event.reason}${event.guidance ? `\n${event.guidance}` : ""}\n`);
         }
         for (const file of event.files) io.stderr(`wrote ${file}\n`);
-        return;
-      case "start":
-      case "stdout":
-      case "stderr":
-      case "diagnostic":
         return;
     }
   };
