@@ -3,12 +3,11 @@
  * reports it available with its real version, capabilities parsed from its real `--help`, and live models from
  * its real model-list command (codex `debug models`, opencode `models`, pi `--list-models`).
  */
-import { beforeAll, describe, test } from "bun:test";
+import { describe, test } from "bun:test";
 import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { assertOutcome } from "./known-failures.ts";
-import { detectRealCli, type DetectionResult } from "./od-detection.ts";
-import { withConcurrency } from "./od-suite.ts";
-import { ensureRealClis } from "./setup.ts";
+import { detectRealCli } from "./od-detection.ts";
+import { afterRealClisInstalled } from "./od-suite.ts";
 import { PINNED_CLI_PACKAGES, REAL_CLI_IDS, type RealCliId } from "./versions.ts";
 
 /** What each CLI's detection must show beyond "available". */
@@ -21,23 +20,10 @@ const EXPECT: Partial<Record<RealCliId, { capabilities?: string[]; liveModel?: s
 /** Local profiles over an ACP def: adapters without a `--version`. */
 const NO_VERSION: RealCliId[] = ["claude-code-acp", "codex-acp"];
 
-let results: Map<RealCliId, Promise<DetectionResult>> | undefined;
-let installError: Error | undefined;
-
-beforeAll(async () => {
-  try {
-    await ensureRealClis();
-  } catch (error) {
-    installError = error as Error;
-    return;
-  }
-  results = withConcurrency(REAL_CLI_IDS, 2, detectRealCli);
-  for (const result of results.values()) result.catch(() => undefined);
-}, 20 * 60_000);
+const detectionOf = afterRealClisInstalled(REAL_CLI_IDS, 2, detectRealCli);
 
 async function detected(cli: RealCliId): Promise<{ agent: AgentInfo; trace: string }> {
-  if (installError) throw installError;
-  const result = await results?.get(cli);
+  const result = await detectionOf(cli);
   if (!result) throw new Error("detection did not run");
   const trace = `exit ${result.exitCode} in ${result.seconds} s; stderr: ${result.stderr.slice(-500)}`;
   if (!result.agent) throw new Error(`od agents --json listed no ${cli}: ${trace}\n${result.stdout.slice(0, 500)}`);

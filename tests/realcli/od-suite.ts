@@ -4,6 +4,7 @@
  * resume share a conversation; write, cancel and auth run on their own. CLIs run concurrently under a small
  * process budget (2 cores), scenarios of one CLI one after another.
  */
+import { beforeAll } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { LoggedRequest } from "../fakes/model-server.ts";
@@ -26,6 +27,7 @@ import {
   type ObservedRun,
   type ScenarioName,
 } from "./od-scenarios.ts";
+import { ensureRealClis } from "./setup.ts";
 import type { RealCliId } from "./versions.ts";
 
 /** One scenario's verdict plus what to print when it is unexpected. */
@@ -107,6 +109,31 @@ export async function runCliScenarios(cli: RealCliId, options: { timeoutMs?: num
   } finally {
     await sandbox.dispose();
   }
+}
+
+/**
+ * Registers a beforeAll that installs the pinned CLIs, then starts `task` for each of `clis` (at most `limit` at
+ * once). The returned lookup rethrows an install failure in every test, else awaits that CLI's result (undefined
+ * when it never started).
+ */
+export function afterRealClisInstalled<R>(clis: readonly RealCliId[], limit: number, task: (cli: RealCliId) => Promise<R>): (cli: RealCliId) => Promise<R | undefined> {
+  let results: Map<RealCliId, Promise<R>> | undefined;
+  let installError: Error | undefined;
+  beforeAll(async () => {
+    try {
+      await ensureRealClis();
+    } catch (error) {
+      installError = error as Error;
+      return;
+    }
+    results = withConcurrency(clis, limit, task);
+    // Settle rejections here too, so an early failure is never an unhandled rejection.
+    for (const result of results.values()) result.catch(() => undefined);
+  }, 20 * 60_000);
+  return async (cli) => {
+    if (installError) throw installError;
+    return results?.get(cli);
+  };
 }
 
 /** Run `task` for every item with at most `limit` running at once. */
