@@ -6,10 +6,11 @@
 
 /**
  * Parses the JSON values of `bytes[start, end)` up to the first text that is not JSON, and then sets `error`.
- * `read` is the offset just past the last value parsed (a byte offset when the range is ASCII).
+ * `read` is the offset just past the last value parsed (a byte offset when the range is ASCII); `done` says the whole
+ * range was values and whitespace (no error, no value left open at its end).
  */
 export type BulkJsonLines = (bytes: Uint8Array, start: number, end: number) => BulkJsonResult;
-export type BulkJsonResult = { values: unknown[]; read: number; error: unknown };
+export type BulkJsonResult = { values: unknown[]; read: number; done: boolean; error: unknown };
 
 type NativeJsonLines = { parseChunk(bytes: Uint8Array, start: number, end: number): BulkJsonResult };
 

@@ -8,6 +8,7 @@ import { isAscii } from "node:buffer";
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { BulkJsonLines } from "../../platform/bulk-json-lines.ts";
 import { DEFAULT_MAX_LINE_BYTES, LineBuffer, type LineItem } from "./line-buffer.ts";
+import { NonAsciiFinder } from "./non-ascii.ts";
 import type { StreamParser } from "./types.ts";
 import type { JsonRecord } from "./json-lines.ts";
 import { isRecord } from "./wire.ts";
@@ -20,12 +21,7 @@ export interface LineEventReader {
 }
 
 const NEWLINE = 0x0a;
-
-/**
- * A non-ASCII range smaller than this takes the line path whole rather than being halved again: where such lines are
- * dense, finding each one costs more than the 16-bit strings it avoids (measured on the recorded transcripts).
- */
-const MIN_SPLIT_BYTES = 8 * 1024;
+const OPEN_BRACE = 0x7b;
 
 /** The reader for `parser`: the bulk one when both the parser and the runtime support it. */
 export function createLineEventReader(parser: StreamParser, maxLineBytes = DEFAULT_MAX_LINE_BYTES, bulk?: BulkJsonLines): LineEventReader {
@@ -55,9 +51,10 @@ class LineReader implements LineEventReader {
  * lines, an array) takes the line path. So the events never depend on where chunk boundaries fall, and equal the line
  * reader's, except that a `raw` event for a record no parser branch understood carries the record re-serialised.
  *
- * Only ASCII ranges go to the native parser: one non-ASCII byte makes it decode the whole range to UTF-16, and every
- * string in it 16-bit, which costs more than the per-line calls it saves (and keeps its `read` a byte offset). A
- * range with such bytes is halved until its parts are ASCII or small, with a few SIMD scans.
+ * Multi-line ranges go to the native parser only when ASCII: one non-ASCII byte makes it decode the whole range to
+ * UTF-16 (a cost that grows with the range, not with the non-ASCII text) and its `read` stops being a byte offset. So
+ * a range with such bytes is cut at them: the ASCII lines between go in bulk, and each line holding non-ASCII bytes is
+ * parsed natively on its own.
  */
 class BulkJsonLineReader implements LineEventReader {
   private readonly lines: LineBuffer;
@@ -91,10 +88,29 @@ class BulkJsonLineReader implements LineEventReader {
   /** `chunk[start, end)` is whole lines, each ending in a newline; the line buffer holds nothing meanwhile. */
   private completeLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
     if (isAscii(chunk.subarray(start, end))) return this.bulkLines(chunk, start, end, out);
-    const middle = end - start > MIN_SPLIT_BYTES ? middleLineStart(chunk, start, end) : undefined;
-    if (middle === undefined) return this.viaLines(chunk, start, end, out);
-    this.completeLines(chunk, start, middle, out);
-    this.completeLines(chunk, middle, end, out);
+    const finder = new NonAsciiFinder(chunk);
+    for (let at = start; ; ) {
+      const nonAscii = finder.indexOf(at, end);
+      // `at` starts a line, so the newline before a non-ASCII byte at or after it is at `at - 1` or later.
+      const lineStart = nonAscii < 0 ? end : chunk.lastIndexOf(NEWLINE, nonAscii) + 1;
+      if (lineStart > at) this.bulkLines(chunk, at, lineStart, out);
+      if (nonAscii < 0) return;
+      at = chunk.indexOf(NEWLINE, nonAscii) + 1;
+      this.nonAsciiLine(chunk, lineStart, at, out);
+    }
+  }
+
+  /**
+   * One line holding non-ASCII bytes, parsed on its own (its decoding stays the size of the line). The native parser
+   * decodes UTF-8 as TextDecoder does, invalid bytes included; `done` with one object means the line held exactly that
+   * object and whitespace. A line not starting with `{` (a BOM is not JSON whitespace) goes the line path.
+   */
+  private nonAsciiLine(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
+    if (chunk[start + leadingSpaces(chunk, start, end)] === OPEN_BRACE) {
+      const { values, done } = this.bulk(chunk, start, end);
+      if (done && values.length === 1 && isRecord(values[0])) return append(out, this.pushRecord(values[0]));
+    }
+    this.viaLines(chunk, start, end, out);
   }
 
   private bulkLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
@@ -125,22 +141,18 @@ class BulkJsonLineReader implements LineEventReader {
   }
 }
 
-/** Where the line nearest the middle of `bytes[start, end)` (whole lines) starts; undefined for a single line. */
-function middleLineStart(bytes: Uint8Array, start: number, end: number): number | undefined {
-  const middle = start + ((end - start) >> 1);
-  const after = bytes.indexOf(NEWLINE, middle);
-  if (after + 1 < end) return after + 1;
-  const before = bytes.lastIndexOf(NEWLINE, middle - 1);
-  return before >= start ? before + 1 : undefined;
+/** How many JSON whitespace bytes `bytes[from, to)` starts with. */
+function leadingSpaces(bytes: Uint8Array, from: number, to: number): number {
+  let i = from;
+  while (i < to && isJsonSpace(bytes[i]!)) i++;
+  return i - from;
 }
+
+const isJsonSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0d;
 
 /** True when `bytes[from, to)` is only JSON whitespace. */
 function onlySpaces(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = bytes[i];
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
-  }
-  return true;
+  return leadingSpaces(bytes, from, to) === to - from;
 }
 
 /** Feeds decoded lines to the parser; an over-long line becomes a typed error event and reading goes on. */
