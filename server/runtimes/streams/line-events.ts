@@ -7,6 +7,7 @@
 import { isAscii } from "node:buffer";
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { BulkJsonLines } from "../../platform/bulk-json-lines.ts";
+import { AsciiJsonRewriter } from "./ascii-json.ts";
 import { DEFAULT_MAX_LINE_BYTES, LineBuffer, type LineItem } from "./line-buffer.ts";
 import { NonAsciiFinder } from "./non-ascii.ts";
 import type { StreamParser } from "./types.ts";
@@ -51,13 +52,14 @@ class LineReader implements LineEventReader {
  * lines, an array) takes the line path. So the events never depend on where chunk boundaries fall, and equal the line
  * reader's, except that a `raw` event for a record no parser branch understood carries the record re-serialised.
  *
- * Multi-line ranges go to the native parser only when ASCII: one non-ASCII byte makes it decode the whole range to
- * UTF-16 (a cost that grows with the range, not with the non-ASCII text) and its `read` stops being a byte offset. So
- * a range with such bytes is cut at them: the ASCII lines between go in bulk, and each line holding non-ASCII bytes is
- * parsed natively on its own.
+ * Multi-line ranges go to the native parser only as ASCII: one non-ASCII byte makes it decode the whole range to
+ * UTF-16 (a cost that grows with the range, not with the non-ASCII text) and its `read` stops being a byte offset. A
+ * range with a few such characters is rewritten with `\u` escapes (ascii-json.ts) and parsed in one go; one with many,
+ * or with invalid UTF-8, is cut at them: the ASCII lines between go in bulk, each other line is parsed on its own.
  */
 class BulkJsonLineReader implements LineEventReader {
   private readonly lines: LineBuffer;
+  private readonly rewriter = new AsciiJsonRewriter();
   constructor(
     private readonly parser: StreamParser,
     private readonly pushRecord: (record: JsonRecord) => AgentEvent[],
@@ -87,13 +89,19 @@ class BulkJsonLineReader implements LineEventReader {
 
   /** `chunk[start, end)` is whole lines, each ending in a newline; the line buffer holds nothing meanwhile. */
   private completeLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
-    if (isAscii(chunk.subarray(start, end))) return this.bulkLines(chunk, start, end, out);
+    if (isAscii(chunk.subarray(start, end))) return this.bulkLines(chunk, chunk, start, end, out);
     const finder = new NonAsciiFinder(chunk);
+    const ascii = this.rewriter.rewrite(chunk, start, end, finder);
+    if (ascii) {
+      this.bulkLines(chunk, ascii.bytes, 0, ascii.length, out, this.rewriter);
+      this.rewriter.release();
+      return;
+    }
     for (let at = start; ; ) {
       const nonAscii = finder.indexOf(at, end);
       // `at` starts a line, so the newline before a non-ASCII byte at or after it is at `at - 1` or later.
       const lineStart = nonAscii < 0 ? end : chunk.lastIndexOf(NEWLINE, nonAscii) + 1;
-      if (lineStart > at) this.bulkLines(chunk, at, lineStart, out);
+      if (lineStart > at) this.bulkLines(chunk, chunk, at, lineStart, out);
       if (nonAscii < 0) return;
       at = chunk.indexOf(NEWLINE, nonAscii) + 1;
       this.nonAsciiLine(chunk, lineStart, at, out);
@@ -113,25 +121,40 @@ class BulkJsonLineReader implements LineEventReader {
     this.viaLines(chunk, start, end, out);
   }
 
-  private bulkLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
+  /**
+   * Parses the whole lines `bytes[start, end)` natively. `bytes` is the chunk, or an ASCII rewrite of a range of it
+   * (same lines; `rewrite` maps a line boundary back), and a line the native parser cannot take goes the line path
+   * from the chunk's own bytes.
+   */
+  private bulkLines(chunk: Uint8Array, bytes: Uint8Array, start: number, end: number, out: AgentEvent[], rewrite?: AsciiJsonRewriter): void {
+    const viaLines = (from: number, to: number) =>
+      rewrite ? this.viaLines(chunk, rewrite.sourceOffset(from), rewrite.sourceOffset(to), out) : this.viaLines(chunk, from, to, out);
     for (let at = start; at < end; ) {
-      const { values, error, read } = this.bulk(chunk, at, end);
+      const { values, error, read } = this.bulk(bytes, at, end);
       // The newlines ending the first `values.length` lines: each value must end on its own line, after the one before.
       let previousEnd = at - 1;
       let lineEnd = at - 1;
       for (let i = 0; i < values.length; i++) {
         previousEnd = lineEnd;
-        lineEnd = chunk.indexOf(NEWLINE, lineEnd + 1);
+        lineEnd = bytes.indexOf(NEWLINE, lineEnd + 1);
       }
-      const aligned = values.length === 0 || (read > previousEnd && read <= lineEnd && onlySpaces(chunk, read, lineEnd) && values.every(isRecord));
-      if (!aligned) return this.viaLines(chunk, at, end, out);
+      // k values, the last ending on line k: two values never share a line, so each holds exactly one line.
+      const aligned = values.length === 0 || (read > previousEnd && read <= lineEnd && values.every(isRecord));
+      if (!aligned) return viaLines(at, end);
+      if (values.length > 0 && !onlySpaces(bytes, read, lineEnd)) {
+        // Text after the last value on its line (`{…} trailing`): the lines before are records, that line goes alone.
+        for (let i = 0; i < values.length - 1; i++) append(out, this.pushRecord(values[i] as JsonRecord));
+        viaLines(previousEnd + 1, lineEnd + 1);
+        at = lineEnd + 1;
+        continue;
+      }
       for (const record of values as JsonRecord[]) append(out, this.pushRecord(record));
       at = lineEnd + 1;
       // Without an error, what is left is blank lines or a value still open at the range's end (raw on the line path).
-      if (error == null) return this.viaLines(chunk, at, end, out);
+      if (error == null) return viaLines(at, end);
       // The native parser stopped at a line that is not JSON (the next one, or one after blank ones): it goes alone.
-      const next = chunk.indexOf(NEWLINE, at) + 1;
-      this.viaLines(chunk, at, next, out);
+      const next = bytes.indexOf(NEWLINE, at) + 1;
+      viaLines(at, next);
       at = next;
     }
   }

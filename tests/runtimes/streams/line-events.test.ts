@@ -134,6 +134,26 @@ describe("bulk JSON-lines reader", () => {
     expect(spy.values).toBe(4000 - stringLines.length);
   });
 
+  test("a chunk with scattered non-ASCII is rewritten to ASCII and parsed in one go; what is not JSON still reads as on the line path", () => {
+    const lines = Array.from({ length: 600 }, (_, n) => {
+      if (n % 150 === 7) return "Hinweis: Größe überschritten"; // a banner, non-ASCII, not JSON
+      if (n % 150 === 8) return '\ufeff{"bom":"mid-stream"}';
+      if (n % 150 === 9) return '{"n":9,"text":"ok"} · trailing';
+      return JSON.stringify({ type: "text", n, text: n % 9 === 0 ? "Not logged in · Please run /login 😀" : "plain words of output" });
+    });
+    const bytes = enc.encode(`${lines.join("\n")}\n`);
+    expectSameAsLineReader(bytes);
+    const spy = spying();
+    read(bytes, 64 * 1024, probeParser(), spy.bulk);
+    expect(spy.calls).toBeLessThan(40); // not one call per non-ASCII line
+    expect(spy.values).toBeGreaterThan(600 - 4 * 4 - 2 * 2);
+  });
+
+  test("dense non-ASCII text (not worth rewriting) reads as on the line path", () => {
+    const lines = Array.from({ length: 300 }, (_, n) => JSON.stringify({ n, text: "你好，世界。这是一个测试。Привет, мир!" }));
+    expectSameAsLineReader(enc.encode(`${lines.join("\n")}\n`));
+  });
+
   test("without a bulk parser (Deno), or for a parser without records, the line reader is used", () => {
     const bytes = enc.encode('{"n":1}\n{"n":2}\n');
     const spy = spying();
