@@ -55,16 +55,28 @@ export function parseToolInput(text: string): unknown {
 /** Builds a Usage from named numeric source fields, omitting absent ones; undefined when nothing was present. */
 export function pickUsage(source: unknown, mapping: Partial<Record<keyof Usage, string>>): Usage | undefined {
   if (!isRecord(source)) return undefined;
-  const usage: Usage = {};
-  let any = false;
-  for (const key in mapping) {
-    const value = num(source[mapping[key as keyof Usage] as string]);
-    if (value !== undefined) {
-      usage[key as keyof Usage] = value;
-      any = true;
-    }
+  const input = numberAt(source, mapping.input_tokens);
+  const output = numberAt(source, mapping.output_tokens);
+  const thought = numberAt(source, mapping.thought_tokens);
+  const cachedRead = numberAt(source, mapping.cached_read_tokens);
+  const cachedWrite = numberAt(source, mapping.cached_write_tokens);
+  const total = numberAt(source, mapping.total_tokens);
+  if (input === undefined && output === undefined && thought === undefined && cachedRead === undefined && cachedWrite === undefined && total === undefined) {
+    return undefined;
   }
-  return any ? usage : undefined;
+  // Fixed keys, one by one: an object filled by `usage[key] = …` in a loop takes the engine's slow generic path.
+  const usage: Usage = {};
+  if (input !== undefined) usage.input_tokens = input;
+  if (output !== undefined) usage.output_tokens = output;
+  if (thought !== undefined) usage.thought_tokens = thought;
+  if (cachedRead !== undefined) usage.cached_read_tokens = cachedRead;
+  if (cachedWrite !== undefined) usage.cached_write_tokens = cachedWrite;
+  if (total !== undefined) usage.total_tokens = total;
+  return usage;
+}
+
+function numberAt(source: Record<string, unknown>, key: string | undefined): number | undefined {
+  return key === undefined ? undefined : num(source[key]);
 }
 
 /** Removes keys whose value is undefined (keeps golden event arrays free of `undefined` noise). */
