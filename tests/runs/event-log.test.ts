@@ -55,6 +55,16 @@ test("the tail serves recent events from memory and older ones from persistence"
   expect(persistence.reads).toBeGreaterThan(0);
 });
 
+test("by default the in-memory tail is small (at most 256 events): a reader further behind reads back from persistence", () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence);
+  for (let n = 1; n <= 5000; n++) log.append(diagnostic(n));
+  expect(log.eventsAfter(5000 - 128)).toHaveLength(128);
+  expect(persistence.reads).toBe(0);
+  expect(log.eventsAfter(5000 - 257).map((e) => e.id)).toEqual(Array.from({ length: 257 }, (_, i) => 5000 - 256 + i));
+  expect(persistence.reads).toBeGreaterThan(0);
+});
+
 test("an event is serialized once: persistence and every reader get the same text, ids and types beside it", async () => {
   const persistence = memoryPersistence();
   const log = new RunEventLog("run_1", persistence);
