@@ -51,3 +51,17 @@ export type CommandSpec = {
   /** Returns the process exit code. Long-running commands (serve) resolve when they stop. */
   run(args: ParsedArgs, io: CommandIO): Promise<number>;
 };
+
+/**
+ * A subcommand as the dispatcher lists it: its name, and its spec, loaded only when the command runs or help shows
+ * it. So `od serve` never evaluates (or loads the node built-ins of) the commands it is not running.
+ */
+export type CommandEntry = {
+  name: string;
+  load(): CommandSpec | Promise<CommandSpec>;
+};
+
+/** An entry for a spec that is already loaded. */
+export function eagerCommand(spec: CommandSpec): CommandEntry {
+  return { name: spec.name, load: () => spec };
+}

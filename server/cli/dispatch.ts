@@ -2,7 +2,7 @@
  * Data-driven command line: flags and help come from each CommandSpec. Unknown commands and flags exit 2 with one
  * line on stderr, so scripts can tell a usage error from a failure.
  */
-import type { CommandIO, CommandSpec, FlagSpec, ParsedArgs } from "./command.ts";
+import type { CommandEntry, CommandIO, CommandSpec, FlagSpec, ParsedArgs } from "./command.ts";
 
 export const USAGE_ERROR = 2;
 
@@ -101,7 +101,7 @@ export function globalHelp(commands: CommandSpec[], defaultCommand: string): str
 /** Run the command line `argv` (without the program name). Returns the exit code. */
 export async function dispatch(
   argv: string[],
-  commands: CommandSpec[],
+  commands: readonly CommandEntry[],
   io: CommandIO,
   options: { version: string; defaultCommand: string },
 ): Promise<number> {
@@ -112,7 +112,7 @@ export async function dispatch(
   }
   if (first === "--help" || first === "-h" || first === "help") {
     const topic = first === "help" ? commands.find((c) => c.name === rest[0]) : undefined;
-    io.stdout(topic ? commandHelp(topic) : globalHelp(commands, options.defaultCommand));
+    io.stdout(topic ? commandHelp(await topic.load()) : globalHelp(await Promise.all(commands.map((c) => c.load())), options.defaultCommand));
     return 0;
   }
   const named = first !== undefined && !first.startsWith("-") ? commands.find((c) => c.name === first) : undefined;
@@ -120,7 +120,7 @@ export async function dispatch(
     io.stderr(`od: unknown command '${first}' (commands: ${commands.map((c) => c.name).join(", ")})\n`);
     return USAGE_ERROR;
   }
-  const spec = named ?? commands.find((c) => c.name === options.defaultCommand)!;
+  const spec = await (named ?? commands.find((c) => c.name === options.defaultCommand)!).load();
   const args = named ? rest : argv;
   if (args.includes("--help") || args.includes("-h")) {
     io.stdout(commandHelp(spec));

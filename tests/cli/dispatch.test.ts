@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { CommandIO, CommandSpec } from "../../server/cli/command.ts";
+import { eagerCommand, type CommandEntry, type CommandIO, type CommandSpec } from "../../server/cli/command.ts";
 import { dispatch, parseArgs, UsageError } from "../../server/cli/dispatch.ts";
 
 function fakeIO() {
@@ -32,7 +32,7 @@ const demo: CommandSpec = {
   },
 };
 const other: CommandSpec = { name: "other", summary: "other", flags: [], run: async () => 7 };
-const commands = [demo, other];
+const commands = [demo, other].map(eagerCommand);
 const options = { version: "9.9.9", defaultCommand: "demo" };
 
 describe("parseArgs", () => {
@@ -92,5 +92,29 @@ describe("dispatch", () => {
   });
   test("the command's exit code is returned", async () => {
     expect(await dispatch(["other"], commands, fakeIO().io, options)).toBe(7);
+  });
+  test("only the command that runs is loaded; help and unknown-command errors need no other", async () => {
+    const loaded: string[] = [];
+    const lazy = (spec: CommandSpec): CommandEntry => ({ name: spec.name, load: async () => (loaded.push(spec.name), spec) });
+    const entries = [lazy(demo), lazy(other)];
+    expect(await dispatch(["other"], entries, fakeIO().io, options)).toBe(7);
+    expect(loaded).toEqual(["other"]);
+    expect(await dispatch(["bogus"], entries, fakeIO().io, options)).toBe(2);
+    expect(await dispatch(["--version"], entries, fakeIO().io, options)).toBe(0);
+    expect(loaded).toEqual(["other"]);
+    const f = fakeIO();
+    expect(await dispatch(["--help"], entries, f.io, options)).toBe(0);
+    expect(f.out()).toContain("a demo");
+  });
+});
+
+describe("od's commands", () => {
+  test("every entry loads a spec of its own name, and serve (the default) is loaded with the shell", async () => {
+    const { buildCommands } = await import("../../server/cli/commands.ts");
+    const runtime = { openSqlite: () => { throw new Error("unused"); }, serve: () => { throw new Error("unused"); } };
+    const entries = buildCommands(runtime as never);
+    expect(entries.map((e) => e.name)).toEqual(["serve", "agents", "run", "parse", "setup"]);
+    for (const entry of entries) expect((await entry.load()).name).toBe(entry.name);
+    expect(entries[0]!.load()).not.toBeInstanceOf(Promise);
   });
 });
