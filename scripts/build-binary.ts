@@ -22,18 +22,25 @@ export const RELEASE_TARGETS = {
   "windows-x64": "bun-windows-x64",
 } as const satisfies Record<string, Bun.Build.CompileTarget>;
 
-export async function compileOd(outfile: string, target?: Bun.Build.CompileTarget): Promise<string> {
-  const result = await Bun.build({
+/** How the binary's JavaScript is bundled: shared by the compile and by the test that checks what its shell loads. */
+export function odBundleConfig() {
+  return {
     entrypoints: [join(root, "server", "binary.ts")],
-    compile: { outfile, ...(target ? { target } : {}), autoloadBunfig: false, autoloadDotenv: false },
     target: "bun",
     minify: true,
-    // Bytecode cuts start-up by about a third; it needs the server graph free of top-level await.
-    bytecode: true,
     // Split at dynamic imports: the daemon's shell (argv, guard, listen) loads without parsing the engine's code.
     splitting: true,
     format: "esm",
     define: { "process.env.OD_BUILD": '"binary"' },
+  } satisfies Partial<Bun.BuildConfig>;
+}
+
+export async function compileOd(outfile: string, target?: Bun.Build.CompileTarget): Promise<string> {
+  const result = await Bun.build({
+    ...odBundleConfig(),
+    compile: { outfile, ...(target ? { target } : {}), autoloadBunfig: false, autoloadDotenv: false },
+    // Bytecode cuts start-up by about a third; it needs the server graph free of top-level await.
+    bytecode: true,
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -5,7 +5,7 @@
  * at most for the step under way.
  *
  * The steps are the graph's parts, leaves first, cheapest first (times measured in the compiled binary): the
- * node built-ins the engine uses (0.02–0.4 ms each), zod in two halves and Elysia (~1–1.5 ms each), then the
+ * node built-ins the engine uses (0.02–1 ms each; the shell imports none of them), zod in two halves and Elysia (~1–1.5 ms each), then the
  * contracts, defs and services (1–3 ms each), so that the final import has little left to evaluate. Every step is
  * work the engine needs anyway; only its order is chosen, so the requests that come first, while a client waits
  * for the daemon to be up, meet the shortest steps. Between steps the loader yields with setImmediate, which lets
@@ -15,8 +15,10 @@ import type * as EngineModule from "./engine.ts";
 
 const STEPS: readonly (() => Promise<unknown>)[] = [
   () => import("node:os"),
+  () => import("node:path"),
   () => import("node:buffer"),
   () => import("node:url"),
+  () => import("node:fs"),
   () => import("node:stream/promises"),
   () => import("node:fs/promises"),
   () => import("node:child_process"),

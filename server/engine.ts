@@ -3,6 +3,7 @@
  * app. Loaded by the daemon right after it starts listening, so the first request never waits for 28 agent defs,
  * the parsers, the transports and the schemas to load.
  */
+import { resolve } from "node:path";
 import { createApp, type App } from "./app.ts";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import { agentRoutes } from "./http/agents.ts";
@@ -23,6 +24,7 @@ import { Store } from "./store/store.ts";
 import { VERSION } from "./version.ts";
 
 export type EngineOptions = {
+  /** Resolved against the working directory here (the daemon's shell passes it on as the user gave it). */
   dataDir: string;
   env: Record<string, string | undefined>;
   guard: GuardOptions;
@@ -35,8 +37,9 @@ export type EngineOptions = {
 export type Engine = { app: App; store: Store; services: Services; stop(): Promise<void> };
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
-  const store = Store.open(dataPaths(options.dataDir).database, options.openSqlite);
-  const services = createServices({ store, dataDir: options.dataDir, env: options.env, bundledSkillFiles: options.bundledSkillFiles });
+  const dataDir = resolve(options.dataDir);
+  const store = Store.open(dataPaths(dataDir).database, options.openSqlite);
+  const services = createServices({ store, dataDir, env: options.env, bundledSkillFiles: options.bundledSkillFiles });
   const projectDirOf = (id: string) => services.projects.require(id).path;
   const interrupted = services.runs.recoverInterruptedRuns();
   if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
@@ -52,9 +55,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
       // What a run gets besides the prompt: skills, MCP servers, image uploads.
       skillRoutes(services.skills, projectDirOf),
-      mcpRoutes({ userPath: dataPaths(options.dataDir).mcp, projectDirOf, defs: services.defs }),
+      mcpRoutes({ userPath: dataPaths(dataDir).mcp, projectDirOf, defs: services.defs }),
       uploadRoutes(projectDirOf),
-      connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env, dataDir: options.dataDir, appConfig: () => store.appConfig.get() }),
+      connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env, dataDir, appConfig: () => store.appConfig.get() }),
     ],
   });
   return {

@@ -2,14 +2,11 @@
  * `od` entry point. `main()` is shared by the source run (`bun run server/main.ts`) and the compiled binary
  * (server/binary.ts), which differ only in where their assets come from (see `EmbeddedAssets`).
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { buildCommands } from "./cli/commands.ts";
 import { dispatch } from "./cli/dispatch.ts";
 import { processIO } from "./cli/process-io.ts";
 import type { ServeRuntime } from "./cli/serve-command.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
-import { devDshRuntimeSource } from "./dsh/dev-source.ts";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import type { UiAssets } from "./http/ui.ts";
 import { openBunSqlite } from "./platform/sqlite-bun.ts";
@@ -36,14 +33,21 @@ export async function main(argv: string[], assets: EmbeddedAssets): Promise<numb
   }
 }
 
-/** Source runs serve the UI bundle built by scripts/build-web.ts from dist/web. */
+/**
+ * Source runs serve the UI bundle built by scripts/build-web.ts from dist/web. node:fs and node:path are fetched here,
+ * not imported: the compiled binary shares this module, and loading them costs its shell a millisecond before listen.
+ */
 function diskUi(): UiAssets | undefined {
+  const { join } = process.getBuiltinModule("node:path");
   const dir = join(import.meta.dir, "..", "dist", "web");
-  if (existsSync(join(dir, "index.html"))) return { kind: "disk", dir };
+  if (process.getBuiltinModule("node:fs").existsSync(join(dir, "index.html"))) return { kind: "disk", dir };
   process.stderr.write("od: warning: dist/web is missing (run `npm run build:web`); serving the API only\n");
   return undefined;
 }
 
 if (import.meta.main) {
-  main(process.argv.slice(2), { ui: diskUi, dshRuntime: devDshRuntimeSource }).then((code) => process.exit(code));
+  // Imported here: the packer it uses (and its node:fs) is for source runs only.
+  import("./dsh/dev-source.ts")
+    .then(({ devDshRuntimeSource }) => main(process.argv.slice(2), { ui: diskUi, dshRuntime: devDshRuntimeSource }))
+    .then((code) => process.exit(code));
 }

@@ -1,11 +1,9 @@
-/** Where od keeps its data: `--data-dir`, else `$OD_DATA_DIR`, else `~/.od`. */
+/** Where od keeps its data, absolute: `--data-dir`, else `$OD_DATA_DIR`, else `~/.od`. */
 import { join, resolve } from "node:path";
+import { chosenDataDir } from "./data-dir.ts";
 
 export function resolveDataDir(env: Record<string, string | undefined> = process.env, override?: string): string {
-  if (override) return resolve(override);
-  if (env.OD_DATA_DIR) return resolve(env.OD_DATA_DIR);
-  // node:os only when HOME is unset: the daemon's shell resolves this before it listens.
-  return join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".od");
+  return resolve(chosenDataDir(env, override));
 }
 
 /** Files and folders inside the data dir, named once. */

@@ -1,7 +1,7 @@
 // The daemon shell: up at once, health through the guard while the engine loads, everything else after it.
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { startDaemon, type HttpServe } from "../server/daemon.ts";
 import { openBunSqlite } from "../server/platform/sqlite-bun.ts";
 import { tempDir } from "./support/temp.ts";
@@ -28,6 +28,19 @@ describe("startDaemon", () => {
     const config = await http.call("/api/app-config", { headers: { authorization: "Bearer t" } });
     expect(await config.json()).toEqual({ config: {} });
     expect(daemon.url).toBe("http://127.0.0.1:40123/?token=t");
+    await daemon.stop();
+  });
+
+  test("a data dir given relative (as `od serve --data-dir` passes it on) is resolved against the working directory", async () => {
+    using data = tempDir("od-daemon-rel-");
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: relative(process.cwd(), join(data.path, "od")), token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    await daemon.ready;
+    expect(existsSync(join(data.path, "od", "od.db"))).toBe(true);
+    // Paths handed out (and later given to agents running in other folders) are absolute.
+    const created = await http.call("/api/projects", { method: "POST", headers: { authorization: "Bearer t", "content-type": "application/json" }, body: JSON.stringify({ name: "rel" }) });
+    const { project } = await created.json();
+    expect(project.path.startsWith(join(data.path, "od", "projects"))).toBe(true);
     await daemon.stop();
   });
 

@@ -6,9 +6,10 @@
  * after it, then goes through the stream, which queues, so the order holds. Any other failure (the reader is gone,
  * the descriptor is closed) drops that descriptor's output rather than crashing the command.
  */
-import { writeSync } from "node:fs";
-
 type WriteFd = (fd: number, bytes: Uint8Array) => number;
+
+/** node:fs's writeSync, fetched at the first write rather than imported with the daemon's shell. */
+const writeSync: WriteFd = (fd, bytes) => process.getBuiltinModule("node:fs").writeSync(fd, bytes);
 type Stream = { write(chunk: Uint8Array): unknown };
 
 export function fdWriter(fd: number, stream: () => Stream, write: WriteFd = writeSync): (text: string) => void {

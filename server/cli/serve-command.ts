@@ -4,7 +4,7 @@ import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
 import type { BundledSkillFiles } from "../skills/bundled-root.ts";
 import { isLoopbackHost, startDaemon } from "../daemon.ts";
 import type { UiAssets } from "../http/ui.ts";
-import { resolveDataDir } from "../paths.ts";
+import { chosenDataDir } from "../data-dir.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
 import type { CommandSpec } from "./command.ts";
 import { openBrowser } from "./open-browser.ts";
@@ -46,7 +46,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
       const daemon = await startDaemon({
         port,
         host,
-        dataDir: resolveDataDir(io.env, flags["data-dir"] as string | undefined),
+        dataDir: chosenDataDir(io.env, flags["data-dir"] as string | undefined),
         token: io.env.OD_TOKEN,
         ui: runtime.ui?.(),
         ...(runtime.dshRuntime ? { dshRuntime: runtime.dshRuntime } : {}),
