@@ -8,6 +8,7 @@ import type { Engine } from "./engine.ts";
 import { loadEngineModule } from "./engine-loader.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
+import { collectStartupGarbage } from "./platform/memory.ts";
 import type { UiAssets } from "./http/ui.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
@@ -77,8 +78,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         )
         .then((loaded) => {
           engine = loaded;
-          // Warm detection once the engine is up, so probing every CLI never delays a request.
-          setTimeout(() => void loaded.services.catalog.warm(), 0);
+          // Warm detection once the engine is up, so probing every CLI never delays a request; then the start-up
+          // garbage is collected at once instead of staying resident until the heap's next full collection.
+          setTimeout(() => void loaded.services.catalog.warm().then(collectStartupGarbage, collectStartupGarbage), 0);
           resolve(loaded);
         }, reject);
   });
