@@ -1,7 +1,8 @@
-/** Where od keeps its data, absolute: `--data-dir`, else `$OD_DATA_DIR`, else `~/.od`. */
+/** The data dir and the files inside it. */
 import { join, resolve } from "node:path";
 import { chosenDataDir } from "./data-dir.ts";
 
+/** Where od keeps its data, absolute: `--data-dir`, else `$OD_DATA_DIR`, else `~/.od`. */
 export function resolveDataDir(env: Record<string, string | undefined> = process.env, override?: string): string {
   return resolve(chosenDataDir(env, override));
 }

@@ -7,10 +7,10 @@
  * the descriptor is closed) drops that descriptor's output rather than crashing the command.
  */
 type WriteFd = (fd: number, bytes: Uint8Array) => number;
+type Stream = { write(chunk: Uint8Array): unknown };
 
 /** node:fs's writeSync, fetched at the first write rather than imported with the daemon's shell. */
 const writeSync: WriteFd = (fd, bytes) => process.getBuiltinModule("node:fs").writeSync(fd, bytes);
-type Stream = { write(chunk: Uint8Array): unknown };
 
 export function fdWriter(fd: number, stream: () => Stream, write: WriteFd = writeSync): (text: string) => void {
   const encoder = new TextEncoder();
