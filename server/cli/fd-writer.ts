@@ -9,8 +9,10 @@
 type WriteFd = (fd: number, bytes: Uint8Array) => number;
 type Stream = { write(chunk: Uint8Array): unknown };
 
-/** node:fs's writeSync, fetched at the first write rather than imported with the daemon's shell. */
-const writeSync: WriteFd = (fd, bytes) => process.getBuiltinModule("node:fs").writeSync(fd, bytes);
+let nodeFs: typeof import("node:fs") | undefined;
+
+/** node:fs's writeSync, fetched at the first write (once) rather than imported with the daemon's shell. */
+const writeSync: WriteFd = (fd, bytes) => (nodeFs ??= process.getBuiltinModule("node:fs")).writeSync(fd, bytes);
 
 export function fdWriter(fd: number, stream: () => Stream, write: WriteFd = writeSync): (text: string) => void {
   const encoder = new TextEncoder();
