@@ -5,15 +5,22 @@
  */
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
 
-/** Variables that look like a credential for some provider. */
-const CREDENTIAL_NAME = /(_API_KEY|_TOKEN|_SECRET_ACCESS_KEY|_SECRET_KEY|_SECRET|_PAT|^AWS_ACCESS_KEY_ID)$/;
+/**
+ * A name that looks like a credential, in any case: one of its `_`/`-`/`.`-separated words is KEY, TOKEN, SECRET,
+ * PASSWORD, PASSWD, CREDENTIAL(S), PAT or WEBHOOK, or ends in KEY/TOKEN/SECRET (`OPENAI_APIKEY`). Words only:
+ * `TOKENIZERS_PARALLELISM`, `PATH` and `PWD` are no credentials.
+ */
+const CREDENTIAL_WORD = /^(?:[A-Z0-9]*(?:KEY|TOKEN|SECRET)S?|PASSWORDS?|PASSWD|CREDENTIALS?|PAT|WEBHOOK)$/;
+/** A URL whose userinfo part carries a user or password (`postgres://app:hunter2@db/app`). */
+const URL_WITH_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i;
 const ALWAYS_WITHHELD = new Set(["OD_TOKEN"]);
 
 /** The per-run cookie every child carries, so leftovers can be found after the process group is gone. */
 export const RUN_COOKIE_VAR = "OD_RUN_ID";
 
-export function isCredentialVar(name: string): boolean {
-  return CREDENTIAL_NAME.test(name);
+/** True when a variable looks like a credential by its name, or by its value when `value` is given. */
+export function isCredentialVar(name: string, value?: string): boolean {
+  return name.toUpperCase().split(/[_.-]+/).some((word) => CREDENTIAL_WORD.test(word)) || (value !== undefined && URL_WITH_USERINFO.test(value.trim()));
 }
 
 export function spawnEnvForAgent(
@@ -26,7 +33,7 @@ export function spawnEnvForAgent(
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(daemonEnv)) {
     if (value === undefined || ALWAYS_WITHHELD.has(key)) continue;
-    if (isCredentialVar(key) && !inherited.has(key)) continue;
+    if (isCredentialVar(key, value) && !inherited.has(key)) continue;
     env[key] = value;
   }
   Object.assign(env, def.env, configured);

@@ -46,4 +46,20 @@ describe("spawnEnvForAgent", () => {
     for (const name of ["OPENAI_API_KEY", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "MY_SECRET", "GITLAB_PAT"]) expect(isCredentialVar(name)).toBe(true);
     for (const name of ["PATH", "HOME", "TOKENIZERS_PARALLELISM", "OD_DATA_DIR"]) expect(isCredentialVar(name)).toBe(false);
   });
+
+  test("credential-looking names in any case and spelling, and URLs that carry a user or password", () => {
+    const names = ["OPENAI_KEY", "AZURE_OPENAI_KEY", "API_KEY", "openai_api_key", "OPENAI_APIKEY", "DB_PASSWORD", "PASSWORD", "TOKEN", "SLACK_WEBHOOK_URL", "MYSQL_PASSWD", "GOOGLE_CREDENTIALS", "github_pat", "Stripe-Secret"];
+    for (const name of names) expect([name, isCredentialVar(name)]).toEqual([name, true]);
+    for (const name of ["PWD", "OLDPWD", "KEYTIMEOUT", "PATHEXT", "TERM", "LANG", "SSH_AUTH_SOCK", "XDG_SESSION_TYPE"]) expect([name, isCredentialVar(name)]).toEqual([name, false]);
+    expect(isCredentialVar("DATABASE_URL", "postgres://app:hunter2@db.internal:5432/app")).toBe(true);
+    expect(isCredentialVar("GIT_REMOTE", "https://ghp_abc@github.example/x.git")).toBe(true);
+    expect(isCredentialVar("DATABASE_URL", "postgres://db.internal:5432/app")).toBe(false);
+    expect(isCredentialVar("HOMEPAGE", "https://example.org/a@b")).toBe(false);
+  });
+
+  test("every such variable stays out of an agent's environment unless its def reads it", () => {
+    const daemonEnv = { PATH: "/bin", OPENAI_KEY: "k", DB_PASSWORD: "p", openai_api_key: "k", DATABASE_URL: "postgres://u:p@h/db", SLACK_WEBHOOK_URL: "https://hooks.example/T/B/x", ANTHROPIC_API_KEY: "a" };
+    const env = spawnEnvForAgent({ inheritedEnv: ["ANTHROPIC_API_KEY"] }, daemonEnv, undefined, "run-1");
+    expect(Object.keys(env).sort()).toEqual(["ANTHROPIC_API_KEY", "OD_RUN_ID", "PATH"]);
+  });
 });
