@@ -17,6 +17,7 @@ import { skillRoutes } from "./http/skills.ts";
 import type { UiAssets } from "./http/ui.ts";
 import { uploadRoutes } from "./http/uploads.ts";
 import { dataPaths } from "./paths.ts";
+import { preparePrivateDataDir, tightenedNotice } from "./private-data-dir.ts";
 import { createServices, type Services } from "./services.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
@@ -38,6 +39,8 @@ export type Engine = { app: App; store: Store; services: Services; stop(): Promi
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const dataDir = resolve(options.dataDir);
+  const tightened = preparePrivateDataDir(dataDir);
+  if (tightened.length) console.error(tightenedNotice(tightened).trimEnd());
   const store = Store.open(dataPaths(dataDir).database, options.openSqlite);
   const services = createServices({ store, dataDir, env: options.env, bundledSkillFiles: options.bundledSkillFiles });
   const projectDirOf = (id: string) => services.projects.require(id).path;

@@ -45,7 +45,13 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         return 2;
       }
       const dataDir = resolveDataDir(io.env, flags["data-dir"] as string | undefined);
-      const [{ Store }, { createServices }] = await Promise.all([import("../store/store.ts"), import("../services.ts")]);
+      const [{ Store }, { createServices }, { preparePrivateDataDir, tightenedNotice }] = await Promise.all([
+        import("../store/store.ts"),
+        import("../services.ts"),
+        import("../private-data-dir.ts"),
+      ]);
+      const tightened = preparePrivateDataDir(dataDir);
+      if (tightened.length) io.stderr(tightenedNotice(tightened));
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
         const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles });

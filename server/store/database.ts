@@ -1,11 +1,15 @@
 /** Opens od.db once: WAL mode, a busy timeout, and every pending migration applied. */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { createPrivateFile, PRIVATE_DIR_MODE } from "../private-data-dir.ts";
 import { MIGRATIONS, type Migration } from "./migrations.ts";
 import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.ts";
 
 export function openDatabase(path: string, open: SqliteOpener, migrations: Migration[] = MIGRATIONS): SqliteDatabase {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+    createPrivateFile(path);
+  }
   const db = open(path);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA busy_timeout = 5000");
