@@ -7,6 +7,7 @@ import { appConfigRoutes } from "./http/app-config.ts";
 import { HttpError } from "./http/errors.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { healthRoutes } from "./http/health.ts";
+import { sessionRoutes } from "./http/session.ts";
 import { uiRoutes, type UiAssets } from "./http/ui.ts";
 import type { Store } from "./store/store.ts";
 
@@ -36,6 +37,7 @@ export async function createApp(deps: AppDeps) {
       return jsonError(500, "INTERNAL", "internal error");
     })
     .use(healthRoutes(deps.version))
+    .use(sessionRoutes(deps.guard.credentials))
     .use(appConfigRoutes(deps.store.appConfig));
   for (const module of deps.modules ?? []) app.use(module);
   if (deps.ui) app.use(await uiRoutes(deps.ui));

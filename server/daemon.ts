@@ -6,6 +6,7 @@
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import type { Engine } from "./engine.ts";
 import { loadEngineModule } from "./engine-loader.ts";
+import { Credentials, OPENED_CODE_TTL_MS, randomSecret } from "./http/credentials.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 import { collectStartupGarbage } from "./platform/memory.ts";
@@ -24,7 +25,7 @@ export type DaemonOptions = {
   port: number;
   host: string;
   dataDir: string;
-  /** Fixed token (OD_TOKEN); a random one per launch otherwise. */
+  /** Fixed API token (OD_TOKEN) for `Authorization: Bearer`; a random one per launch otherwise. */
   token?: string;
   ui?: UiAssets;
   openSqlite: SqliteOpener;
@@ -38,8 +39,12 @@ export type DaemonOptions = {
 };
 
 export type Daemon = {
+  /** The sign-in URL od prints: its `?token=` is a one-time launch code, not the API token. */
   url: string;
+  /** Another one-time sign-in URL, short-lived, for handing to a browser on its command line. */
+  openUrl(): string;
   port: number;
+  /** The API token (bearer for scripts); never printed. */
   token: string;
   /** Settles when the engine has loaded (rejects if it could not: the caller should report and stop). */
   ready: Promise<void>;
@@ -52,17 +57,13 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host.toLowerCase()) || host.startsWith("127.");
 }
 
-export function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
-}
-
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
-  const token = options.token || newToken();
+  const token = options.token || randomSecret();
+  const credentials = new Credentials(token);
   let port = options.port;
   const wildcard = options.host === "0.0.0.0" || options.host === "::";
   const guardOptions: GuardOptions = {
-    token,
+    credentials,
     port: () => port,
     extraHostNames: isLoopbackHost(options.host) || wildcard ? [] : [options.host],
   };
@@ -90,8 +91,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     port: options.port,
     hostname: options.host,
     fetch: async (request) => {
-      if (!engine && new URL(request.url).pathname === "/api/health") {
-        return guard(request) ?? Response.json({ ok: true, version: VERSION, ready: false });
+      // The guard first: it answers a malformed Host (which request.url is built from) with a typed 400.
+      if (!engine) {
+        const refused = guard(request);
+        if (refused) return withSecurityHeaders(request, refused);
+        if (new URL(request.url).pathname === "/api/health") return Response.json({ ok: true, version: VERSION, ready: false });
       }
       let loaded: Engine;
       try {
@@ -107,8 +111,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
   let stopping: Promise<void> | undefined;
+  const signInUrl = (ttlMs?: number) => `http://${shownHost}:${port}/?token=${credentials.issueLaunchCode(ttlMs).code}`;
   return {
-    url: `http://${shownHost}:${port}/?token=${token}`,
+    url: signInUrl(),
+    openUrl: () => signInUrl(OPENED_CODE_TTL_MS),
     port,
     token,
     ready: engineLoaded.then(() => undefined),

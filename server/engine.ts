@@ -53,7 +53,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     ui: options.ui,
     modules: [
       agentRoutes(services.catalog),
-      projectRoutes(store, services.projects),
+      projectRoutes(store, services.projects, options.guard.credentials),
       runRoutes(services.runs),
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
       // What a run gets besides the prompt: skills, MCP servers, image uploads.

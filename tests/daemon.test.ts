@@ -27,7 +27,42 @@ describe("startDaemon", () => {
     expect(await (await http.call("/api/health")).json()).toEqual({ ok: true, version: expect.any(String), ready: true });
     const config = await http.call("/api/app-config", { headers: { authorization: "Bearer t" } });
     expect(await config.json()).toEqual({ config: {} });
-    expect(daemon.url).toBe("http://127.0.0.1:40123/?token=t");
+    expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:40123\/\?token=[\w-]{32}$/);
+    expect(daemon.url).not.toContain("token=t&");
+    await daemon.stop();
+  });
+
+  test("the printed URL carries a one-time launch code, not the API token; the opened URL has a code of its own", async () => {
+    using data = tempDir("od-daemon-code-");
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "api-token", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    await daemon.ready;
+    const printed = new URL(daemon.url).searchParams.get("token")!;
+    const opened = new URL(daemon.openUrl()).searchParams.get("token")!;
+    expect(printed).not.toBe("api-token");
+    expect(opened).not.toBe(printed);
+    const trade = (code: string) => http.call("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) });
+    const first = await trade(printed);
+    expect(first.status).toBe(201);
+    const { secret } = (await first.json()) as { secret: string };
+    expect((await http.call("/api/app-config", { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
+    expect((await trade(printed)).status).toBe(401); // dead once used
+    expect((await trade(opened)).status).toBe(201);
+    expect((await http.call("/api/app-config", { headers: { authorization: "Bearer api-token" } })).status).toBe(200);
+    await daemon.stop();
+  });
+
+  test("a request without Host, or with a malformed one, is a typed 400 before and after the engine loads", async () => {
+    using data = tempDir("od-daemon-host-");
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    const malformed = () => http.call("/api/health", { headers: { host: "a:b:c" } });
+    for (const phase of ["early", "ready"]) {
+      if (phase === "ready") await daemon.ready;
+      const res = await malformed();
+      expect([phase, res.status]).toEqual([phase, 400]);
+      expect((await res.json()).error.code).toBe("BAD_HOST");
+    }
     await daemon.stop();
   });
 

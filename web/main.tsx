@@ -1,11 +1,11 @@
 import { effect } from "@preact/signals";
 import { render } from "preact";
-import { defaultApi } from "./api/client.ts";
+import { defaultApi, pageSession } from "./api/client.ts";
 import { createRunEventStream } from "./api/run-events.ts";
 import { createAppModel } from "./state/app.ts";
 import { Shell } from "./views/shell.tsx";
 
-const app = createAppModel({ api: defaultApi, stream: createRunEventStream() });
+const app = createAppModel({ api: defaultApi, stream: createRunEventStream(defaultApi) });
 
 /** `#/p/<projectId>/c/<conversationId>`: a reload reopens the same conversation (and resumes its runs). */
 function readSelection(): { projectId: string | null; conversationId: string | null } {
@@ -16,12 +16,22 @@ function readSelection(): { projectId: string | null; conversationId: string | n
 effect(() => {
   document.documentElement.dataset.theme = app.config.theme.value;
 });
-void app.start(readSelection()).then(() => {
-  effect(() => {
-    const p = app.workspace.projectId.value;
-    const c = app.workspace.conversationId.value;
-    const hash = p ? `#/p/${encodeURIComponent(p)}${c ? `/c/${encodeURIComponent(c)}` : ""}` : "";
-    if (location.hash !== hash) history.replaceState(null, "", hash || location.pathname);
+/** Trades the `?token=` launch code for a session first, and takes the code out of the address bar and history. */
+async function signIn(): Promise<void> {
+  const search = location.search;
+  if (new URLSearchParams(search).has("token")) history.replaceState(null, "", location.pathname + location.hash);
+  const { refused } = await pageSession.signIn(search, fetch).catch((error: unknown) => ({ refused: String(error) }));
+  if (refused) app.daemon.signInRefused(refused);
+}
+
+void signIn()
+  .then(() => app.start(readSelection()))
+  .then(() => {
+    effect(() => {
+      const p = app.workspace.projectId.value;
+      const c = app.workspace.conversationId.value;
+      const hash = p ? `#/p/${encodeURIComponent(p)}${c ? `/c/${encodeURIComponent(c)}` : ""}` : "";
+      if (location.hash !== hash) history.replaceState(null, "", hash || location.pathname);
+    });
   });
-});
 render(<Shell app={app} />, document.getElementById("app")!);

@@ -24,7 +24,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
   return {
     name: "serve",
     summary: "start the local server and open the browser",
-    details: `Prints "od listening on http://127.0.0.1:PORT/?token=TOKEN" as its first line.\nEnvironment: OD_DATA_DIR (data dir), OD_TOKEN (fixed token instead of a random one).`,
+    details: `Prints "od listening on http://127.0.0.1:PORT/?token=CODE" as its first line; CODE signs one browser in, once.\nEnvironment: OD_DATA_DIR (data dir), OD_TOKEN (fixed API token for Authorization: Bearer instead of a random one).`,
     flags: [
       { name: "port", type: "number", valueName: "PORT", description: `port to listen on (default ${DEFAULT_PORT}; 0 = any free port)` },
       { name: "host", type: "string", valueName: "HOST", description: "address to bind (default 127.0.0.1; non-loopback is unsafe)" },
@@ -55,7 +55,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
         serve: runtime.serve,
       });
       io.stdout(`od listening on ${daemon.url}\n`);
-      if (!flags["no-open"]) void openBrowser(daemon.url);
+      if (!flags["no-open"]) void openBrowser(daemon.openUrl());
       const outcome = await Promise.race([
         io.interrupted.then((signal) => ({ signal })),
         daemon.ready.then(

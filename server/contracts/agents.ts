@@ -129,3 +129,6 @@ export const AgentListResponse = z.object({
   profileDiagnostics: z.array(AgentDiagnostic).optional(),
 });
 export type AgentListResponse = z.infer<typeof AgentListResponse>;
+
+/** `POST /api/agents/rescan` (body optional): with `?stream=1`, a pass that finished within `maxAgeMs` is replayed. */
+export const RescanRequest = z.strictObject({ maxAgeMs: z.number().int().min(0).optional() });

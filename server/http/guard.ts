@@ -1,19 +1,27 @@
 /**
  * The request guard (DESIGN.md "Security model"). Any request that can start a run can run code on the user's
- * machine, so: the Host must be a loopback name with our port (DNS rebinding), a present Origin must be our own
- * (cross-site pages, other loopback ports), writes must be JSON (no simple-request form posts), and every /api
- * route but health needs the launch token as a cookie or bearer header. `/?token=` trades the token for the cookie.
+ * machine, so:
+ * - the Host must be a loopback name with our port (DNS rebinding); a missing or malformed Host is a 400;
+ * - a present Origin must be our own, and `/api` refuses requests a browser marks `Sec-Fetch-Site: same-site` or
+ *   `cross-site` (another port of 127.0.0.1 is same-site, and its no-cors GETs carry no Origin);
+ * - every `/api` route but health and the launch-code trade needs `Authorization: Bearer` with the API token or a
+ *   session secret (credentials.ts); no cookie authenticates anything, since browsers send cookies to every port;
+ * - a GET of one project file may instead carry a short-lived file ticket (for frames and images);
+ * - writes must be JSON (no simple-request form posts); a DELETE may have no body at all.
  */
+import type { Credentials } from "./credentials.ts";
 import { errorResponse } from "./errors.ts";
-
-export const TOKEN_COOKIE = "od_token";
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const OPEN_API_PATHS = new Set(["/api/health"]);
+/** Routes that authenticate nothing themselves: health, and trading a launch code for a session. */
+const OPEN_API_ROUTES = new Set(["GET /api/health", "HEAD /api/health", "POST /api/session"]);
+const FOREIGN_SITES = new Set(["same-site", "cross-site"]);
+/** The routes a file ticket can open (`/api/projects/:id/files/raw`). */
+const TICKETED_ROUTE = /^\/api\/projects\/[^/]+\/files\/raw$/;
 
 export type GuardOptions = {
-  token: string;
+  credentials: Credentials;
   /** The port we listen on (known only after listen when started with port 0). */
   port: () => number;
   /** A non-loopback host the user chose with --host, also accepted in Host headers. */
@@ -22,48 +30,38 @@ export type GuardOptions = {
 
 /** Returns a refusal Response, or undefined to let the request through. */
 export function createGuard(options: GuardOptions): (request: Request) => Response | undefined {
-  const tokenBytes = new TextEncoder().encode(options.token);
-  const tokenMatches = (candidate: string | null | undefined): boolean => {
-    if (!candidate) return false;
-    const bytes = new TextEncoder().encode(candidate);
-    return bytes.length === tokenBytes.length && constantTimeEqual(bytes, tokenBytes);
-  };
-
+  const { credentials } = options;
   return (request) => {
-    const url = new URL(request.url);
-    const host = request.headers.get("host") ?? url.host;
+    // Bun builds request.url from the Host header: without one (HTTP/1.0) it is a bare path, with a malformed one
+    // it does not parse. In-process requests (tests) carry their host only in the URL.
+    const url = URL.parse(request.url);
+    const host = (request.headers.get("host") ?? url?.host)?.toLowerCase();
+    if (!host) return errorResponse(400, "BAD_HOST", "requests must carry a Host header naming od (HTTP/1.1)");
+    if (!url || !isWellFormedHost(host)) return errorResponse(400, "BAD_HOST", "the request's Host header is malformed");
+
     const port = options.port();
     const allowedHosts = [...LOOPBACK_NAMES, ...(options.extraHostNames ?? [])].map((name) => `${name}:${port}`);
-    if (!allowedHosts.includes(host.toLowerCase())) {
+    if (!allowedHosts.includes(host)) {
       return errorResponse(403, "FORBIDDEN_HOST", `requests must address od as ${allowedHosts[0]}, not ${host}`);
     }
 
     const origin = request.headers.get("origin");
-    if (origin !== null && origin !== `http://${host.toLowerCase()}`) {
+    if (origin !== null && origin !== `http://${host}`) {
       return errorResponse(403, "FORBIDDEN_ORIGIN", `cross-origin requests are refused (origin ${origin})`);
     }
 
-    if (url.pathname === "/" && url.searchParams.has("token")) {
-      if (!tokenMatches(url.searchParams.get("token"))) {
-        return errorResponse(401, "INVALID_TOKEN", "this link's token is not valid for the running od; use the URL od printed");
-      }
-      return new Response(null, {
-        status: 302,
-        headers: {
-          location: "/",
-          "set-cookie": `${TOKEN_COOKIE}=${options.token}; HttpOnly; SameSite=Strict; Path=/`,
-          "cache-control": "no-store",
-        },
-      });
+    if (!url.pathname.startsWith("/api/")) return undefined;
+    const site = request.headers.get("sec-fetch-site");
+    if (site && FOREIGN_SITES.has(site)) {
+      return errorResponse(403, "FORBIDDEN_SITE", `requests from another site or port are refused (sec-fetch-site: ${site})`);
+    }
+    if (OPEN_API_ROUTES.has(`${request.method} ${url.pathname}`)) return undefined;
+
+    if (!credentials.authenticates(bearerToken(request)) && !ticketAllows(credentials, request, url)) {
+      return errorResponse(401, "UNAUTHORIZED", "not signed in: open the URL od printed, or send Authorization: Bearer");
     }
 
-    if (!url.pathname.startsWith("/api/") || OPEN_API_PATHS.has(url.pathname)) return undefined;
-
-    if (!tokenMatches(bearerToken(request) ?? cookieValue(request, TOKEN_COOKIE))) {
-      return errorResponse(401, "UNAUTHORIZED", "missing or invalid token: open the URL od printed, or send Authorization: Bearer");
-    }
-
-    if (WRITE_METHODS.has(request.method)) {
+    if (WRITE_METHODS.has(request.method) && !(request.method === "DELETE" && !hasBody(request))) {
       const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
       if (type !== "application/json") {
         return errorResponse(415, "UNSUPPORTED_MEDIA_TYPE", `${request.method} requests must send Content-Type: application/json`);
@@ -73,25 +71,25 @@ export function createGuard(options: GuardOptions): (request: Request) => Respon
   };
 }
 
+/** `name:port`, `[v6]:port` or a bare name — nothing a URL parser would read differently (`a:b:c`, `x@y`, spaces). */
+function isWellFormedHost(host: string): boolean {
+  return /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/.test(host);
+}
+
 function bearerToken(request: Request): string | undefined {
   const header = request.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(.+)$/i);
   return match?.[1]?.trim();
 }
 
-function cookieValue(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=");
-  }
-  return undefined;
+function ticketAllows(credentials: Credentials, request: Request, url: URL): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const ticket = url.searchParams.get("ticket");
+  if (!ticket || !TICKETED_ROUTE.test(url.pathname)) return false;
+  return credentials.fileTicketAllows(ticket, { pathname: url.pathname, path: url.searchParams.get("path") ?? "" });
 }
 
-/** Byte equality whose time does not depend on where the inputs differ (node:crypto's timingSafeEqual, without its start-up cost). */
-function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
+function hasBody(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  return request.headers.has("transfer-encoding") || (length !== null && length !== "0");
 }

@@ -1,5 +1,8 @@
 /** Projects, conversations, messages and project files. */
-import { readFileSync, statSync } from "node:fs";
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import { FileLinkRequest, type FileLinkResponse } from "../contracts/session.ts";
+import type { Credentials } from "./credentials.ts";
 import { extname } from "node:path";
 import { Elysia } from "elysia";
 import {
@@ -8,7 +11,6 @@ import {
   UpdateConversationRequest,
   UpdateProjectRequest,
 } from "../contracts/projects.ts";
-import { resolveInsideProject } from "../projects/paths.ts";
 import type { ProjectService } from "../projects/project-service.ts";
 import type { Store } from "../store/store.ts";
 import { HttpError, parseBody } from "./errors.ts";
@@ -32,7 +34,7 @@ const PREVIEW_TYPES: Record<string, string> = {
 
 /**
  * Agent-made files are untrusted: even opened in a new tab they run sandboxed, in an opaque origin that can
- * neither read our cookie nor pass the guard's Origin check.
+ * neither read the page's session nor pass the guard's Origin and Sec-Fetch-Site checks.
  */
 const UNTRUSTED_FILE_HEADERS = {
   "content-security-policy": "sandbox allow-scripts",
@@ -40,7 +42,7 @@ const UNTRUSTED_FILE_HEADERS = {
   "cache-control": "no-store",
 };
 
-export const projectRoutes = (store: Store, projects: ProjectService) =>
+export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials) =>
   new Elysia({ name: "projects" })
     .get("/api/projects", () => ({ projects: store.projects.list() }))
     .post("/api/projects", ({ body, set }) => {
@@ -83,17 +85,48 @@ export const projectRoutes = (store: Store, projects: ProjectService) =>
       return { messages: store.messages.list(params.id) };
     })
     .get("/api/projects/:id/files", ({ params }) => ({ files: projects.listFiles(projects.require(params.id)) }))
-    .get("/api/projects/:id/files/raw", ({ params, query }) => {
-      const project = projects.require(params.id);
+    .post("/api/projects/:id/files/link", ({ params, body }): FileLinkResponse => {
+      // A capability for GETs of this one file for a few minutes: frames and images cannot send a bearer header.
+      const { path } = parseBody(FileLinkRequest, body);
+      projects.readableFile(projects.require(params.id), path);
+      const pathname = `/api/projects/${encodeURIComponent(params.id)}/files/raw`;
+      const { ticket, expiresAt } = credentials.issueFileTicket({ pathname, path });
+      return { url: `${pathname}?path=${encodeURIComponent(path)}&ticket=${ticket}`, expiresAt };
+    })
+    .get("/api/projects/:id/files/raw", async ({ params, query }) => {
       const relPath = typeof query.path === "string" ? query.path : "";
-      const file = relPath ? resolveInsideProject(project.path, relPath) : undefined;
-      if (!file) throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
-      const stat = statSync(file);
-      if (!stat.isFile()) throw new HttpError(404, "FILE_NOT_FOUND", `${relPath} is not a file`);
-      if (stat.size > MAX_RAW_BYTES) throw new HttpError(413, "FILE_TOO_LARGE", `${relPath} is larger than 20 MB`);
+      const file = projects.readableFile(projects.require(params.id), relPath);
       const type = PREVIEW_TYPES[extname(file).toLowerCase()] ?? "text/plain; charset=utf-8";
-      return new Response(readFileSync(file), { headers: { "content-type": type, ...UNTRUSTED_FILE_HEADERS } });
+      return new Response(await readRegularFile(file, relPath), { headers: { "content-type": type, ...UNTRUSTED_FILE_HEADERS } });
     });
+
+/**
+ * A regular file's bytes, at most MAX_RAW_BYTES, read asynchronously. Opened non-blocking and checked on the open
+ * descriptor, so a FIFO or device swapped in after any earlier check can neither hang the daemon nor be read.
+ */
+async function readRegularFile(file: string, relPath: string): Promise<Uint8Array<ArrayBuffer>> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new HttpError(404, "FILE_NOT_FOUND", `${relPath} is not a regular file`);
+    if (stat.size > MAX_RAW_BYTES) throw new HttpError(413, "FILE_TOO_LARGE", `${relPath} is larger than 20 MB`);
+    const bytes = new Uint8Array(stat.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
 
 export function requireConversation(store: Store, id: string) {
   const conversation = store.conversations.get(id);

@@ -11,7 +11,7 @@ export const UI_SECURITY_HEADERS: Record<string, string> = {
 
 /** Adds the security headers to a non-API response (the static plugin does not apply custom headers to files). */
 export function withSecurityHeaders(request: Request, response: Response): Response {
-  if (new URL(request.url).pathname.startsWith("/api/")) return response;
+  if (URL.parse(request.url)?.pathname.startsWith("/api/") ?? true) return response;
   const headers = new Headers(response.headers);
   for (const [key, value] of Object.entries(UI_SECURITY_HEADERS)) if (!headers.has(key)) headers.set(key, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });

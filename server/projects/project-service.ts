@@ -1,12 +1,13 @@
 /** Creating and listing projects, and reading the files in them — with every path validated. */
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import type { Project, ProjectFile } from "../contracts/projects.ts";
 import { HttpError } from "../http/errors.ts";
 import { dataPaths } from "../paths.ts";
 import type { Store } from "../store/store.ts";
 import { snapshotFiles } from "./file-snapshot.ts";
-import { folderSlug, isDirectory } from "./paths.ts";
+import { folderSlug, isDirectory, resolveInsideProject } from "./paths.ts";
+import { isPrivateDataPath, refusedProjectFolder } from "./system-roots.ts";
 
 const MAX_LISTED_FILES = 2000;
 
@@ -31,6 +32,8 @@ export class ProjectService {
     if (!isAbsolute(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
     if (!isDirectory(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `no such folder: ${path}`);
     const real = realpathSync(path);
+    const refused = refusedProjectFolder(real, this.realDataDir());
+    if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
     const existing = this.store.projects.byPath(real);
     if (existing) throw new HttpError(409, "PROJECT_EXISTS", `${real} is already the project "${existing.name}" (${existing.id})`);
     return this.store.projects.create(name, real);
@@ -41,6 +44,27 @@ export class ProjectService {
     const project = this.store.projects.get(id);
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
     return project;
+  }
+
+  /**
+   * The absolute path of a file inside the project that may be served: inside the folder even through symlinks,
+   * never od's own data, never in a project registered before system folders were refused. Else a 404/400.
+   */
+  readableFile(project: Project, relPath: string): string {
+    const dataDir = this.realDataDir();
+    const refused = refusedProjectFolder(project.path, dataDir);
+    if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `files of this project are not served: ${refused}`);
+    const file = relPath ? resolveInsideProject(project.path, relPath) : undefined;
+    if (!file || isPrivateDataPath(file, dataDir)) throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+    return file;
+  }
+
+  private realDataDir(): string {
+    try {
+      return realpathSync(this.dataDir);
+    } catch {
+      return resolve(this.dataDir);
+    }
   }
 
   /** Files in the project folder, newest first, with the run that last wrote each one when od saw it. */

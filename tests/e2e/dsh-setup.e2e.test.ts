@@ -60,18 +60,18 @@ describe("DeepSeek Harness setup from the UI", () => {
 
     const context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
     try {
-      await context.addCookies([{ name: "od_token", value: od.token, url: od.origin, httpOnly: true, sameSite: "Strict" }]);
       const page = await context.newPage();
       const consoleErrors: string[] = [];
       const writes: string[] = [];
       page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
       page.on("pageerror", (e) => consoleErrors.push(String(e)));
       page.on("request", (r) => r.method() !== "GET" && writes.push(`${r.method()} ${new URL(r.url()).pathname}`));
-      await page.goto(`${od.origin}/#/p/${project.id}`);
+      await page.goto(`${await od.signInUrl()}#/p/${project.id}`);
       await page.waitForSelector("[data-testid=composer-input]");
 
       // The picker offers it (enabled, "set up…"); choosing it opens the dialog, and Cancel sends nothing.
       await page.waitForSelector(`[data-testid=agent-picker] option[value=${DSH}][data-state=setup-required]:not([disabled])`, { state: "attached" });
+      writes.length = 0; // the page load's own writes (sign-in, the agents pass) are not the dialog's
       await page.selectOption("[data-testid=agent-picker]", DSH);
       await page.waitForSelector("[data-testid=agent-setup-dialog][data-kind=confirm]");
       expect(await page.textContent("[data-testid=agent-setup-dialog]")).toContain("DSH home");

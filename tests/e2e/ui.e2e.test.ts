@@ -69,17 +69,16 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
   }
 
   /**
-   * A signed-in page in a fresh context, opened on `projectId` through the URL hash (one page load: the cookie
-   * the `?token=` link would trade is set directly; the shell e2e covers the trade). Collects console errors.
+   * A signed-in page in a fresh context, opened on `projectId` through the URL hash: one page load of a fresh
+   * one-time sign-in link (the shell e2e covers the trade itself). Collects console errors.
    */
   async function openPage(projectId?: string): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.addCookies([{ name: "od_token", value: od.token, url: od.origin, httpOnly: true, sameSite: "Strict" }]);
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
     page.on("pageerror", (e) => consoleErrors.push(String(e)));
-    await page.goto(`${od.origin}/${projectId ? `#/p/${projectId}` : ""}`);
+    await page.goto(`${await od.signInUrl()}${projectId ? `#/p/${projectId}` : ""}`);
     await page.waitForFunction(() => document.querySelector("#daemon-status")?.textContent?.startsWith("connected"));
     if (projectId) {
       await page.waitForSelector(`[data-testid=project-item][data-project-id="${projectId}"].selected`);
@@ -116,7 +115,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       // A page load replays a pass finished in the last 30 s; a rescan started now is still running when the page
       // asks, so the page follows it live, card by card.
       const rescan = api("/api/agents/rescan", { method: "POST" }).catch(() => undefined);
-      await page.goto(od.url);
+      await page.goto(await od.signInUrl());
       await page.click("[data-testid=open-settings]");
       await page.waitForSelector("[data-testid=settings]");
       await page.waitForSelector(`[data-testid=agent-card][data-agent-id=${SLOW_AGENT}]`, { timeout: 15_000 });

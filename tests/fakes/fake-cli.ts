@@ -27,6 +27,7 @@
  * Detection probes are answered without running the script, so the same shim can sit on the PATH of a real od:
  *   --version                       prints FAKE_CLI_VERSION (default 1.0.0) after FAKE_CLI_VERSION_DELAY_MS
  *   --help                          prints FAKE_CLI_HELP (default a one-line usage)
+ *   (every probe argv is appended to FAKE_CLI_PROBE_LOG as a JSON line when that is set)
  *   auth status                     prints a signed-in claude-style JSON status
  *   any argv holding the hidden-flag probe value: "unknown option" on stderr, exit 1
  */
@@ -87,8 +88,11 @@ function userText(line: string): string {
 /** The capability probe's throwaway value (server/runtimes/capabilities.ts HIDDEN_FLAG_PROBE_VALUE). */
 const HIDDEN_FLAG_PROBE_VALUE = "__od_capability_probe__";
 
-/** Answers a detection probe and exits; returns false for any other argv. */
+/** Answers a detection probe and exits (logging it to FAKE_CLI_PROBE_LOG when set); returns false for any other argv. */
 async function answerProbe(argv: string[]): Promise<boolean> {
+  const isProbe = argv[0] === "--version" || argv[0] === "--help" || (argv[0] === "auth" && argv[1] === "status") || argv.includes(HIDDEN_FLAG_PROBE_VALUE);
+  if (!isProbe) return false;
+  if (process.env.FAKE_CLI_PROBE_LOG) appendFileSync(process.env.FAKE_CLI_PROBE_LOG, `${JSON.stringify(argv)}\n`);
   let code = 0;
   if (argv[0] === "--version") {
     const delay = Number(process.env.FAKE_CLI_VERSION_DELAY_MS ?? 0);
@@ -96,12 +100,12 @@ async function answerProbe(argv: string[]): Promise<boolean> {
     await write(process.env.FAKE_CLI_VERSION ?? "1.0.0");
   } else if (argv[0] === "--help") {
     await write(process.env.FAKE_CLI_HELP ?? "Usage: fake [options]");
-  } else if (argv[0] === "auth" && argv[1] === "status") {
+  } else if (argv[0] === "auth") {
     await write(JSON.stringify({ loggedIn: true, authMethod: "fake" }));
-  } else if (argv.includes(HIDDEN_FLAG_PROBE_VALUE)) {
+  } else {
     process.stderr.write(`error: unknown option '${HIDDEN_FLAG_PROBE_VALUE}'\n`);
     code = 1;
-  } else return false;
+  }
   process.exit(code);
 }
 

@@ -1,5 +1,6 @@
 /** /api/agents over a catalog of fake CLIs: JSON list, SSE in settle order ending with `done`, rescan. */
 import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agentRoutes } from "../../server/http/agents.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
@@ -78,5 +79,45 @@ describe("AgentCatalog", () => {
     expect(shared.peek("counted")?.version).toBe("1.0");
     await shared.rescan();
     expect((await Bun.file(counter).text()).trim().split("\n")).toHaveLength(2);
+  });
+});
+
+describe("probing is work no GET starts", () => {
+  /** A catalog whose only fake CLI appends a line to a log on every probe. */
+  function countingCatalog() {
+    const dir = join(tmp.path, `count-${Math.random().toString(36).slice(2)}`);
+    const log = join(dir, "probes.log");
+    writeFakeCli(dir, "od-fake-counted", `echo probe >> '${log}'; echo counted 1.0`);
+    const catalog = new AgentCatalog({ defs: [testDef("counted")], deps: () => ({ env: { PATH: fakePath(dir), HOME: tmp.path }, homeDir: tmp.path }) });
+    const probes = () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    return { catalog, probes };
+  }
+
+  test("GET /api/agents?stream=1 replays the last pass however old, and never starts another", async () => {
+    const { catalog, probes } = countingCatalog();
+    const app = agentRoutes(catalog);
+    await catalog.warm();
+    const afterWarm = probes();
+    expect(afterWarm).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) {
+      const events = parseSse(await (await app.handle(new Request("http://localhost/api/agents?stream=1"))).text());
+      expect(events.map((e) => e.event)).toEqual(["agent", "done"]);
+    }
+    await (await app.handle(new Request("http://localhost/api/agents"))).json();
+    expect(probes()).toBe(afterWarm);
+  });
+
+  test("POST /api/agents/rescan?stream=1 streams a fresh pass, or replays one younger than maxAgeMs", async () => {
+    const { catalog, probes } = countingCatalog();
+    const app = agentRoutes(catalog);
+    const rescan = (body: unknown) =>
+      app.handle(new Request("http://localhost/api/agents/rescan?stream=1", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+    expect(parseSse(await (await rescan({})).text()).map((e) => e.event)).toEqual(["agent", "done"]);
+    const afterFirst = probes();
+    await (await rescan({ maxAgeMs: 60_000 })).text();
+    expect(probes()).toBe(afterFirst);
+    await (await rescan({})).text();
+    expect(probes()).toBeGreaterThan(afterFirst);
+    expect((await rescan({ maxAgeMs: "soon" })).status).toBe(400);
   });
 });

@@ -22,25 +22,65 @@ describe("request guard", () => {
     expect(res.status).toBe(401);
   });
 
-  test("token → HttpOnly SameSite=Strict cookie → authorised", async () => {
+  test("a launch code trades once for a session secret, which then authorises", async () => {
     await using t = await startTestApp();
-    const redeem = await t.app.handle(new Request(`${ORIGIN}/?token=${TEST_TOKEN}`));
-    expect(redeem.status).toBe(302);
-    expect(redeem.headers.get("location")).toBe("/");
-    const setCookie = redeem.headers.get("set-cookie") ?? "";
-    expect(setCookie).toContain(`od_token=${TEST_TOKEN}`);
-    expect(setCookie).toContain("HttpOnly");
-    expect(setCookie).toContain("SameSite=Strict");
-    const cookie = setCookie.split(";")[0]!;
-    const res = await t.app.handle(new Request(`${ORIGIN}/api/app-config`, { headers: { cookie } }));
-    expect(res.status).toBe(200);
+    const { code } = t.credentials.issueLaunchCode();
+    const trade = () => t.app.handle(new Request(`${ORIGIN}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) }));
+    const first = await trade();
+    expect(first.status).toBe(201);
+    expect(first.headers.get("set-cookie")).toBeNull();
+    const { secret } = (await first.json()) as { secret: string };
+    expect(secret).not.toBe(code);
+    expect((await t.call("/api/app-config", { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
+    const again = await trade();
+    expect(again.status).toBe(401);
+    expect((await again.json()).error.code).toBe("INVALID_LAUNCH_CODE");
   });
 
-  test("a wrong token in the link sets no cookie", async () => {
+  test("a launch code is no credential by itself, and an unknown one trades for nothing", async () => {
     await using t = await startTestApp();
-    const res = await t.app.handle(new Request(`${ORIGIN}/?token=wrong`));
+    const { code } = t.credentials.issueLaunchCode();
+    expect((await t.call("/api/app-config", { headers: { authorization: `Bearer ${code}` } })).status).toBe(401);
+    const res = await t.app.handle(new Request(`${ORIGIN}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code: "made-up" }) }));
     expect(res.status).toBe(401);
-    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  test("no cookie authenticates anything (browsers send cookies to every port of 127.0.0.1)", async () => {
+    await using t = await startTestApp();
+    const res = await t.app.handle(new Request(`${ORIGIN}/api/app-config`, { headers: { cookie: `od_token=${TEST_TOKEN}` } }));
+    expect(res.status).toBe(401);
+    const page = await t.app.handle(new Request(`${ORIGIN}/?token=${TEST_TOKEN}`));
+    expect(page.headers.get("set-cookie")).toBeNull();
+  });
+
+  test("a signed-out session no longer authorises; a DELETE needs no body or content type", async () => {
+    await using t = await startTestApp();
+    const secret = t.credentials.redeem(t.credentials.issueLaunchCode().code)!;
+    const auth = { authorization: `Bearer ${secret}` };
+    const out = await t.app.handle(new Request(`${ORIGIN}/api/session`, { method: "DELETE", headers: auth }));
+    expect(out.status).toBe(200);
+    expect((await t.call("/api/app-config", { headers: auth })).status).toBe(401);
+  });
+
+  test("Sec-Fetch-Site same-site or cross-site is refused on /api even with a valid token", async () => {
+    await using t = await startTestApp();
+    for (const site of ["same-site", "cross-site"]) {
+      const res = await t.call("/api/app-config", { headers: { "sec-fetch-site": site } });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe("FORBIDDEN_SITE");
+    }
+    for (const site of ["same-origin", "none"]) expect((await t.call("/api/app-config", { headers: { "sec-fetch-site": site } })).status).toBe(200);
+    const health = await t.app.handle(new Request(`${ORIGIN}/api/health`, { headers: { "sec-fetch-site": "same-site" } }));
+    expect(health.status).toBe(403);
+  });
+
+  test("a malformed Host is a typed 400, not an error page", async () => {
+    await using t = await startTestApp();
+    for (const host of ["a:b:c", "x@127.0.0.1:7456", "127.0.0.1:7456 extra"]) {
+      const res = await t.app.handle(new Request(`${ORIGIN}/api/health`, { headers: { host } }));
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.code).toBe("BAD_HOST");
+    }
   });
 
   test("a foreign Origin is 403 even with a valid token", async () => {

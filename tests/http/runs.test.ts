@@ -2,11 +2,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
 import { runRoutes } from "../../server/http/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
-import { startTestApp } from "../support/app.ts";
+import { startTestApp, TEST_TOKEN } from "../support/app.ts";
+import { tempDir } from "../support/temp.ts";
 import { runHarness } from "../support/fake-agents.ts";
 import { readSse } from "../support/sse.ts";
 
@@ -14,7 +16,7 @@ const fixture = (cli: string, scenario: string) => join(import.meta.dir, "..", "
 
 async function setup(steps: Record<string, unknown>[]) {
   const h = await runHarness({ defs: [getAgentDef("claude")!], shims: { claude: undefined }, steps });
-  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir)), runRoutes(h.service)] });
+  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN)), runRoutes(h.service)] });
   // The harness and the app must share one store: use the harness's for runs and the app's data dir for nothing else.
   return {
     h,
@@ -101,7 +103,7 @@ describe("/api/projects", () => {
   test("create in the data dir, register an existing folder, refuse relative, missing and duplicate paths", async () => {
     await using t = await startTestApp();
     const projects = new ProjectService(t.store, t.dataDir);
-    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, projects)] });
+    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, projects, new Credentials(TEST_TOKEN))] });
     const created = await app.json("POST", "/api/projects", { name: "My Landing Page" });
     expect(created.status).toBe(201);
     const { project } = await created.json();
@@ -109,7 +111,8 @@ describe("/api/projects", () => {
     const again = await (await app.json("POST", "/api/projects", { name: "My Landing Page" })).json();
     expect(again.project.path).toBe(join(t.dataDir, "projects", "my-landing-page-2"));
 
-    const existing = join(t.dataDir, "elsewhere");
+    using elsewhere = tempDir("od-elsewhere-"); // not inside the data dir: that is od's own, never a project
+    const existing = join(elsewhere.path, "site");
     mkdirSync(existing);
     expect((await app.json("POST", "/api/projects", { name: "x", path: existing })).status).toBe(201);
     expect((await (await app.json("POST", "/api/projects", { name: "x", path: existing })).json()).error.code).toBe("PROJECT_EXISTS");
@@ -123,7 +126,7 @@ describe("/api/projects", () => {
 
   test("conversations: create, rename, delete; files listing and sandboxed raw preview; traversal refused", async () => {
     await using t = await startTestApp();
-    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, new ProjectService(t.store, t.dataDir))] });
+    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, new ProjectService(t.store, t.dataDir), new Credentials(TEST_TOKEN))] });
     const { project } = await (await app.json("POST", "/api/projects", { name: "p" })).json();
     const { conversation } = await (await app.json("POST", `/api/projects/${project.id}/conversations`, { title: "First" })).json();
     expect((await (await app.json("PUT", `/api/conversations/${conversation.id}`, { title: "Renamed" })).json()).conversation.title).toBe("Renamed");

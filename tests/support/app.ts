@@ -1,6 +1,7 @@
 /** In-process app for route tests: a fresh store in a temp dir, a fixed token and port, helpers to call it. */
 import { join } from "node:path";
 import { createApp, type App } from "../../server/app.ts";
+import { Credentials } from "../../server/http/credentials.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { Store } from "../../server/store/store.ts";
 import type { AnyElysia } from "elysia";
@@ -12,6 +13,7 @@ export const ORIGIN = `http://127.0.0.1:${TEST_PORT}`;
 
 export type TestApp = {
   app: App;
+  credentials: Credentials;
   store: Store;
   dataDir: string;
   /** An authorised request (bearer token); `init.headers` may override anything. */
@@ -20,14 +22,15 @@ export type TestApp = {
   [Symbol.asyncDispose](): Promise<void>;
 };
 
-export async function startTestApp(options: { dataDir?: string; modules?: AnyElysia[] } = {}): Promise<TestApp> {
+export async function startTestApp(options: { dataDir?: string; modules?: AnyElysia[]; credentials?: Credentials } = {}): Promise<TestApp> {
   const temp = options.dataDir ? undefined : tempDir("od-app-");
   const dataDir = options.dataDir ?? temp!.path;
   const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
+  const credentials = options.credentials ?? new Credentials(TEST_TOKEN);
   const app = await createApp({
     version: "0.0.0-test",
     store,
-    guard: { token: TEST_TOKEN, port: () => TEST_PORT },
+    guard: { credentials, port: () => TEST_PORT },
     modules: options.modules,
   });
   const call = (path: string, init: RequestInit = {}) =>
@@ -39,6 +42,7 @@ export async function startTestApp(options: { dataDir?: string; modules?: AnyEly
     );
   return {
     app,
+    credentials,
     store,
     dataDir,
     call,

@@ -1,12 +1,23 @@
-/** Start an od process (binary, source or Deno) and read its first stdout line, the `od listening on …` URL. */
+/**
+ * Start an od process (binary, source or Deno) and read its first stdout line, the `od listening on …` URL. The
+ * process gets a known API token (`OD_TOKEN`, unless the caller sets one) for bearer calls; the printed URL carries a
+ * one-time launch code, so `signInUrl()` asks the daemon for a fresh one per browser page.
+ */
+import { randomSecret } from "../../server/http/credentials.ts";
 import { spawnChild, type ChildHandle } from "../../server/platform/process.ts";
 
 export type RunningDaemon = {
   child: ChildHandle;
+  /** The printed sign-in URL (its code works once). */
   url: string;
+  /** The printed URL's one-time launch code. */
+  code: string;
   origin: string;
   port: number;
+  /** The API token (`OD_TOKEN`), for `Authorization: Bearer`. */
   token: string;
+  /** A fresh one-time sign-in URL. */
+  signInUrl(): Promise<string>;
   stderr(): string;
   stop(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -15,7 +26,8 @@ export type RunningDaemon = {
 const FIRST_LINE = /^od listening on (http:\/\/127\.0\.0\.1:(\d+))\/\?token=(\S+)$/;
 
 export async function startDaemonProcess(argv: string[], options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {}): Promise<RunningDaemon> {
-  const child = await spawnChild({ argv, cwd: options.cwd, env: { ...process.env, ...options.env }, ownProcessGroup: true });
+  const token = options.env?.OD_TOKEN ?? randomSecret();
+  const child = await spawnChild({ argv, cwd: options.cwd, env: { ...process.env, ...options.env, OD_TOKEN: token }, ownProcessGroup: true });
   let stderr = "";
   void (async () => {
     for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
@@ -46,12 +58,19 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
     await child.exited;
     clearTimeout(timer);
   };
+  const origin = match[1]!;
   return {
     child,
     url: firstLine.slice("od listening on ".length),
-    origin: match[1]!,
+    code: match[3]!,
+    origin,
     port: Number(match[2]),
-    token: match[3]!,
+    token,
+    async signInUrl() {
+      const res = await fetch(`${origin}/api/session/links`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: "{}" });
+      if (!res.ok) throw new Error(`POST /api/session/links: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { url: string }).url;
+    },
     stderr: () => stderr,
     stop,
     [Symbol.asyncDispose]: stop,

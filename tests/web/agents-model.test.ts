@@ -37,7 +37,7 @@ const missingCodex = agent("codex", "unavailable", {
 describe("agents model", () => {
   test("cards stream in as probes settle and are grouped installed / setup required / not installed", async () => {
     const body = sseBody();
-    const { fetch } = fakeFetch({ "GET /api/agents?stream=1": () => body.response() });
+    const { fetch } = fakeFetch({ "POST /api/agents/rescan?stream=1": () => body.response() });
     const model = createAgentsModel(createApi(fetch));
     const loading = model.refresh();
     body.send("agent", agent("claude", "available"));
@@ -60,7 +60,7 @@ describe("agents model", () => {
   test("a stream that ends without done falls back to the plain list", async () => {
     const body = sseBody();
     const { fetch, calls } = fakeFetch({
-      "GET /api/agents?stream=1": () => body.response(),
+      "POST /api/agents/rescan?stream=1": () => body.response(),
       "GET /api/agents": () => Response.json({ agents: [agent("claude", "available"), missingCodex] }),
     });
     const model = createAgentsModel(createApi(fetch));
@@ -69,7 +69,7 @@ describe("agents model", () => {
     body.raw("event: agent\ndata: {not json\n\n");
     body.close();
     await loading;
-    expect(calls.map((c) => c.url)).toEqual(["/api/agents?stream=1", "/api/agents"]);
+    expect(calls.map((c) => c.url)).toEqual(["/api/agents/rescan?stream=1", "/api/agents"]);
     expect(model.agents.value.map((a) => a.id)).toEqual(["claude", "codex"]);
     expect(model.load.value).toBe("done");
   });

@@ -1,7 +1,9 @@
 /**
- * The UI's only way to the daemon. Same-origin requests carry the HttpOnly token cookie automatically; writes are
- * JSON (the guard refuses anything else). Errors come back as `{error:{code,message}}` and become an ApiError.
+ * The UI's only way to the daemon. Every request carries the page's session secret as `Authorization: Bearer`
+ * (session.ts); writes are JSON (the guard refuses anything else). Errors come back as `{error:{code,message}}`
+ * and become an ApiError.
  */
+import { BrowserSession, pageStorage } from "./session.ts";
 export class ApiError extends Error {
   override name = "ApiError";
   constructor(
@@ -26,13 +28,22 @@ export interface Api {
   raw(path: string, init?: RequestInit): Promise<Response>;
 }
 
-export function createApi(fetchImpl: FetchLike = (input, init) => fetch(input, init)): Api {
+/** `credential` gives the bearer secret to send (null: none). */
+export function createApi(fetchImpl: FetchLike = (input, init) => fetch(input, init), credential: () => string | null = () => null): Api {
+  const send = (path: string, init: RequestInit = {}) => {
+    const secret = credential();
+    if (!secret) return fetchImpl(path, init);
+    const headers = new Headers(init.headers);
+    headers.set("authorization", `Bearer ${secret}`);
+    return fetchImpl(path, { ...init, headers });
+  };
   async function call<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-    const res = await fetchImpl(path, {
+    const withBody = body !== undefined || (method !== "GET" && method !== "DELETE");
+    const res = await send(path, {
       method,
       signal,
-      headers: body === undefined && method === "GET" ? {} : { "content-type": "application/json" },
-      body: body === undefined ? (method === "GET" ? undefined : "{}") : JSON.stringify(body),
+      headers: withBody ? { "content-type": "application/json" } : {},
+      body: body === undefined ? (withBody ? "{}" : undefined) : JSON.stringify(body),
     });
     const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
     if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? "HTTP_ERROR", data?.error?.message ?? res.statusText);
@@ -43,7 +54,7 @@ export function createApi(fetchImpl: FetchLike = (input, init) => fetch(input, i
     post: (path, body) => call("POST", path, body),
     put: (path, body) => call("PUT", path, body),
     del: (path) => call("DELETE", path),
-    raw: (path, init) => fetchImpl(path, init),
+    raw: send,
   };
 }
 
@@ -57,8 +68,11 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The page's sign-in (its secret lives in this origin's localStorage). */
+export const pageSession = new BrowserSession(pageStorage());
+
 /** The shared client for the page; models take an `Api` so tests can inject their own. */
-export const defaultApi: Api = createApi();
+export const defaultApi: Api = createApi(undefined, () => pageSession.secret());
 
 /** Back-compat helper: one JSON call with the page's fetch. */
 export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {

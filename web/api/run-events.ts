@@ -1,9 +1,11 @@
 /**
- * The run event stream: `GET /api/runs/:id/events` over EventSource. EventSource re-sends Last-Event-ID on its own
- * reconnects; after `end` (always the last event) we close it so it does not reconnect to a finished run.
+ * The run event stream: `GET /api/runs/:id/events` read with fetch, so it carries the page's bearer header
+ * (EventSource cannot send one). On a dropped connection it reconnects after a pause with `Last-Event-ID`, so the
+ * daemon replays exactly what was missed; after `end` (always the last event) it stops.
  */
 import type { RunEvent, RunEventType } from "../../server/contracts/runs.ts";
-import { browserEventSource, type EventSourceFactory } from "./sse.ts";
+import type { Api } from "./client.ts";
+import { readSseFrames } from "./sse.ts";
 
 /** Subscribes to one run's events; returns the unsubscribe function. */
 export type RunEventStream = (runId: string, onEvent: (event: RunEvent) => void, onTrouble?: (message: string) => void) => () => void;
@@ -33,27 +35,52 @@ export function parseRunEventData(data: unknown): RunEvent | null {
   }
 }
 
-export function createRunEventStream(open: EventSourceFactory = browserEventSource): RunEventStream {
+export type RunEventStreamOptions = { retryMs?: number };
+
+export function createRunEventStream(api: Pick<Api, "raw">, { retryMs = 1000 }: RunEventStreamOptions = {}): RunEventStream {
   return (runId, onEvent, onTrouble) => {
-    const source = open(`/api/runs/${encodeURIComponent(runId)}/events`);
-    let closed = false;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      source.close();
-    };
-    for (const name of Object.keys(RUN_EVENT_NAMES)) {
-      source.addEventListener(name, (frame) => {
-        // A connection failure is also dispatched as "error", but without data.
-        const event = parseRunEventData((frame as MessageEvent).data);
-        if (!event) {
-          if (name === "error" && !closed) onTrouble?.("connection lost; reconnecting…");
-          return;
-        }
+    const controller = new AbortController();
+    const { signal } = controller;
+    const url = `/api/runs/${encodeURIComponent(runId)}/events`;
+    let lastId: number | undefined;
+
+    /** Reads one connection; true once `end` arrived. A refusal that a retry cannot mend throws. */
+    async function readOnce(): Promise<boolean> {
+      const headers: Record<string, string> = { accept: "text/event-stream" };
+      if (lastId !== undefined) headers["last-event-id"] = String(lastId);
+      const res = await api.raw(url, { headers, signal });
+      if (!res.ok || !res.body) {
+        const message = ((await res.json().catch(() => null)) as { error?: { message?: string } } | null)?.error?.message;
+        const error = new Error(message ?? `HTTP ${res.status}`);
+        if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw Object.assign(error, { final: true });
+        throw error;
+      }
+      for await (const frame of readSseFrames(res.body)) {
+        const event = parseRunEventData(frame.data);
+        if (!event || (lastId !== undefined && event.id <= lastId)) continue;
+        lastId = event.id;
         onEvent(event);
-        if (event.type === "end") close();
-      });
+        if (event.type === "end") return true;
+      }
+      return false;
     }
-    return close;
+
+    void (async () => {
+      while (!signal.aborted) {
+        try {
+          if (await readOnce()) return;
+        } catch (error) {
+          if (signal.aborted) return;
+          if ((error as { final?: boolean }).final) {
+            onTrouble?.(`cannot follow this run: ${(error as Error).message}`);
+            return;
+          }
+        }
+        if (signal.aborted) return;
+        onTrouble?.("connection lost; reconnecting…");
+        await new Promise((resolve) => setTimeout(resolve, retryMs));
+      }
+    })();
+    return () => controller.abort();
   };
 }

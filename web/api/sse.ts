@@ -1,7 +1,4 @@
-/**
- * Server-sent events: a tolerant frame reader for fetch bodies (the agents stream) and the small EventSource
- * surface the run stream needs, so models can be tested with fabricated sources and no browser.
- */
+/** Server-sent events: a tolerant frame reader for fetch bodies (the agents and run streams). */
 
 /** One SSE frame: `event:` name (default `message`), joined `data:` lines, and the `id:` if present. */
 export interface SseFrame {
@@ -54,14 +51,3 @@ export function parseSseRecord(record: string): SseFrame | null {
   if (data.length === 0) return null;
   return id === undefined ? { event, data: data.join("\n") } : { event, data: data.join("\n"), id };
 }
-
-/** The part of the browser's EventSource the run stream uses. */
-export interface EventSourceLike {
-  addEventListener(type: string, listener: (event: Event) => void): void;
-  close(): void;
-}
-
-/** Opens an EventSource for a URL; the page passes `(url) => new EventSource(url)`, tests a fake. */
-export type EventSourceFactory = (url: string) => EventSourceLike;
-
-export const browserEventSource: EventSourceFactory = (url) => new EventSource(url);

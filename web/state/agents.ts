@@ -1,11 +1,14 @@
 /**
- * The agent inventory: cards stream in from `GET /api/agents?stream=1` as each probe settles (then `done`), with
- * the plain list as a fallback, grouped for Settings and filtered for the picker.
+ * The agent inventory: cards stream in from `POST /api/agents/rescan?stream=1` as each probe settles (then `done`),
+ * with the plain list as a fallback, grouped for Settings and filtered for the picker.
  */
 import { computed, signal } from "@preact/signals";
 import type { AgentInfo, AgentListResponse } from "../../server/contracts/agents.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 import { readSseFrames } from "../api/sse.ts";
+
+/** A page load reuses a probe pass this recent instead of probing every CLI again. */
+const PAGE_LOAD_MAX_AGE_MS = 30_000;
 
 export type AgentsLoad = "idle" | "loading" | "done" | "error";
 
@@ -59,7 +62,13 @@ export function createAgentsModel(api: Api) {
     load.value = "loading";
     error.value = null;
     try {
-      const res = await api.raw("/api/agents?stream=1", { headers: { accept: "text/event-stream" }, signal: controller.signal });
+      // A POST: probing is work, which no GET starts. A pass from the last 30 s is replayed instead of re-run.
+      const res = await api.raw("/api/agents/rescan?stream=1", {
+        method: "POST",
+        headers: { accept: "text/event-stream", "content-type": "application/json" },
+        body: JSON.stringify({ maxAgeMs: PAGE_LOAD_MAX_AGE_MS }),
+        signal: controller.signal,
+      });
       if (!res.ok || !res.body) throw new Error(`agents stream: HTTP ${res.status}`);
       agents.value = [];
       let done = false;

@@ -1,9 +1,11 @@
 /**
  * The files panel: the project's files (refreshed when a run writes), the selected one, and how to preview it.
- * HTML/SVG preview in a sandboxed frame straight from the raw URL; Markdown and text are fetched as text.
+ * HTML/SVG and images preview in a sandboxed frame or an image from a short-lived file link (frames cannot send the
+ * page's bearer header, so the daemon hands out a capability URL for that one file); Markdown and text are fetched.
  */
 import { computed, signal } from "@preact/signals";
 import type { ProjectFile } from "../../server/contracts/projects.ts";
+import type { FileLinkResponse } from "../../server/contracts/session.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 
 /** How a file is shown. */
@@ -39,10 +41,8 @@ export function createFilesModel(api: Api) {
   let again = false;
 
   const selectedKind = computed(() => (selected.value ? previewKind(selected.value) : null), { name: "files.selectedKind" });
-  const selectedUrl = computed(
-    () => (projectId.value && selected.value ? `${rawFileUrl(projectId.value, selected.value)}&v=${revision.value}` : null),
-    { name: "files.selectedUrl" },
-  );
+  /** A file link for the selected file (frames, images, "open in new tab"); a new one after every refresh. */
+  const selectedUrl = signal<string | null>(null, { name: "files.selectedUrl" });
 
   async function show(project: string | null): Promise<void> {
     projectId.value = project;
@@ -69,7 +69,7 @@ export function createFilesModel(api: Api) {
           files.value = [...list].sort((a, b) => b.modifiedAt - a.modifiedAt);
           error.value = null;
           revision.value++;
-          if (selected.peek()) await loadText();
+          if (selected.peek()) await loadPreview();
         } catch (listError) {
           error.value = errorMessage(listError);
         }
@@ -80,14 +80,28 @@ export function createFilesModel(api: Api) {
 
   async function select(path: string | null): Promise<void> {
     selected.value = path;
+    selectedUrl.value = null;
     text.value = null;
-    await loadText();
+    await loadPreview();
   }
 
-  async function loadText(): Promise<void> {
+  async function loadPreview(): Promise<void> {
     const id = projectId.peek();
     const path = selected.peek();
     if (!id || !path) return;
+    await Promise.all([loadLink(id, path), loadText(id, path)]);
+  }
+
+  async function loadLink(id: string, path: string): Promise<void> {
+    try {
+      const link = await api.post<FileLinkResponse>(`/api/projects/${encodeURIComponent(id)}/files/link`, { path });
+      if (selected.peek() === path) selectedUrl.value = link.url;
+    } catch (linkError) {
+      if (selected.peek() === path) error.value = `Could not open ${path}: ${errorMessage(linkError)}`;
+    }
+  }
+
+  async function loadText(id: string, path: string): Promise<void> {
     const kind = previewKind(path);
     if (kind !== "markdown" && kind !== "text") return;
     try {

@@ -1,6 +1,9 @@
 /** Settings: the agent inventory (streaming in), MCP servers when the daemon has them, and the theme. */
 import { useEffect, useState } from "preact/hooks";
+import type { SessionLinkResponse } from "../../server/contracts/session.ts";
+import { errorMessage, type Api } from "../api/client.ts";
 import { AgentCard } from "../components/agent-card.tsx";
+import { CopyCommand } from "../components/copy-button.tsx";
 import type { AppModel } from "../state/app.ts";
 import type { McpModel } from "../state/optional-features.ts";
 
@@ -41,6 +44,33 @@ function McpEditor({ mcp }: { mcp: McpModel }) {
         </button>
         {mcp.saved.value && <span class="muted">Saved</span>}
         {mcp.error.value && <span class="error">{mcp.error.value}</span>}
+      </div>
+    </section>
+  );
+}
+
+/** A fresh one-time sign-in link for another browser (each link signs in one browser, once, within minutes). */
+function SignInAnotherBrowser({ api }: { api: Api }) {
+  const [link, setLink] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const create = async () => {
+    try {
+      setLink((await api.post<SessionLinkResponse>("/api/session/links")).url);
+      setError(null);
+    } catch (linkError) {
+      setError(errorMessage(linkError));
+    }
+  };
+  return (
+    <section data-testid="sign-in-link">
+      <h3>Another browser</h3>
+      <p class="muted">A link that signs one more browser in to this od, once, within ten minutes.</p>
+      <div class="row">
+        <button type="button" class="small" data-testid="new-sign-in-link" onClick={() => void create()}>
+          New sign-in link
+        </button>
+        {link && <CopyCommand command={link} />}
+        {error && <span class="error">{error}</span>}
       </div>
     </section>
   );
@@ -105,6 +135,7 @@ export function Settings({ app }: { app: AppModel }) {
           )}
         </section>
         <McpEditor mcp={app.mcp} />
+        <SignInAnotherBrowser api={app.api} />
         {config.error.value && <p class="error">{config.error.value}</p>}
       </div>
     </div>

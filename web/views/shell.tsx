@@ -23,6 +23,14 @@ export function Shell({ app }: { app: AppModel }) {
           Settings
         </button>
       </header>
+      {state.kind === "unauthorized" && (
+        <div class="signed-out" role="alert" data-testid="signed-out">
+          <strong>This page is not signed in to od.</strong> Open the address od printed when it started,{" "}
+          <code>od listening on http://127.0.0.1:…/?token=…</code>, in this browser. Each such link signs one browser in,
+          once; a signed-in page gives you a new one under Settings → Another browser.
+          {state.reason && <p class="muted">{state.reason}</p>}
+        </div>
+      )}
       <Sidebar workspace={app.workspace} />
       <ConversationView app={app} />
       <FilesPanel files={app.files} />

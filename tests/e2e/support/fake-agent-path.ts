@@ -23,6 +23,8 @@ export type FakeAgentPath = {
   script(name: string, steps: FakeStep[]): void;
   /** Ledger lines (argv, cwd, stdin) every invocation of every fake appended. */
   ledger(): Record<string, unknown>[];
+  /** How many detection probes (version, help, auth) the fakes have answered. */
+  probes(): number;
 };
 
 function shellQuote(value: string): string {
@@ -34,12 +36,14 @@ export function fakeAgentPath(root: string, agents: Record<string, FakeAgentOpti
   const dir = join(root, "bin");
   mkdirSync(dir, { recursive: true });
   const ledgerPath = join(root, "ledger.jsonl");
+  const probeLogPath = join(root, "probes.jsonl");
   const scriptPath = (name: string) => join(root, `${name}.script.json`);
   for (const [name, options] of Object.entries(agents)) {
     writeFileSync(scriptPath(name), "[]");
     const env = {
       FAKE_CLI_SCRIPT: `@${scriptPath(name)}`,
       FAKE_CLI_LEDGER: ledgerPath,
+      FAKE_CLI_PROBE_LOG: probeLogPath,
       FAKE_CLI_VERSION: options.version ?? "1.0.0",
       FAKE_CLI_VERSION_DELAY_MS: String(options.versionDelayMs ?? 0),
     };
@@ -52,6 +56,7 @@ export function fakeAgentPath(root: string, agents: Record<string, FakeAgentOpti
     dir,
     path: `${dir}:/usr/bin:/bin`,
     script: (name, steps) => writeFileSync(scriptPath(name), JSON.stringify(steps)),
+    probes: () => (existsSync(probeLogPath) ? readFileSync(probeLogPath, "utf8").split("\n").filter(Boolean).length : 0),
     ledger: () =>
       existsSync(ledgerPath)
         ? readFileSync(ledgerPath, "utf8")
