@@ -53,6 +53,7 @@ export function createServices(options: ServicesOptions): Services {
     user: paths.skills,
   });
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp });
-  const runs = new RunService({ store: options.store, defs, agents: directory, env, timeouts: options.runTimeouts, inputs });
+  // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
+  const runs = new RunService({ store: options.store, defs: loaded.defs, agents: directory, env, timeouts: options.runTimeouts, inputs });
   return { catalog, runs, projects: new ProjectService(options.store, options.dataDir), skills, defs };
 }

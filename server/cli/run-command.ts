@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { RunEventOf } from "../contracts/runs.ts";
+import { PromptText, type RunEventOf } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
 import { isDirectory } from "../projects/paths.ts";
@@ -35,8 +35,8 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         return 2;
       }
       const prompt = positionals[0] === "-" ? await readAll(io.stdin) : (positionals[0] ?? "");
-      if (!prompt.trim()) {
-        io.stderr("od: the prompt is empty\n");
+      if (!PromptText.safeParse(prompt).success) {
+        io.stderr("od: the prompt is empty or only whitespace\n");
         return 2;
       }
       const projectDir = resolve(io.cwd, (flags.project as string | undefined) ?? ".");
@@ -55,7 +55,8 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
         const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles });
-        const project = store.projects.byPath(realPath(projectDir)) ?? services.projects.create(basename(projectDir) || "project", projectDir);
+        const existing = store.projects.byPath(realPath(projectDir));
+        const project = existing ?? services.projects.create(basename(projectDir) || "project", projectDir);
         let created;
         try {
           created = await services.runs.create({
@@ -67,6 +68,8 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
             ...(flags.reasoning ? { reasoning: flags.reasoning as string } : {}),
           });
         } catch (error) {
+          // A rejected run leaves no trace: the folder becomes a project only once a run of it starts.
+          if (!existing) store.projects.delete(project.id);
           if (error instanceof HttpError) {
             io.stderr(`od: ${error.message}\n`);
             return error.status === 400 || error.status === 404 ? 2 : 1;

@@ -15,13 +15,16 @@ export const TERMINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(["succeeded
 export const FailureCategory = z.enum(["auth", "quota", "upstream", "config", "timeout", "cancel", "crash", "unknown"]);
 export type FailureCategory = z.infer<typeof FailureCategory>;
 
+/** What a person asks the agent: at least one non-blank character (a blank prompt starts an agent with nothing to do). */
+export const PromptText = z.string().refine((text) => text.trim() !== "", "message must not be empty or only whitespace");
+
 export const CreateRunRequest = z.strictObject({
   projectId: z.string().min(1),
   /** Continue this conversation; a new one is created when absent. */
   conversationId: z.string().min(1).optional(),
   /** The agent to run; absent → the configured agent if available, else the first available. */
   agentId: z.string().min(1).optional(),
-  message: z.string().min(1, "message must not be empty"),
+  message: PromptText,
   model: z.string().min(1).nullable().optional(),
   reasoning: z.string().min(1).nullable().optional(),
   /** Project-relative paths of uploaded images. */
@@ -33,7 +36,7 @@ export type CreateRunRequest = z.infer<typeof CreateRunRequest>;
 
 export const CreateRunResponse = z.object({ runId: z.string(), conversationId: z.string() });
 
-export const RunInputRequest = z.strictObject({ message: z.string().min(1) });
+export const RunInputRequest = z.strictObject({ message: PromptText });
 
 const base = { id: z.number().int().nonnegative(), ts: z.number() };
 

@@ -193,10 +193,11 @@ export class RunService {
     const available = (id: string) => infos.find((info) => info.id === id)?.state === "available";
     if (agentId) {
       const def = this.deps.defs.find((d) => d.id === agentId);
-      if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${agentId}'`);
+      if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${agentId}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
       if (!available(agentId)) {
-        const info = infos.find((i) => i.id === agentId);
-        const why = info?.diagnostics[0]?.message ?? "it is not installed";
+        // The first diagnostic says why and, for a missing CLI, how to install it or point <ID>_BIN at it.
+        const diagnostic = infos.find((i) => i.id === agentId)?.diagnostics[0];
+        const why = diagnostic ? [diagnostic.message, diagnostic.detail].filter(Boolean).join(" ").replace(/\s*\n\s*/g, " ") : "it is not installed";
         throw new HttpError(400, "AGENT_UNAVAILABLE", `${def.name} is not available: ${why}`);
       }
       return def;

@@ -2,7 +2,7 @@
 import type { AgentDiagnostic, AgentFixAction } from "../contracts/agents.ts";
 import type { RuntimeAgentDef } from "./types.ts";
 
-type DefFacts = Pick<RuntimeAgentDef, "id" | "name" | "bin" | "installUrl" | "docsUrl" | "installCommand" | "loginCommand">;
+type DefFacts = Pick<RuntimeAgentDef, "id" | "name" | "bin" | "fallbackBins" | "installUrl" | "docsUrl" | "installCommand" | "loginCommand">;
 
 function installActions(def: DefFacts): AgentFixAction[] {
   const actions: AgentFixAction[] = [];
@@ -13,13 +13,19 @@ function installActions(def: DefFacts): AgentFixAction[] {
   return actions;
 }
 
-/** No executable anywhere we looked. */
+/**
+ * No executable anywhere we looked. Names every executable name tried, so the one the suggested install gives
+ * (`opencode` from `npm install -g opencode-ai`, while od looks for `opencode-cli` first) is among them.
+ */
 export function notInstalledDiagnostic(def: DefFacts, searchedDirs: string[], envVar: string): AgentDiagnostic {
+  const names = [def.bin, ...(def.fallbackBins ?? [])].map((name) => `\`${name}\``);
+  const named = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names[0];
+  const install = def.installCommand ? `Install it with \`${def.installCommand}\`` : def.installUrl ? `Install it (${def.installUrl})` : "Install it";
   return {
     reason: "not-installed",
     severity: "error",
-    message: `${def.name} (\`${def.bin}\`) was not found on PATH or in the usual toolchain folders.`,
-    detail: `Install it, or set ${envVar} to the full path of the executable, then rescan.`,
+    message: `${def.name} (${named}) was not found on PATH or in the usual toolchain folders.`,
+    detail: `${install}, or set ${envVar} to the full path of the executable.`,
     searchedDirs,
     fixActions: installActions(def),
   };

@@ -1,9 +1,11 @@
 // `od run` as a user runs it: a real process, a fake agent CLI on PATH, exit codes and JSON lines.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunEvent } from "../../server/contracts/runs.ts";
 import { spawnChild } from "../../server/platform/process.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { Store } from "../../server/store/store.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -11,7 +13,7 @@ const root = join(import.meta.dir, "..", "..");
 const textFixture = join(root, "tests", "fixtures", "copilot", "text.jsonl");
 const TIMEOUT = 30_000;
 
-async function odRun(args: string[], options: { steps: unknown[]; stdin?: string; interruptAfterLine?: boolean }) {
+async function odRun(args: string[], options: { steps: unknown[]; stdin?: string; interruptAfterLine?: boolean; systemPath?: boolean }) {
   using dir = tempDir("od-cli-run-");
   const bin = join(dir.path, "bin");
   const project = join(dir.path, "project");
@@ -22,7 +24,7 @@ async function odRun(args: string[], options: { steps: unknown[]; stdin?: string
   writeFileSync(script, JSON.stringify(options.steps));
   const child = await spawnChild({
     argv: [process.execPath, join(root, "server", "main.ts"), "run", "--project", project, "--data-dir", join(dir.path, "data"), ...args],
-    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` },
+    env: { PATH: options.systemPath === false ? bin : `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` },
     stdin: "pipe",
   });
   if (options.stdin !== undefined) await child.stdin!.write(options.stdin);
@@ -42,16 +44,28 @@ async function odRun(args: string[], options: { steps: unknown[]; stdin?: string
   }
   await errDone;
   const exit = await child.exited;
-  return { exit, stdout, stderr };
+  return { exit, stdout, stderr, projects: savedProjects(join(dir.path, "data", "od.db")) };
+}
+
+/** Folders the run left saved as projects. */
+function savedProjects(database: string): string[] {
+  if (!existsSync(database)) return [];
+  const store = Store.open(database, openBunSqlite);
+  try {
+    return store.projects.list().map((project) => project.path);
+  } finally {
+    store.close();
+  }
 }
 
 describe("od run", () => {
   test.concurrent("--json prints RunEvents, one per line, and exits 0 on success", async () => {
-    const { exit, stdout } = await odRun(["--agent", "copilot", "--json", "hello"], { steps: [{ readAll: true }, { outFile: textFixture }] });
+    const { exit, stdout, projects } = await odRun(["--agent", "copilot", "--json", "hello"], { steps: [{ readAll: true }, { outFile: textFixture }] });
     expect(exit.code).toBe(0);
     const events = stdout.trim().split("\n").map((line) => RunEvent.parse(JSON.parse(line)));
     expect(events[0]!.type).toBe("start");
     expect(events.at(-1)).toMatchObject({ type: "end", status: "succeeded" });
+    expect(projects).toHaveLength(1);
   }, TIMEOUT);
 
   test.concurrent("human output streams the answer; a failure exits 1 with the reason on stderr", async () => {
@@ -86,5 +100,31 @@ describe("od run", () => {
     const unknown = await odRun(["--agent", "nope", "hello"], { steps: [] });
     expect(unknown.exit.code).toBe(2);
     expect(unknown.stderr).toContain("unknown agent 'nope'");
+  }, TIMEOUT);
+
+  test.concurrent("a whitespace-only prompt is a usage error with one line on stderr", async () => {
+    const blank = await odRun(["--agent", "copilot", " \n\t "], { steps: [] });
+    expect(blank.exit.code).toBe(2);
+    expect(blank.stderr).toBe("od: the prompt is empty or only whitespace\n");
+  }, TIMEOUT);
+
+  test.concurrent("an unknown agent is told the known ids, in one line, and saves no project", async () => {
+    const unknown = await odRun(["--agent", "nope", "hello"], { steps: [] });
+    expect(unknown.exit.code).toBe(2);
+    expect(unknown.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(unknown.stderr).toMatch(/known: .*\bcopilot\b/);
+    expect(unknown.stderr).toMatch(/\bopencode\b/);
+    expect(unknown.projects).toEqual([]);
+  }, TIMEOUT);
+
+  test.concurrent("a missing agent names its install command and <ID>_BIN, in one line, and saves no project", async () => {
+    const missing = await odRun(["--agent", "opencode", "hello"], { steps: [], systemPath: false });
+    expect(missing.exit.code).toBe(2);
+    expect(missing.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(missing.stderr).toContain("`npm install -g opencode-ai`");
+    expect(missing.stderr).toContain("OPENCODE_BIN");
+    // The install gives `opencode`; the message must name it, not only the `opencode-cli` od tries first.
+    expect(missing.stderr).toContain("`opencode`");
+    expect(missing.projects).toEqual([]);
   }, TIMEOUT);
 });

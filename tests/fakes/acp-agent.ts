@@ -9,6 +9,9 @@
  *   {raw}                     raw text written to stdout as is (malformed frames, partial lines)
  *   {bytewise}                a frame written one byte per write
  *   {request, expectOutcome?} server→client request; waits for its answer
+ *   {gatedWrite: {toolCallId, path, content, refuse?}}  gemini's write_file behind a permission request: offers
+ *                             proceed_always / proceed_once / cancel; an answer whose kind is in `refuse` fails the
+ *                             tool with gemini's untrusted-folder message, any other allowing answer writes the file
  *   {result} | {error}        answer the prompt (or _session/continue)
  *   {waitForCancel: true}     block until session/cancel arrives
  *   {exit: code}              exit at once (a crash mid-turn)
@@ -16,6 +19,7 @@
  *   {requirePreviousGone: true}  error unless the process in pidFile (before us) is gone
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 type Json = Record<string, unknown>;
 type Step = Json;
@@ -68,7 +72,8 @@ async function runSteps(id: unknown, steps: Step[]): Promise<void> {
         const outcome = ((frame.result as Json | undefined)?.outcome as Json | undefined)?.outcome;
         if (outcome !== step.expectOutcome) return send({ id, error: { code: -32000, message: `unexpected outcome ${String(outcome)}` } });
       }
-    } else if ("result" in step) return send({ id, result: step.result });
+    } else if ("gatedWrite" in step) await gatedWrite(step.gatedWrite as Json);
+    else if ("result" in step) return send({ id, result: step.result });
     else if ("error" in step) return send({ id, error: step.error });
     else if ("waitForCancel" in step) {
       if (!cancelled) await new Promise<void>((resolve) => (cancelWaiter = resolve));
@@ -78,6 +83,33 @@ async function runSteps(id: unknown, steps: Step[]): Promise<void> {
       if (previousPid !== null && isAlive(previousPid)) return send({ id, error: { code: -32600, message: "previous process still alive" } });
     }
   }
+}
+
+/** What gemini says when asked to enable "allow always" in a folder it does not trust. */
+const UNTRUSTED_FOLDER = "Cannot enable privileged approval modes in an untrusted folder.";
+const GEMINI_EDIT_OPTIONS = [
+  { optionId: "proceed_always", name: "Allow All Edits", kind: "allow_always" },
+  { optionId: "proceed_once", name: "Allow", kind: "allow_once" },
+  { optionId: "cancel", name: "Reject", kind: "reject_once" },
+];
+
+async function gatedWrite(write: Json): Promise<void> {
+  const toolCallId = String(write.toolCallId);
+  const path = join(process.cwd(), String(write.path));
+  const refuse = Array.isArray(write.refuse) ? write.refuse : [];
+  const toolCall = { toolCallId, title: `Writing to ${String(write.path)}`, kind: "edit", locations: [{ path }] };
+  const update = (fields: Json) => send({ method: "session/update", params: { sessionId, update: { ...toolCall, ...fields } } });
+  update({ sessionUpdate: "tool_call", status: "pending", rawInput: { file_path: path, content: write.content } });
+  const requestId = nextRequestId++;
+  const reply = new Promise<Json>((resolve) => waiting.set(requestId, resolve));
+  send({ id: requestId, method: "session/request_permission", params: { sessionId, toolCall, options: GEMINI_EDIT_OPTIONS } });
+  const outcome = ((await reply).result as Json | undefined)?.outcome as Json | undefined;
+  const option = GEMINI_EDIT_OPTIONS.find((candidate) => candidate.optionId === outcome?.optionId);
+  const fail = (text: string) => update({ sessionUpdate: "tool_call_update", status: "failed", content: [{ type: "content", content: { type: "text", text } }] });
+  if (!option || option.kind === "reject_once") return fail("Tool call was cancelled by the user.");
+  if (refuse.includes(option.kind)) return fail(UNTRUSTED_FOLDER);
+  writeFileSync(path, String(write.content));
+  update({ sessionUpdate: "tool_call_update", status: "completed", content: [{ type: "content", content: { type: "text", text: `Wrote ${String(write.path)}` } }] });
 }
 
 async function handle(frame: Json): Promise<void> {

@@ -79,6 +79,9 @@ describe("/api/runs", () => {
     const post = (body: unknown) => s.t.json("POST", "/api/runs", body).then(async (r) => [r.status, (await r.json()).error] as const);
     expect(await post({ agentId: "claude", message: "x" })).toEqual([400, expect.objectContaining({ code: "BAD_REQUEST", issues: [expect.objectContaining({ path: ["projectId"] })] })]);
     expect(await post({ projectId: s.h.projectId, agentId: "claude", message: "" })).toEqual([400, expect.objectContaining({ code: "BAD_REQUEST" })]);
+    const blank = await post({ projectId: s.h.projectId, agentId: "claude", message: " \n\t " });
+    expect(blank).toEqual([400, expect.objectContaining({ code: "BAD_REQUEST", issues: [expect.objectContaining({ path: ["message"] })] })]);
+    expect(blank[1].message).toContain("only whitespace");
     expect(await post({ projectId: s.h.projectId, agentId: "claude", message: "x", extra: 1 })).toEqual([400, expect.objectContaining({ code: "BAD_REQUEST" })]);
     expect(await post({ projectId: s.h.projectId, agentId: "nope", message: "x" })).toEqual([400, expect.objectContaining({ code: "UNKNOWN_AGENT" })]);
     expect(await post({ projectId: "prj_x", agentId: "claude", message: "x" })).toEqual([404, expect.objectContaining({ code: "PROJECT_NOT_FOUND" })]);
@@ -93,6 +96,8 @@ describe("/api/runs", () => {
     await using s = await setup([{ readLine: true }, { outFile: fixture("claude", "text") }]);
     const { runId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "hi" })).json();
     await readSse(await s.t.call(`/api/runs/${runId}/events`));
+    const blank = await s.t.json("POST", `/api/runs/${runId}/input`, { message: "   " });
+    expect([blank.status, (await blank.json()).error.code]).toEqual([400, "BAD_REQUEST"]);
     const res = await s.t.json("POST", `/api/runs/${runId}/input`, { message: "more" });
     expect(res.status).toBe(409);
     expect((await res.json()).error.code).toBe("RUN_NOT_LIVE");

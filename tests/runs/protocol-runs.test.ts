@@ -66,6 +66,33 @@ describe("ACP through the run service (kiro def)", () => {
   });
 });
 
+describe("ACP permission answers the agent refuses, through the run service (gemini in an untrusted folder)", () => {
+  const script = (refuse: string[]) => ({
+    prompt: [
+      { gatedWrite: { toolCallId: "w1", path: "index.html", content: "<p>hi</p>", refuse } },
+      { gatedWrite: { toolCallId: "w2", path: "index.html", content: "<p>hi</p>", refuse } },
+      update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "All set." } }),
+      { result: { stopReason: "end_turn" } },
+    ],
+  });
+  const runWith = async (refuse: string[]) => {
+    await using h = await runHarness({ defs: [getAgentDef("kiro")!], shims: { "kiro-cli": join(fakes, "acp-agent.ts") }, env: { FAKE_ACP_SCRIPT: JSON.stringify(script(refuse)) } });
+    return (await h.run({ agentId: "kiro", message: "write index.html" })).events;
+  };
+
+  test.concurrent("refused allow-always: the retry gets allow-once, the file is written, the refusal stays visible", async () => {
+    const events = await runWith(["allow_always"]);
+    expect(endOf(events)).toMatchObject({ status: "succeeded", files: ["index.html"] });
+    expect(agentEvents(events).filter((e) => e.type === "error")).toEqual([expect.objectContaining({ code: "AGENT_PERMISSION_REFUSED" })]);
+  });
+
+  test.concurrent("refused whatever od answers: the run fails with the refusal, not a success with no file", async () => {
+    const events = await runWith(["allow_always", "allow_once"]);
+    expect(endOf(events)).toMatchObject({ status: "failed", files: [] });
+    expect(events.find((e) => e.type === "error")).toMatchObject({ error: { code: "AGENT_PERMISSION_REFUSED" } });
+  });
+});
+
 describe("pi rpc through the run service", () => {
   test.concurrent("prompt command, mapped events, session file captured as the resume handle", async () => {
     const script = {

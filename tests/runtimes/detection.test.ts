@@ -7,6 +7,7 @@ import { fakePath, testDef, writeFakeCli } from "../support/agents-fake-cli.ts";
 import { detectAgent, detectAgents, detectAgentsStream, type DetectionDeps } from "../../server/runtimes/detection.ts";
 import { deepseekHarnessAgentDef } from "../../server/runtimes/defs/deepseek-harness.ts";
 import { claudeAgentDef } from "../../server/runtimes/defs/claude.ts";
+import { opencodeAgentDef } from "../../server/runtimes/defs/opencode.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 
 const tmp = tempDir("od-detect-");
@@ -47,6 +48,14 @@ describe("detectAgent", () => {
     expect(info.diagnostics[0]?.searchedDirs).toContain(bin);
     expect(info.diagnostics[0]?.fixActions).toContainEqual({ kind: "copyCommand", command: "npm i -g missing" });
     expect(info.modelsSource).toBe("fallback");
+  });
+
+  test("a missing OpenCode names the binary its install gives, the install command and OPENCODE_BIN", async () => {
+    const { info } = await detectAgent(opencodeAgentDef, deps({ env: { PATH: bin, HOME: home } }));
+    const missing = info.diagnostics.find((d) => d.reason === "not-installed");
+    // `npm install -g opencode-ai` installs `opencode`; od looks for `opencode-cli` first.
+    expect(missing?.message).toContain("`opencode`");
+    expect(missing?.detail).toBe("Install it with `npm install -g opencode-ai`, or set OPENCODE_BIN to the full path of the executable.");
   });
 
   test("exit 127 (a shim whose target is gone) → unavailable, not-invocable", async () => {

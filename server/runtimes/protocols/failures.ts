@@ -18,6 +18,8 @@ export const PROTOCOL_FAILURE_CODES = {
   stageTimeout: "AGENT_STAGE_TIMEOUT",
   /** A permission request offered no allowing option. */
   permissionUnanswerable: "AGENT_PERMISSION_UNANSWERABLE",
+  /** The agent refused the permission answer od gave and the tool call never ran. */
+  permissionRefused: "AGENT_PERMISSION_REFUSED",
   /** The native session could not be resumed (the run service may reseed). */
   resumeFailed: "AGENT_SESSION_RESUME_FAILED",
   /** pi rpc `new_session` with `parentSession` was refused. */

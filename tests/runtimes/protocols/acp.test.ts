@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { AgentEvent } from "../../../server/contracts/events.ts";
 import { discoverAcpModels, startAcpTransport } from "../../../server/runtimes/protocols/acp/index.ts";
 import type { TransportOptions } from "../../../server/runtimes/protocols/types.ts";
@@ -116,6 +118,53 @@ describe("ACP transport", () => {
     expect(result.status).toBe("failed");
     expect(result.error?.code).toBe("AGENT_PERMISSION_UNANSWERABLE");
     expect(ofType(await run.done, "error")[0]).toMatchObject({ code: "AGENT_PERMISSION_UNANSWERABLE", terminal: true });
+  });
+
+  describe("permission answers the agent refuses (gemini in an untrusted folder)", () => {
+    const answers = (run: FakeRun) =>
+      run.ledger().flatMap((frame) => {
+        const outcome = (frame.result as { outcome?: { optionId?: string } } | undefined)?.outcome;
+        return outcome?.optionId ? [outcome.optionId] : [];
+      });
+    const write = (toolCallId: string, refuse: string[]) => ({ gatedWrite: { toolCallId, path: "index.html", content: "<p>hi</p>", refuse } });
+
+    test("a refused allow-always is a visible error, and the retry is answered allow-once and runs", async () => {
+      const run = await acp({ prompt: [write("w1", ["allow_always"]), write("w2", ["allow_always"]), text("done"), { result: { stopReason: "end_turn" } }] });
+      expect(await run.session.result).toEqual({ status: "completed", sessionId: "fake-session-1" });
+      expect(answers(run)).toEqual(["proceed_always", "proceed_once"]);
+      expect(readFileSync(join(run.dir, "index.html"), "utf8")).toBe("<p>hi</p>");
+      const errors = ofType(await run.done, "error");
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ code: "AGENT_PERMISSION_REFUSED" });
+      expect(errors[0]?.terminal).toBeUndefined();
+      expect(errors[0]?.message).toContain("Cannot enable privileged approval modes in an untrusted folder.");
+    });
+
+    test("a tool the agent refuses whatever od answers fails the run instead of a silent success", async () => {
+      const refuseAll = ["allow_always", "allow_once"];
+      const run = await acp({ prompt: [write("w1", refuseAll), write("w2", refuseAll), text("I could not write the file."), { result: { stopReason: "end_turn" } }] });
+      const result = await run.session.result;
+      expect(result.status).toBe("failed");
+      expect(result.error).toMatchObject({ code: "AGENT_PERMISSION_REFUSED", retryable: false });
+      expect(result.error?.message).toContain("index.html");
+      expect(existsSync(join(run.dir, "index.html"))).toBe(false);
+      const errors = ofType(await run.done, "error");
+      expect(errors.map((e) => e.terminal ?? false)).toEqual([false, false, true]);
+      expect(ofType(await run.done, "tool_result").every((e) => e.isError === true)).toBe(true);
+    });
+
+    test("an approved tool that fails for its own reasons is no refusal", async () => {
+      const run = await acp({
+        prompt: [
+          update({ sessionUpdate: "tool_call", toolCallId: "b1", title: "Bash", kind: "execute", status: "pending", rawInput: { command: "false" } }),
+          { request: { method: "session/request_permission", params: { toolCall: { toolCallId: "b1" }, options: [{ optionId: "always", kind: "allow_always" }] } } },
+          update({ sessionUpdate: "tool_call_update", toolCallId: "b1", status: "failed", content: [{ type: "content", content: { type: "text", text: "exit code 1: Permission denied" } }] }),
+          { result: { stopReason: "end_turn" } },
+        ],
+      });
+      expect((await run.session.result).status).toBe("completed");
+      expect(ofType(await run.done, "error")).toEqual([]);
+    });
   });
 
   test("unknown update kinds become status events; bookkeeping kinds are dropped; unknown agent requests get -32601", async () => {

@@ -28,7 +28,8 @@ import {
 } from "./amr-continuation.ts";
 import { modelConfigOption } from "./models.ts";
 import { acpMcpServers, initializeParams, promptBlocks } from "./params.ts";
-import { choosePermissionOption } from "./permission.ts";
+import { choosePermissionOption, permissionToolCallId } from "./permission.ts";
+import { PermissionRefusals } from "./permission-refusals.ts";
 import { acpUsage } from "./usage.ts";
 import { AcpUpdateMapper } from "./updates.ts";
 
@@ -44,6 +45,7 @@ class AcpRun {
   private readonly events = new EventQueue<AgentEvent>();
   private readonly mapper: AcpUpdateMapper;
   private readonly watchdog: StageWatchdog;
+  private readonly refusals = new PermissionRefusals();
   private connection!: JsonRpcConnection;
   private sessionId: string | null = null;
   private durableSessionId: string | null = null;
@@ -100,19 +102,20 @@ class AcpRun {
     }
     if (this.muted) return; // history replayed by session/load
     const mapped = this.mapper.map(params);
-    this.events.push(...mapped.events);
+    this.events.push(...mapped.events, ...this.refusals.inspect(mapped.events));
     if (mapped.turnEnded && this.options.def.acpTurnEndCompletesPrompt) this.turnEnded?.();
   }
 
   private onRequest(method: string, params: unknown): unknown {
     if (method !== "session/request_permission") throw RequestHandlerError.methodNotFound(method);
     if (this.cancelled) return { outcome: { outcome: "cancelled" } };
-    const optionId = choosePermissionOption(params);
-    if (optionId === null) {
+    const choice = choosePermissionOption(params, this.refusals.privilegedRefused);
+    if (choice === null) {
       this.abort({ code: CODES.permissionUnanswerable, message: "the agent asked for a permission with no allowing option", retryable: false });
       return { outcome: { outcome: "cancelled" } };
     }
-    return { outcome: { outcome: "selected", optionId } };
+    this.refusals.answered(permissionToolCallId(params), choice);
+    return { outcome: { outcome: "selected", optionId: choice.optionId } };
   }
 
   /** Runs one request as a watched stage; fails early on abort (watchdog, permission). */
@@ -137,6 +140,7 @@ class AcpRun {
       if (usage) this.events.push(usage);
       const stopReason = isRecord(promptResult) ? promptResult.stopReason : undefined;
       const status = this.cancelled || stopReason === "cancelled" ? "cancelled" : "completed";
+      if (status === "completed") this.failOnUnresolvedRefusals();
       result = { status, ...(this.sessionId ? { sessionId: this.sessionId } : {}) };
     } catch (error) {
       result = this.failureResult(error);
@@ -145,6 +149,14 @@ class AcpRun {
     this.connection.end();
     this.events.close();
     return result;
+  }
+
+  /** A turn that ended while a refused tool call never ran is not a success (see permission-refusals.ts). */
+  private failOnUnresolvedRefusals(): void {
+    const unresolved = this.refusals.unresolved();
+    if (unresolved.length === 0) return;
+    const message = `the agent refused the permission od gave and did not run: ${unresolved.join("; ")}`;
+    throw new ProtocolFailureError({ code: CODES.permissionRefused, message, retryable: false });
   }
 
   private failureResult(error: unknown): ProtocolResult {
