@@ -11,6 +11,7 @@ export function resolveDataDir(env: Record<string, string | undefined> = process
 export const dataPaths = (dataDir: string) => ({
   database: join(dataDir, "od.db"),
   localProfiles: join(dataDir, "agents.local.json"),
+  agentCache: join(dataDir, "agents-cache.json"),
   skills: join(dataDir, "skills"),
   projects: join(dataDir, "projects"),
   mcp: join(dataDir, "mcp.json"),

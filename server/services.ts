@@ -10,7 +10,8 @@ import { bundledSkillsResolver, type BundledSkillFiles } from "./skills/bundled-
 import { SkillLibrary } from "./skills/library.ts";
 import { ProjectService } from "./projects/project-service.ts";
 import { loadAgentDefs } from "./runtimes/registry.ts";
-import { AgentCatalog } from "./runtimes/catalog.ts";
+import { AgentCatalog, passDeadlineFromEnv } from "./runtimes/catalog.ts";
+import { FileDetectionCache } from "./runtimes/detection-cache.ts";
 import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
 import type { Store } from "./store/store.ts";
@@ -41,7 +42,20 @@ export function createServices(options: ServicesOptions): Services {
   const env: EnvMap = { ...options.env, OD_DATA_DIR: options.dataDir };
   const loaded = loadAgentDefs(env);
   const defs = options.onlyAgentIds ? loaded.defs.filter((d) => options.onlyAgentIds!.includes(d.id)) : loaded.defs;
-  const catalog = new AgentCatalog({ defs, profileDiagnostics: loaded.diagnostics, deps: () => ({ env, discoverAcpModels, ...(options.detectForRun ? { forRun: true } : {}) }) });
+  const catalog = new AgentCatalog({
+    defs,
+    profileDiagnostics: loaded.diagnostics,
+    deps: () => ({
+      env,
+      discoverAcpModels,
+      // Probes see what the user configured for the agent, as its runs do.
+      configuredEnv: (id) => options.store.appConfig.get().agentCliEnv?.[id],
+      ...(options.detectForRun ? { forRun: true } : {}),
+    }),
+    cache: new FileDetectionCache(dataPaths(options.dataDir).agentCache),
+    // `od run` needs its one agent's real result, however long it takes to probe.
+    deadlineMs: options.onlyAgentIds ? Infinity : passDeadlineFromEnv(env),
+  });
   const directory: AgentDirectory = {
     list: () => catalog.list(),
     capabilities: (id) => catalog.capabilities.get(id),

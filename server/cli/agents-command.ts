@@ -1,7 +1,11 @@
 /** `od agents`: what detection finds on this machine, as a table, as JSON, or one agent in detail. */
+import { existsSync } from "node:fs";
 import type { AgentInfo } from "../contracts/agents.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
+import type { ServeRuntime } from "./serve-command.ts";
+import type { SqliteOpener } from "../store/sqlite.ts";
+import { dataPaths, resolveDataDir } from "../paths.ts";
 
 function slowestProbe(agent: AgentInfo): string {
   const entries = Object.entries(agent.probeMs).filter((entry): entry is [string, number] => typeof entry[1] === "number");
@@ -61,29 +65,66 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
     positionals: [{ name: "id", description: "Agent id to show in detail", optional: true }],
     async run(args: ParsedArgs, io: CommandIO): Promise<number> {
       const catalog = await makeCatalog(io);
-      const id = args.positionals[0];
-      const json = args.flags.json === true;
-      if (id !== undefined && !catalog.defs.some((def) => def.id === id)) {
-        io.stderr(`od agents: unknown agent id "${id}" (known: ${catalog.defs.map((def) => def.id).join(", ")})\n`);
-        return 2;
+      try {
+        return await printAgents(catalog, args, io);
+      } finally {
+        // CLIs still probing at the deadline were reported as such; their probes end with this command.
+        catalog.close();
       }
-      const agents = await catalog.list();
-      if (id !== undefined) {
-        const agent = agents.find((entry) => entry.id === id) as AgentInfo;
-        io.stdout(json ? `${JSON.stringify(agent, null, 2)}\n` : formatAgentDetail(agent));
-        return 0;
-      }
-      if (json) {
-        io.stdout(`${JSON.stringify(agents, null, 2)}\n`);
-        return 0;
-      }
-      io.stdout(formatAgentTable(agents));
-      for (const problem of catalog.profileDiagnostics) io.stderr(`warning: ${problem.message}\n`);
-      return 0;
     },
   };
 }
 
-/** `od agents` over the real registry and the process environment. */
-// Loaded when the command runs, so other commands (and `od serve`'s first request) never pay for the catalog.
-export const agentsCommand: CommandSpec = createAgentsCommand(async (io) => (await import("../runtimes/catalog.ts")).createAgentCatalog(io.env));
+/** The table, the JSON list, or one agent, from the catalog's list (which waits at most its deadline). */
+async function printAgents(catalog: AgentCatalog, args: ParsedArgs, io: CommandIO): Promise<number> {
+  const id = args.positionals[0];
+  const json = args.flags.json === true;
+  if (id !== undefined && !catalog.defs.some((def) => def.id === id)) {
+    io.stderr(`od agents: unknown agent id "${id}" (known: ${catalog.defs.map((def) => def.id).join(", ")})\n`);
+    return 2;
+  }
+  const agents = await catalog.list();
+  if (id !== undefined) {
+    const agent = agents.find((entry) => entry.id === id) as AgentInfo;
+    io.stdout(json ? `${JSON.stringify(agent, null, 2)}\n` : formatAgentDetail(agent));
+    return 0;
+  }
+  if (json) {
+    io.stdout(`${JSON.stringify(agents, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout(formatAgentTable(agents));
+  for (const problem of catalog.profileDiagnostics) io.stderr(`warning: ${problem.message}\n`);
+  return 0;
+}
+
+/**
+ * `od agents` over the real registry and the process environment, with what the user configured per agent
+ * (`agentCliEnv`, from the data dir's database when there is one) and the last-good results the daemon and earlier
+ * `od agents` left in the data dir.
+ */
+export function agentsCommand(runtime: Pick<ServeRuntime, "openSqlite">): CommandSpec {
+  return createAgentsCommand(async (io) => {
+    // Loaded when the command runs, so other commands (and `od serve`'s first request) never pay for the catalog.
+    const { createAgentCatalog } = await import("../runtimes/catalog.ts");
+    const paths = dataPaths(resolveDataDir(io.env));
+    const configured = await readAgentCliEnv(paths.database, runtime.openSqlite);
+    return createAgentCatalog(io.env, { configuredEnv: (id) => configured[id], cacheFile: paths.agentCache });
+  });
+}
+
+/** `agentCliEnv` from the app config; none when there is no database yet or it cannot be opened. */
+async function readAgentCliEnv(database: string, openSqlite: SqliteOpener): Promise<Record<string, Record<string, string>>> {
+  if (!existsSync(database)) return {};
+  const { Store } = await import("../store/store.ts");
+  try {
+    const store = Store.open(database, openSqlite);
+    try {
+      return store.appConfig.get().agentCliEnv ?? {};
+    } finally {
+      store.close();
+    }
+  } catch {
+    return {};
+  }
+}

@@ -44,7 +44,7 @@ export const AgentDiagnosticReason = z.enum([
   "auth-missing",
   /** The CLI is present but needs a one-time setup step (DSH profile). */
   "setup-required",
-  /** A probe did not answer in time. */
+  /** A probe did not answer in time (or the pass stopped waiting for this CLI; see state `probing`). */
   "probe-timeout",
   /** A user-defined local profile entry was rejected. */
   "profile-invalid",
@@ -96,7 +96,8 @@ export const AgentInfo = z.object({
   bin: z.string(),
   /** True when a run can be started (state `available`). */
   available: z.boolean(),
-  state: z.enum(["available", "setup-required", "unavailable"]),
+  /** `probing`: the pass gave up waiting for this CLI's probes; they go on and its real result follows. */
+  state: z.enum(["available", "setup-required", "unavailable", "probing"]),
   /** Resolved executable path. */
   path: z.string().optional(),
   /** First line of the version probe; null when the CLI ran but did not report one. */

@@ -18,6 +18,21 @@ export function parseCapabilities(helpText: string, flags: Record<string, string
   return caps;
 }
 
+/**
+ * Capabilities from a help text cut off by a timeout: it proves which flags exist, not which are missing. The
+ * others keep what the last complete detection found (`lastGood`), or stay unknown, so arg builders never drop a
+ * flag on a busy machine.
+ */
+export function capabilitiesAfterTimeout(
+  partial: Record<string, boolean>,
+  lastGood: Record<string, boolean>,
+  keys: readonly string[],
+): Record<string, boolean> {
+  const kept = Object.entries(lastGood).filter(([key]) => keys.includes(key));
+  const present = Object.entries(partial).filter(([, on]) => on);
+  return Object.fromEntries([...kept, ...present]);
+}
+
 const UNKNOWN_OPTION = /unknown (option|flag|argument)|unrecognized (option|argument|arguments)|unexpected argument|no such option|invalid option/i;
 
 /** A hidden flag exists when the CLI complains about its value rather than about the flag itself. */
@@ -38,5 +53,9 @@ export class CapabilityMemory {
 
   get(agentId: string): Record<string, boolean> {
     return this.#byAgent.get(agentId) ?? {};
+  }
+
+  has(agentId: string): boolean {
+    return this.#byAgent.has(agentId);
   }
 }

@@ -9,40 +9,105 @@ import { discoverAcpModels } from "./protocols/acp/discover-models.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { LiveModelMemory } from "./models.ts";
 import { detectAgentsStream, type DetectedAgent, type DetectionDeps } from "./detection.ts";
+import { FileDetectionCache, MemoryDetectionCache, type DetectionCache } from "./detection-cache.ts";
+import { stillProbingInfo } from "./still-probing.ts";
 
-/** One detection pass that any number of readers can follow while it runs. */
+/** How long a pass waits for the slowest CLI before reporting it as still probing (its probes go on). */
+export const DEFAULT_PASS_DEADLINE_MS = 10_000;
+
+/** `OD_DETECTION_DEADLINE_MS`: a positive number of ms, ≤ 0 to wait for every CLI; else the default. */
+export function passDeadlineFromEnv(env: EnvMap): number {
+  const raw = env.OD_DETECTION_DEADLINE_MS?.trim();
+  const value = raw ? Number(raw) : Number.NaN;
+  if (!Number.isFinite(value)) return DEFAULT_PASS_DEADLINE_MS;
+  return value > 0 ? value : Infinity;
+}
+
+type PassOptions = {
+  /** `Infinity`: wait for every def. */
+  deadlineMs: number;
+  /** What to report for a def still probing at the deadline. */
+  standIn: (def: RuntimeAgentDef, waitedMs: number) => AgentInfo;
+  onSettle: (agent: DetectedAgent) => void;
+};
+
+/**
+ * One detection pass that any number of readers can follow while it runs. At its deadline it stops making readers
+ * wait: each def still probing gets a stand-in, and its real result follows when its probes finish.
+ */
 class DetectionPass {
-  readonly settled: DetectedAgent[] = [];
+  /** Every def's real result, in registry order, once all have settled. */
   readonly done: Promise<DetectedAgent[]>;
+  /** Every def has settled, or the deadline passed. */
+  readonly ready: Promise<void>;
+  readonly #defs: readonly RuntimeAgentDef[];
+  readonly #settled = new Map<string, DetectedAgent>();
+  readonly #standIns = new Map<string, AgentInfo>();
+  /** What followers see, in order: each result as it settles, and the stand-ins at the deadline. */
+  readonly #log: AgentInfo[] = [];
+  readonly #abort = new AbortController();
   #finished = false;
   #waiters: Array<() => void> = [];
 
-  constructor(defs: readonly RuntimeAgentDef[], deps: DetectionDeps, onSettle: (agent: DetectedAgent) => void) {
+  constructor(defs: readonly RuntimeAgentDef[], deps: DetectionDeps, options: PassOptions) {
+    this.#defs = defs;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     this.done = (async () => {
       try {
-        for await (const agent of detectAgentsStream(defs, deps)) {
-          onSettle(agent);
-          this.settled.push(agent);
+        for await (const agent of detectAgentsStream(defs, { ...deps, signal: this.#abort.signal })) {
+          options.onSettle(agent);
+          this.#settled.set(agent.info.id, agent);
+          this.#log.push(agent.info);
           this.#wake();
         }
       } finally {
+        clearTimeout(timer);
         this.#finished = true;
         this.#wake();
       }
-      const order = new Map(defs.map((def, index) => [def.id, index]));
-      return [...this.settled].sort((a, b) => (order.get(a.info.id) ?? 0) - (order.get(b.info.id) ?? 0));
+      return defs.flatMap((def) => this.#settled.get(def.id) ?? []);
     })();
+    const deadline = new Promise<void>((resolve) => {
+      if (!Number.isFinite(options.deadlineMs)) return;
+      timer = setTimeout(() => {
+        this.#standInForPending(options, options.deadlineMs);
+        resolve();
+      }, options.deadlineMs);
+      // A pass never keeps a process alive by itself: its probes do, for as long as they are wanted.
+      (timer as { unref?: () => void }).unref?.();
+    });
+    this.ready = Promise.race([this.done.then(() => undefined), deadline]);
+  }
+
+  #standInForPending(options: PassOptions, waitedMs: number): void {
+    for (const def of this.#defs) {
+      if (this.#settled.has(def.id)) continue;
+      const standIn = options.standIn(def, waitedMs);
+      this.#standIns.set(def.id, standIn);
+      this.#log.push(standIn);
+    }
+    this.#wake();
   }
 
   #wake(): void {
     for (const waiter of this.#waiters.splice(0)) waiter();
   }
 
-  /** Everything settled so far, then each new result, in settle order. */
+  /** Each def's real result, or its stand-in while it is still probing; registry order. Call after `ready`. */
+  snapshot(): AgentInfo[] {
+    return this.#defs.flatMap((def) => this.#settled.get(def.id)?.info ?? this.#standIns.get(def.id) ?? []);
+  }
+
+  /** Kill the probes still running; the defs they belong to settle at once, with a timed-out probe. */
+  abort(): void {
+    this.#abort.abort();
+  }
+
+  /** Everything reported so far, then each new report (a stand-in, a result), in order. */
   async *follow(): AsyncGenerator<AgentInfo> {
     for (let index = 0; ; ) {
-      if (index < this.settled.length) {
-        yield (this.settled[index++] as DetectedAgent).info;
+      if (index < this.#log.length) {
+        yield this.#log[index++] as AgentInfo;
         continue;
       }
       if (this.#finished) return;
@@ -57,6 +122,10 @@ export type AgentCatalogOptions = {
   deps: () => DetectionDeps;
   /** Local-profile problems to report alongside the list. */
   profileDiagnostics?: readonly AgentDiagnostic[];
+  /** Last-good results (default: this process only; the daemon and `od agents` share a file in the data dir). */
+  cache?: DetectionCache;
+  /** How long `list`, `rescan` and `warm` wait for the slowest CLI (default 10 s; `Infinity`: no limit). */
+  deadlineMs?: number;
 };
 
 /** Holds the latest detection results of this process. */
@@ -66,6 +135,8 @@ export class AgentCatalog {
   readonly capabilities = new CapabilityMemory();
   readonly liveModels = new LiveModelMemory();
   #deps: () => DetectionDeps;
+  readonly #cache: DetectionCache;
+  readonly #deadlineMs: number;
   #latest: AgentInfo[] | undefined;
   #latestAt = 0;
   #current: DetectionPass | undefined;
@@ -74,13 +145,22 @@ export class AgentCatalog {
     this.defs = options.defs;
     this.#deps = options.deps;
     this.profileDiagnostics = options.profileDiagnostics ?? [];
+    this.#cache = options.cache ?? new MemoryDetectionCache();
+    this.#deadlineMs = options.deadlineMs ?? DEFAULT_PASS_DEADLINE_MS;
   }
 
   #start(): DetectionPass {
     if (this.#current) return this.#current;
-    const pass = new DetectionPass(this.defs, this.#deps(), (agent) => {
-      this.capabilities.set(agent.info.id, agent.capabilities);
-      this.liveModels.remember(agent.info.id, agent.liveModels);
+    const deps: DetectionDeps = { ...this.#deps(), lastGood: (id) => this.#cache.get(id) };
+    const pass = new DetectionPass(this.defs, deps, {
+      deadlineMs: this.#deadlineMs,
+      standIn: (def, waitedMs) => this.#standIn(def, deps, waitedMs),
+      onSettle: (agent) => {
+        this.capabilities.set(agent.info.id, agent.capabilities);
+        this.liveModels.remember(agent.info.id, agent.liveModels);
+        // A run-only pass skips models and auth: not a whole result.
+        if (!deps.forRun) this.#cache.remember(agent);
+      },
     });
     this.#current = pass;
     void pass.done.then(
@@ -95,21 +175,39 @@ export class AgentCatalog {
     return pass;
   }
 
-  /** Start a pass in the background unless one is running (startup warm-up). */
+  /** Until a def settles: its last-good result (whose flags and models runs may use meanwhile), or `probing`. */
+  #standIn(def: RuntimeAgentDef, deps: DetectionDeps, waitedMs: number): AgentInfo {
+    const lastGood = this.#cache.get(def.id);
+    if (lastGood && !this.capabilities.has(def.id)) {
+      this.capabilities.set(def.id, lastGood.capabilities);
+      this.liveModels.remember(def.id, lastGood.liveModels);
+    }
+    return stillProbingInfo(def, deps.env, waitedMs, lastGood);
+  }
+
+  /** Start a pass in the background unless one is running (startup warm-up); resolves when it is ready. */
   warm(): Promise<void> {
-    return this.#start().done.then(() => undefined);
+    return this.#start().ready;
   }
 
-  /** Latest results; waits for a running pass, or runs the first one. */
+  /** Latest results; waits (up to the deadline) for a running pass, or runs the first one. */
   async list(): Promise<AgentInfo[]> {
-    if (this.#current) return (await this.#current.done).map((agent) => agent.info);
-    if (this.#latest) return this.#latest;
-    return (await this.#start().done).map((agent) => agent.info);
+    if (!this.#current && this.#latest) return this.#latest;
+    const pass = this.#start();
+    await pass.ready;
+    return pass.snapshot();
   }
 
-  /** A fresh pass (or the one already running); concurrent callers share it. */
+  /** A fresh pass (or the one already running); concurrent callers share it. Waits up to the deadline. */
   async rescan(): Promise<AgentInfo[]> {
-    return (await this.#start().done).map((agent) => agent.info);
+    const pass = this.#start();
+    await pass.ready;
+    return pass.snapshot();
+  }
+
+  /** Stop the running pass's probes (a short-lived process is done with the catalog). */
+  close(): void {
+    this.#current?.abort();
   }
 
   /**
@@ -132,12 +230,20 @@ export class AgentCatalog {
   }
 }
 
-/** The catalog of this process: shipped defs + local profiles, probed under `env`. */
-export function createAgentCatalog(env: EnvMap = process.env): AgentCatalog {
+/**
+ * The catalog of this process: shipped defs + local profiles, probed under `env` plus what the user configured per
+ * agent, its last-good results kept in `cacheFile` when given.
+ */
+export function createAgentCatalog(
+  env: EnvMap = process.env,
+  options: { configuredEnv?: DetectionDeps["configuredEnv"]; cacheFile?: string } = {},
+): AgentCatalog {
   return new AgentCatalog({
     defs: AGENT_DEFS,
     profileDiagnostics: LOCAL_PROFILE_DIAGNOSTICS,
-    deps: () => ({ env, discoverAcpModels }),
+    deps: () => ({ env, discoverAcpModels, ...(options.configuredEnv ? { configuredEnv: options.configuredEnv } : {}) }),
+    ...(options.cacheFile ? { cache: new FileDetectionCache(options.cacheFile) } : {}),
+    deadlineMs: passDeadlineFromEnv(env),
   });
 }
 

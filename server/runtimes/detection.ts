@@ -6,13 +6,16 @@
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { AgentDiagnostic, AgentInfo, AgentProbeTimings } from "../contracts/agents.ts";
+import type { ProbeTimeouts } from "../contracts/agent-detection.ts";
 import { type EnvMap, type ProbeRun, type RuntimeAgentDef, type RuntimeModelOption, resolveDefTransport } from "./types.ts";
 import { binOverrideEnvVar, statFileWithDirCache, type FileState } from "./executables.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "./launch.ts";
 import { runProbe as realRunProbe, type ProbeResult, type ProbeRunner } from "./probe.ts";
-import { HIDDEN_FLAG_PROBE_VALUE, hiddenFlagSupported, parseCapabilities } from "./capabilities.ts";
+import { probeBudgetsFor, runWithRetry, type ProbeBudgets } from "./probe-budgets.ts";
+import { capabilitiesAfterTimeout, HIDDEN_FLAG_PROBE_VALUE, hiddenFlagSupported, parseCapabilities } from "./capabilities.ts";
 import { authClassifierId, authFromEnv, classifyAuthProbe, type AuthResult } from "./auth.ts";
 import * as diag from "./diagnostics.ts";
+import { agentChildEnv } from "./env.ts";
 import { withDefaultModel } from "./defs/shared.ts";
 
 /** ACP handshake-based model discovery (provided by protocols/acp). */
@@ -34,7 +37,16 @@ export type DetectionDeps = {
   discoverAcpModels?: AcpModelDiscoverer;
   /** Folder ACP discovery opens its throwaway session in. */
   probeCwd?: string;
-  timeouts?: { versionMs?: number; helpMs?: number; modelsMs?: number; authMs?: number };
+  timeouts?: ProbeTimeouts;
+  /** What the user configured for an agent (app-config `agentCliEnv`): probes see it, as the agent's runs do. */
+  configuredEnv?: (agentId: string) => Record<string, string> | undefined;
+  /**
+   * The agent's last complete detection: capabilities a timed-out probe could not confirm are taken from it rather
+   * than dropped.
+   */
+  lastGood?: (agentId: string) => { capabilities: Record<string, boolean> } | undefined;
+  /** Aborting kills every probe still running and makes the rest give up at once (nobody wants the answer). */
+  signal?: AbortSignal;
   /**
    * Only what starting a run needs (availability and capabilities): no auth probe and no model discovery, which
    * can take seconds (opencode lists models over the network). `od run` uses this.
@@ -49,14 +61,14 @@ export type DetectedAgent = {
   liveModels: RuntimeModelOption[] | null;
 };
 
-const DEFAULTS = { versionMs: 3000, helpMs: 5000, modelsMs: 5000, authMs: 5000 };
 const HELP_MAX_BYTES = 4 * 1024 * 1024;
 const MODELS_MAX_BYTES = 8 * 1024 * 1024;
 /** Spawn failures and shell exit codes that mean "the OS could not run this file". */
 const NOT_INVOCABLE_CODES = new Set(["ENOENT", "EACCES", "ENOTDIR"]);
 const NOT_INVOCABLE_EXITS = new Set([126, 127]);
 
-function baseInfo(def: RuntimeAgentDef, env: EnvMap): AgentInfo {
+/** What is known of a def before any probe: its static facts, unavailable, fallback models. */
+export function baseAgentInfo(def: RuntimeAgentDef, env: EnvMap): AgentInfo {
   const transport = resolveDefTransport(def, env);
   const info: AgentInfo = {
     id: def.id,
@@ -98,7 +110,7 @@ function asOutput(result: ProbeResult): { stdout: string; stderr: string; exitCo
   return result.kind === "exited" ? { stdout: result.stdout, stderr: result.stderr, exitCode: result.code } : null;
 }
 
-type Probing = { def: RuntimeAgentDef; launch: AgentLaunch; deps: DetectionDeps; run: ProbeRunner; timeouts: typeof DEFAULTS };
+type Probing = { def: RuntimeAgentDef; launch: AgentLaunch; deps: DetectionDeps; run: ProbeRunner; timeouts: ProbeBudgets };
 
 async function probeCapabilities(p: Probing): Promise<{ caps: Record<string, boolean>; ms?: number; diagnostic?: AgentDiagnostic }> {
   const { def, launch, run } = p;
@@ -110,24 +122,28 @@ async function probeCapabilities(p: Probing): Promise<{ caps: Record<string, boo
   const hiddenEntries = hidden ? Object.entries(hidden.flags) : [];
   // The hidden-flag probes do not read the help text, so they run beside it rather than after it.
   const [help, hiddenResults] = await Promise.all([
-    helpArgs ? run(launchArgv(launch, helpArgs), { env: launch.env, timeoutMs: p.timeouts.helpMs, maxBytes: HELP_MAX_BYTES }) : undefined,
+    helpArgs ? runWithRetry(run, launchArgv(launch, helpArgs), { env: launch.env, timeoutMs: p.timeouts.helpMs, maxBytes: HELP_MAX_BYTES, signal: p.deps.signal }) : undefined,
     Promise.all(
       hiddenEntries.map(([flag]) =>
         run(launchArgv(launch, [...(hidden?.probeArgsPrefix ?? []), flag, HIDDEN_FLAG_PROBE_VALUE]), { env: launch.env, timeoutMs: p.timeouts.helpMs }),
       ),
     ),
   ]);
+  const lastGood = p.deps.lastGood?.(def.id)?.capabilities ?? {};
   let caps: Record<string, boolean> = {};
   let diagnostic: AgentDiagnostic | undefined;
   if (help && helpArgs) {
-    if (help.kind === "timeout") diagnostic = diag.probeTimeoutDiagnostic(def, "help", helpArgs, p.timeouts.helpMs);
+    if (help.kind === "timeout") diagnostic = diag.probeTimeoutDiagnostic(def, "help", helpArgs, p.timeouts.helpMs * 2);
     if (help.kind !== "spawn-error") caps = parseCapabilities(`${help.stdout}\n${help.stderr}`, flags);
-    // A help text cut off by the timeout proves which flags exist, not which are missing: leave those unknown, so
-    // arg builders keep their defaults instead of dropping flags on a busy machine.
-    if (help.kind === "timeout") caps = Object.fromEntries(Object.entries(caps).filter(([, present]) => present));
+    if (help.kind === "timeout") caps = capabilitiesAfterTimeout(caps, lastGood, Object.values(flags));
   }
   hiddenEntries.forEach(([, key], index) => {
     const result = hiddenResults[index];
+    // Timed out: no answer either way, so the last complete detection's (or unknown), never "absent".
+    if (result?.kind === "timeout") {
+      if (lastGood[key] !== undefined) caps[key] = lastGood[key];
+      return;
+    }
     caps[key] = result?.kind === "exited" && hiddenFlagSupported(`${result.stdout}\n${result.stderr}`);
   });
   return { caps, ms: Math.round(performance.now() - started), ...(diagnostic ? { diagnostic } : {}) };
@@ -137,14 +153,15 @@ async function probeModels(p: Probing): Promise<{ models: RuntimeModelOption[] |
   const { def, launch, run, deps } = p;
   const started = performance.now();
   const done = (models: RuntimeModelOption[] | null) => ({ models: models?.length ? models : null, ms: Math.round(performance.now() - started) });
+  const modelsTimeout = (own: number | undefined) => def.probeTimeouts?.modelsMs ?? own ?? p.timeouts.modelsMs;
   if (def.fetchModels) {
     const probeRun: ProbeRun = async (args, options = {}) =>
-      asOutput(await run(launchArgv(launch, args), { env: launch.env, timeoutMs: options.timeoutMs ?? p.timeouts.modelsMs, maxBytes: options.maxBytes ?? MODELS_MAX_BYTES }));
+      asOutput(await run(launchArgv(launch, args), { env: launch.env, timeoutMs: modelsTimeout(options.timeoutMs), maxBytes: options.maxBytes ?? MODELS_MAX_BYTES }));
     return done(await def.fetchModels(probeRun, launch.env).catch(() => null));
   }
   if (def.listModels) {
     const { args, timeoutMs, maxBytes, parse } = def.listModels;
-    const output = asOutput(await run(launchArgv(launch, args), { env: launch.env, timeoutMs: timeoutMs ?? p.timeouts.modelsMs, maxBytes: maxBytes ?? MODELS_MAX_BYTES }));
+    const output = asOutput(await run(launchArgv(launch, args), { env: launch.env, timeoutMs: modelsTimeout(timeoutMs), maxBytes: maxBytes ?? MODELS_MAX_BYTES }));
     if (!output || output.exitCode !== 0) return done(null);
     try {
       return done(parse(output.stdout));
@@ -155,7 +172,7 @@ async function probeModels(p: Probing): Promise<{ models: RuntimeModelOption[] |
   if (def.acpModelDiscovery && deps.discoverAcpModels) {
     const argv = launchArgv(launch, def.buildArgs("", [], [], {}, { env: deps.env, platform: deps.platform }));
     const found = await deps
-      .discoverAcpModels({ argv, env: launch.env, cwd: deps.probeCwd ?? tmpdir(), timeoutMs: def.acpModelDiscovery.timeoutMs })
+      .discoverAcpModels({ argv, env: launch.env, cwd: deps.probeCwd ?? tmpdir(), timeoutMs: modelsTimeout(def.acpModelDiscovery.timeoutMs) })
       .catch(() => null);
     return done(found?.length ? withDefaultModel(found.map(({ id, label }) => ({ id, label }))) : null);
   }
@@ -168,7 +185,7 @@ async function probeAuth(p: Probing): Promise<{ auth?: AuthResult; ms?: number }
   if (authFromEnv(authClassifierId(def), launch.env)) return { auth: { status: "ok" }, ms: 0 };
   const result = await run(launchArgv(launch, def.authProbe.args), {
     env: launch.env,
-    timeoutMs: def.authProbe.timeoutMs ?? p.timeouts.authMs,
+    timeoutMs: def.probeTimeouts?.authMs ?? def.authProbe.timeoutMs ?? p.timeouts.authMs,
     maxBytes: 1024 * 1024,
   });
   return { auth: classifyAuthProbe(def, result), ms: result.ms };
@@ -202,13 +219,18 @@ async function probeModelsWhenCompatible(p: Probing): Promise<{ compatibility: {
   return { compatibility, models: compatibility.failure ? { models: null } : await probeModels(p) };
 }
 
+/** The runner with the pass's abort signal added to every probe. */
+function withSignal(run: ProbeRunner, signal: AbortSignal | undefined): ProbeRunner {
+  return signal ? (argv, options) => run(argv, { ...options, signal }) : run;
+}
+
 /** Detect one def. Never throws for anything a CLI can do. */
 export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Promise<DetectedAgent> {
   const env = deps.env;
   const platform = deps.platform ?? process.platform;
-  const info = baseInfo(def, env);
-  const timeouts = { ...DEFAULTS, ...deps.timeouts };
-  const run = deps.runProbe ?? realRunProbe;
+  const info = baseAgentInfo(def, env);
+  const timeouts = probeBudgetsFor(def, deps.timeouts);
+  const run = withSignal(deps.runProbe ?? realRunProbe, deps.signal);
   const resolved = resolveAgentLaunch(def, { env, platform, homeDir: deps.homeDir, statFile: deps.statFile });
   if (!resolved.ok) {
     const resolution = resolved.resolution;
@@ -219,11 +241,16 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
     }
     return { info, capabilities: {}, liveModels: null };
   }
-  const launch = resolved.launch;
+  // Executable lookup uses the daemon's env, as a run's does; the probes get the env a run's child gets.
+  const launch: AgentLaunch = { ...resolved.launch, env: agentChildEnv(def, env, deps.configuredEnv?.(def.id)) };
   info.path = launch.path;
 
-  const versionTimeout = def.versionProbeTimeoutMs ?? timeouts.versionMs;
-  const version = await run(launchArgv(launch, def.versionArgs), { env: launch.env, timeoutMs: versionTimeout, maxBytes: 64 * 1024 });
+  const version = await runWithRetry(run, launchArgv(launch, def.versionArgs), {
+    env: launch.env,
+    timeoutMs: timeouts.versionMs,
+    maxBytes: 64 * 1024,
+    signal: deps.signal,
+  });
   info.probeMs.version = version.ms;
   if (version.kind === "spawn-error" && NOT_INVOCABLE_CODES.has(version.code)) {
     info.diagnostics.push(diag.notInvocableDiagnostic(def, launch.path, `The OS refused to start it (${version.code}).`));
@@ -234,10 +261,11 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
     info.diagnostics.push(diag.notInvocableDiagnostic(def, launch.path, `It exited ${version.code} (${detail}); a shim may point at a removed install.`));
     return { info, capabilities: {}, liveModels: null };
   }
-  if (version.kind === "timeout") info.diagnostics.push(diag.probeTimeoutDiagnostic(def, "version", def.versionArgs, versionTimeout));
+  if (version.kind === "timeout") info.diagnostics.push(diag.probeTimeoutDiagnostic(def, "version", def.versionArgs, timeouts.versionMs * 2));
   // Some CLIs (pi 0.73) print their version on stderr.
   const raw = version.kind === "exited" && version.code === 0 ? (firstLine(version.stdout) ?? firstLine(version.stderr)) : null;
-  info.version = raw && def.versionPolicy?.parse ? def.versionPolicy.parse(raw) : raw;
+  if (raw && def.versionPolicy?.parse) info.version = def.versionPolicy.parse(raw);
+  else info.version = raw && def.parseVersion ? (def.parseVersion(raw) ?? raw) : raw;
   if (def.versionPolicy && (!info.version || !policyAccepts(def, info.version))) {
     info.diagnostics.push(diag.versionUntestedDiagnostic(def, info.version, def.versionPolicy.supportedVersions));
   }
@@ -281,7 +309,7 @@ export async function detectAgentIsolated(def: RuntimeAgentDef, deps: DetectionD
   try {
     return await detectAgent(def, deps);
   } catch (error) {
-    const info = baseInfo(def, deps.env);
+    const info = baseAgentInfo(def, deps.env);
     info.diagnostics.push(diag.notInvocableDiagnostic(def, def.bin, `Detection failed: ${(error as Error).message ?? String(error)}`));
     return { info, capabilities: {}, liveModels: null };
   }

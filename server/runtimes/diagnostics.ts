@@ -99,3 +99,15 @@ export function probeTimeoutDiagnostic(def: DefFacts, probe: string, args: reado
     fixActions: [{ kind: "rescan" }],
   };
 }
+
+/** The pass stopped waiting for this CLI's probes; they go on in the background and its real result follows. */
+export function stillProbingDiagnostic(def: DefFacts, waitedMs: number, lastGoodAt?: number): AgentDiagnostic {
+  const seconds = Math.round(waitedMs / 1000);
+  const shown = lastGoodAt === undefined ? "" : ` Shown: its last complete result, from ${new Date(lastGoodAt).toISOString()}.`;
+  return {
+    reason: "probe-timeout",
+    severity: "info",
+    message: `${def.name} is still being probed after ${seconds} s; its result follows when its probes finish.${shown}`,
+    fixActions: [{ kind: "rescan" }],
+  };
+}

@@ -29,6 +29,18 @@ export function spawnEnvForAgent(
   configured: Record<string, string> | undefined,
   runId: string,
 ): Record<string, string> {
+  return { ...agentChildEnv(def, daemonEnv, configured), [RUN_COOKIE_VAR]: runId };
+}
+
+/**
+ * The environment of any child of this agent without the run cookie: detection probes use it, so `--version`,
+ * `models` and `auth status` see the same credentials and config (`agentCliEnv`) a run will.
+ */
+export function agentChildEnv(
+  def: Pick<RuntimeAgentDef, "env" | "inheritedEnv">,
+  daemonEnv: EnvMap,
+  configured: Record<string, string> | undefined,
+): Record<string, string> {
   const inherited = new Set(def.inheritedEnv ?? []);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(daemonEnv)) {
@@ -37,6 +49,5 @@ export function spawnEnvForAgent(
     env[key] = value;
   }
   Object.assign(env, def.env, configured);
-  env[RUN_COOKIE_VAR] = runId;
   return env;
 }

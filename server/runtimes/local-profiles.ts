@@ -1,11 +1,13 @@
 /**
  * User-defined local agent profiles: `$OD_AGENT_PROFILES_CONFIG` or `<data dir>/agents.local.json`, an array or
- * `{ agents: [...] }`. Each entry extends a shipped def (default `claude`) with its own id, bin, prefix args, env and
- * models. A bad entry is skipped with a `profile-invalid` diagnostic naming the file and the entry; nothing throws.
+ * `{ agents: [...] }`. Each entry extends a shipped def (default `claude`) with its own id, bin, prefix args, env,
+ * models and probe timeouts. A bad entry is skipped with a `profile-invalid` diagnostic naming the file and the
+ * entry; nothing throws.
  */
 import { readFileSync } from "node:fs";
 import { dataPaths, resolveDataDir } from "../paths.ts";
 import type { AgentDiagnostic } from "../contracts/agents.ts";
+import { ProbeTimeouts } from "../contracts/agent-detection.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { asRecord, isDefaultModel, withDefaultModel } from "./defs/shared.ts";
 
@@ -87,6 +89,10 @@ export function profileDefFromEntry(
   if (typeof env === "string") return env;
   const models = parseModels(record.models ?? record.fallbackModels);
   if (models === false) return "models must be an array of strings or {id, label}";
+  const probeTimeouts = record.probeTimeouts === undefined ? undefined : ProbeTimeouts.safeParse(record.probeTimeouts);
+  if (probeTimeouts && !probeTimeouts.success) {
+    return "probeTimeouts must be an object of versionMs, helpMs, modelsMs, authMs (positive whole milliseconds, at most 10 minutes)";
+  }
   const bin = typeof record.bin === "string" && record.bin.trim() ? record.bin.trim() : undefined;
   const defaultModel = typeof record.defaultModel === "string" && record.defaultModel.trim() ? record.defaultModel.trim() : undefined;
   const prefixArgs = prefix ?? [];
@@ -101,6 +107,7 @@ export function profileDefFromEntry(
     helpArgs: helpArgs ?? base.helpArgs,
     env: { ...base.env, ...env },
     fallbackModels: models ?? base.fallbackModels,
+    ...(probeTimeouts ? { probeTimeouts: { ...base.probeTimeouts, ...probeTimeouts.data } } : {}),
     authProbe: base.authProbe && { ...base.authProbe, classifierAgentId: base.authProbe.classifierAgentId ?? base.id },
     localProfile: { baseAgentId: base.id, sourceFile: file, ...(defaultModel ? { defaultModel } : {}) },
     buildArgs: (prompt, images, dirs, options = {}, context) => [

@@ -11,6 +11,8 @@ export type ProbeOptions = {
   timeoutMs: number;
   /** Bytes kept per stream; the probe is killed once either stream exceeds it. */
   maxBytes?: number;
+  /** Aborting kills the probe like a timeout does (its caller no longer wants the answer). */
+  signal?: AbortSignal;
 };
 
 /** What happened to the probe. */
@@ -57,6 +59,7 @@ function delay(ms: number): Promise<"timeout"> {
 export const runProbe: ProbeRunner = async (argv, options) => {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  if (options.signal?.aborted) return { kind: "timeout", stdout: "", stderr: "", ms: 0 };
   let child: ChildHandle;
   try {
     child = await spawnChild({ argv, env: options.env, cwd: options.cwd, stdin: "ignore", ownProcessGroup: true });
@@ -72,11 +75,15 @@ export const runProbe: ProbeRunner = async (argv, options) => {
   };
   const output = Promise.all([collect(child.stdout, maxBytes, overflow), collect(child.stderr, maxBytes, overflow)]);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+    onAbort = () => resolve("timeout");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
   });
   const outcome = await Promise.race([child.exited, timedOut]);
   clearTimeout(timer);
+  if (onAbort) options.signal?.removeEventListener("abort", onAbort);
   if (outcome === "timeout") {
     child.kill("SIGKILL", { group: true });
     const settled = await Promise.race([output, delay(REAP_GRACE_MS)]);

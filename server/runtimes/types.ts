@@ -4,6 +4,7 @@
  * invocation, parsers) does the work. Nothing here spawns a process.
  */
 import type { RuntimeChoice, RuntimeModelOption } from "../contracts/agents.ts";
+import type { ProbeTimeouts } from "../contracts/agent-detection.ts";
 
 export type { RuntimeChoice, RuntimeModelOption };
 
@@ -116,9 +117,13 @@ export type RuntimeAgentDef = {
   /** Env var naming an explicit executable; default `<ID>_BIN` (`cursor-agent` → `CURSOR_AGENT_BIN`). */
   binEnvVar?: string;
   versionArgs: string[];
-  /** Override of the 3 s version-probe timeout. */
+  /** Override of the default version-probe timeout. */
   versionProbeTimeoutMs?: number;
+  /** Per-probe limits that win over every default and over the def's own (a local profile's `probeTimeouts`). */
+  probeTimeouts?: ProbeTimeouts;
   versionPolicy?: RuntimeVersionPolicy;
+  /** Reduce the version line to the version (`GitHub Copilot CLI 1.0.102.` → `1.0.102`); null keeps the line. */
+  parseVersion?: (raw: string) => string | null;
   compatibilityProbe?: RuntimeCompatibilityProbe;
   /** Help probe args; `capabilityFlags` maps a flag substring of its output to a capability key. */
   helpArgs?: string[];

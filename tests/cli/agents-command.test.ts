@@ -1,6 +1,9 @@
 /** `od agents`: table, --json, one agent in detail, unknown id → exit 2. */
 import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { Store } from "../../server/store/store.ts";
 import { agentsCommand, createAgentsCommand } from "../../server/cli/agents-command.ts";
 import type { CommandIO } from "../../server/cli/command.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
@@ -33,8 +36,9 @@ const command = createAgentsCommand(
 
 describe("od agents", () => {
   test("declares its flag and positional", () => {
-    expect(agentsCommand.name).toBe("agents");
-    expect(agentsCommand.flags.map((flag) => flag.name)).toEqual(["json"]);
+    const real = agentsCommand({ openSqlite: () => { throw new Error("not opened"); } });
+    expect(real.name).toBe("agents");
+    expect(real.flags.map((flag) => flag.name)).toEqual(["json"]);
   });
 
   test("prints a table with state, version, path, auth, models source and slowest probe", async () => {
@@ -68,4 +72,61 @@ describe("od agents", () => {
     expect(out.err).toContain('unknown agent id "nope"');
     expect(out.out).toBe("");
   });
+});
+
+describe("od agents with a hung CLI", () => {
+  // Like pi hung at start-up: a 15 s version budget and a 60 s models budget that used to run one after the other.
+  const pidFile = join(tmp.path, "hung.pid");
+  writeFakeCli(bin, "od-fake-hung", `echo $$ >> "${pidFile}"; exec sleep 30`);
+  const hung = testDef("hung", { versionProbeTimeoutMs: 15_000, listModels: { args: ["--list-models"], timeoutMs: 60_000, parse: () => null } });
+  const gone = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+
+  test("returns at the deadline with the hung CLI reported as still probing, and stops its probes", async () => {
+    const hungCommand = createAgentsCommand(
+      (ioArg) => new AgentCatalog({ defs: [testDef("here"), hung], deadlineMs: 1500, deps: () => ({ env: ioArg.env, homeDir: tmp.path }) }),
+    );
+    const out = io();
+    const started = performance.now();
+    expect(await hungCommand.run({ flags: { json: true }, positionals: [] }, out)).toBe(0);
+    // Well below the 30 s the CLI sleeps (and the 15 s version budget alone).
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const agents = AgentInfo.array().parse(JSON.parse(out.out));
+    expect(agents.map((agent) => [agent.id, agent.state])).toEqual([["here", "available"], ["hung", "probing"]]);
+    expect(agents[1]?.diagnostics[0]).toMatchObject({ reason: "probe-timeout", severity: "info" });
+    expect(agents[1]?.diagnostics[0]?.message).toContain("still being probed");
+    // The command owned the probe: it is killed rather than left behind.
+    const pids = (await Bun.file(pidFile).text()).trim().split("\n").map(Number);
+    for (let waited = 0; !pids.every(gone) && waited < 5000; waited += 50) await Bun.sleep(50);
+    expect(pids.every(gone)).toBe(true);
+  }, 30_000);
+});
+
+describe("od agents over the data dir", () => {
+  test("probes see the agentCliEnv stored in the data dir, and the result is kept there for later runs", async () => {
+    const dataDir = join(tmp.path, "data");
+    const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
+    store.appConfig.update({ agentCliEnv: { pi: { OD_FAKE_PROVIDER: "configured" } } });
+    store.close();
+    const fakePi = writeFakeCli(
+      bin,
+      "od-fake-pi",
+      `case "$1" in --version) echo 0.73.1;; --list-models) printf 'provider model\\n%s fake-model\\n' "\${OD_FAKE_PROVIDER:-base}";; esac`,
+    );
+    const out = io();
+    out.env = { ...out.env, OD_DATA_DIR: dataDir, PI_BIN: fakePi };
+    const command = agentsCommand({ openSqlite: openBunSqlite });
+    expect(await command.run({ flags: { json: true }, positionals: ["pi"] }, out)).toBe(0);
+    const pi = AgentInfo.parse(JSON.parse(out.out));
+    expect(pi.models.map((model) => model.id)).toContain("configured/fake-model");
+    expect(pi.models.map((model) => model.id)).not.toContain("base/fake-model");
+    const cached = JSON.parse(readFileSync(join(dataDir, "agents-cache.json"), "utf8")) as { agents: Record<string, { info: { version: string } }> };
+    expect(cached.agents.pi?.info.version).toBe("0.73.1");
+  }, 30_000);
 });

@@ -121,3 +121,26 @@ describe("probing is work no GET starts", () => {
     expect((await rescan({ maxAgeMs: "soon" })).status).toBe(400);
   });
 });
+
+describe("GET /api/agents with a CLI slower than the deadline", () => {
+  writeFakeCli(bin, "od-fake-late", "sleep 2; echo late 3.0");
+  const lateCatalog = () =>
+    new AgentCatalog({ defs: [testDef("fast"), testDef("late")], deadlineMs: 500, deps: () => ({ env: { PATH: fakePath(bin), HOME: tmp.path }, homeDir: tmp.path }) });
+
+  test("the list answers at the deadline with the slow CLI still probing", async () => {
+    const catalog = lateCatalog();
+    const res = await agentRoutes(catalog).handle(new Request("http://localhost/api/agents"));
+    const body = AgentListResponse.parse(await res.json());
+    catalog.close();
+    expect(body.agents.map((agent) => [agent.id, agent.state])).toEqual([["fast", "available"], ["late", "probing"]]);
+  }, 20_000);
+
+  test("?stream=1 sends the slow CLI as probing at the deadline, keeps streaming, and sends its result before done", async () => {
+    const res = await agentRoutes(lateCatalog()).handle(new Request("http://localhost/api/agents?stream=1"));
+    const events = parseSse(await res.text());
+    const late = events.filter((e) => (e.data as { id?: string }).id === "late").map((e) => (e.data as { state: string; version: string | null }));
+    expect(late.map((agent) => agent.state)).toEqual(["probing", "available"]);
+    expect(late[1]?.version).toBe("late 3.0");
+    expect(events.map((e) => e.event)).toEqual(["agent", "agent", "agent", "done"]);
+  }, 20_000);
+});

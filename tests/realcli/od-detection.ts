@@ -1,6 +1,7 @@
 /**
  * `od agents --json` as a real process against one real CLI's sandbox (its HOME, recipe env, `<ID>_BIN` or local
- * profile): what detection reports for the pinned install, parsed with the AgentInfo schema.
+ * profile): what detection reports for the pinned install, parsed with the AgentInfo schema. It waits for every
+ * probe (no detection deadline): these tests check what the CLI reports, not how long a loaded machine takes.
  */
 import { join } from "node:path";
 import { AgentInfo } from "../../server/contracts/agents.ts";
@@ -16,7 +17,7 @@ export type DetectionResult = { agent: AgentInfo | undefined; stdout: string; st
 export async function detectRealCli(cli: RealCliId): Promise<DetectionResult> {
   const sandbox = await createOdSandbox(cli);
   try {
-    const run = await runCliBounded({ argv: [process.execPath, MAIN, "agents", "--json"], env: sandbox.env, cwd: sandbox.project, timeoutMs: 120_000 });
+    const run = await runCliBounded({ argv: [process.execPath, MAIN, "agents", "--json"], env: { ...sandbox.env, OD_DETECTION_DEADLINE_MS: "0" }, cwd: sandbox.project, timeoutMs: 120_000 });
     let agent: AgentInfo | undefined;
     try {
       const parsed = AgentInfo.array().safeParse(JSON.parse(run.stdout));

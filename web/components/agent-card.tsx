@@ -6,7 +6,7 @@ import type { ConnectionTestsModel } from "../state/connection-tests.ts";
 import { safeHref } from "../lib/markdown.ts";
 import { CopyCommand } from "./copy-button.tsx";
 
-const STATE_LABEL: Record<AgentInfo["state"], string> = { available: "installed", "setup-required": "setup required", unavailable: "not installed" };
+const STATE_LABEL: Record<AgentInfo["state"], string> = { available: "installed", "setup-required": "setup required", unavailable: "not installed", probing: "probing…" };
 
 /** What a card can ask of the app. */
 export interface AgentCardActions {

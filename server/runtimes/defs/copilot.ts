@@ -4,6 +4,7 @@
  * the id only in the final `result`).
  */
 import type { RuntimeAgentDef } from "../types.ts";
+import { versionNumberIn } from "../version-text.ts";
 import { pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
 
 export const copilotAgentDef: RuntimeAgentDef = {
@@ -11,6 +12,8 @@ export const copilotAgentDef: RuntimeAgentDef = {
   name: "GitHub Copilot CLI",
   bin: "copilot",
   versionArgs: ["--version"],
+  // `GitHub Copilot CLI 1.0.102.` (plus an update hint on later lines).
+  parseVersion: versionNumberIn,
   fallbackModels: withDefaultModel([
     { id: "claude-sonnet-4.6", label: "Claude Sonnet 4.6" },
     { id: "gpt-5.2", label: "GPT-5.2" },
