@@ -56,7 +56,15 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       try {
         const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles });
         const existing = store.projects.byPath(realPath(projectDir));
-        const project = existing ?? services.projects.create(basename(projectDir) || "project", projectDir);
+        let project;
+        try {
+          project = existing ?? services.projects.create(basename(projectDir) || "project", projectDir);
+        } catch (error) {
+          // A folder that cannot be a project (the filesystem root, a system folder, od's data dir) is a usage error.
+          if (!(error instanceof HttpError)) throw error;
+          io.stderr(`od: ${error.message}\n`);
+          return 2;
+        }
         let created;
         try {
           created = await services.runs.create({

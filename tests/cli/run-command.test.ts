@@ -102,6 +102,13 @@ describe("od run", () => {
     expect(unknown.stderr).toContain("unknown agent 'nope'");
   }, TIMEOUT);
 
+  test.concurrent("a system folder as the project is a usage error, in one line, and saves no project", async () => {
+    const refused = await odRun(["--agent", "copilot", "--project", "/etc", "hello"], { steps: [] });
+    expect(refused.exit.code).toBe(2);
+    expect(refused.stderr).toBe("od: /etc is inside the system folder /etc; choose a folder of your own\n");
+    expect(refused.projects).toEqual([]);
+  }, TIMEOUT);
+
   test.concurrent("a whitespace-only prompt is a usage error with one line on stderr", async () => {
     const blank = await odRun(["--agent", "copilot", " \n\t "], { steps: [] });
     expect(blank.exit.code).toBe(2);
