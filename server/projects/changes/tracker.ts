@@ -1,0 +1,156 @@
+/**
+ * What a run changed in its project folder. Started before the agent runs, finished after it:
+ * - in a git work tree, git's own view: `git status` before and after (index + work tree, .gitignore respected, no
+ *   file-count cap). A file clean before the run had its index content then; a file already dirty has its content
+ *   kept at the start, so the diff shows only what the run did;
+ * - elsewhere, a bounded walk of the folder, keeping the content of small files so a diff exists even without git.
+ * od's own folders in a project (`.od/`, `.od-skills/`) are never reported. Nothing here throws at the caller: a git
+ * that fails falls back to the walk, an unreadable file becomes a change without a diff.
+ */
+import { lstat, readFile, readlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { FileChange } from "../../contracts/changes.ts";
+import { runProbe, type ProbeRunner } from "../../runtimes/probe.ts";
+import { snapshotFiles, type FileStamp } from "../file-snapshot.ts";
+import { parsePorcelainZ } from "./git-status.ts";
+import { contentOf, describeChange, type Content } from "./unified-diff.ts";
+
+/** A file larger than this is compared by stamp only (no content kept, no diff). */
+export const MAX_KEPT_FILE_BYTES = 1024 * 1024;
+/** Content kept at the start of a run, over all its files (a live run holds it until it ends). */
+export const MAX_KEPT_TOTAL_BYTES = 8 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 30_000;
+const OD_OWN_DIRS = [".od/", ".od-skills/"];
+
+export type ChangeSource = "git" | "walk";
+
+export interface ChangeTracker {
+  readonly source: ChangeSource;
+  /** The changes since the tracker started, sorted by path. */
+  finish(): Promise<FileChange[]>;
+}
+
+export type TrackOptions = { git?: ProbeRunner; env?: Record<string, string | undefined> };
+
+export async function trackChanges(projectDir: string, options: TrackOptions = {}): Promise<ChangeTracker> {
+  const git = options.git ?? runProbe;
+  const env = options.env ?? process.env;
+  const inGit = await gitPrefix(projectDir, git, env);
+  if (inGit !== undefined) {
+    const before = await gitDirty(projectDir, git, env, inGit);
+    if (before) return gitTracker(projectDir, git, env, inGit, before);
+  }
+  return walkTracker(projectDir);
+}
+
+/** The project's path inside its git work tree (`""` at the top), or undefined when it is not in one. */
+async function gitPrefix(dir: string, git: ProbeRunner, env: Record<string, string | undefined>): Promise<string | undefined> {
+  const result = await git(["git", "-C", dir, "rev-parse", "--is-inside-work-tree", "--show-prefix"], { timeoutMs: GIT_TIMEOUT_MS, env });
+  if (result.kind !== "exited" || result.code !== 0) return undefined;
+  const [inside, prefix = ""] = result.stdout.split("\n");
+  return inside === "true" ? prefix : undefined;
+}
+
+/** Project-relative paths git sees as changed (vs the index, or untracked), or undefined when git failed. */
+async function gitDirty(dir: string, git: ProbeRunner, env: Record<string, string | undefined>, prefix: string): Promise<Set<string> | undefined> {
+  const result = await git(["git", "-C", dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."], {
+    timeoutMs: GIT_TIMEOUT_MS,
+    env,
+    maxBytes: 64 * 1024 * 1024,
+  });
+  if (result.kind !== "exited" || result.code !== 0 || result.truncated) return undefined;
+  const paths = new Set<string>();
+  for (const entry of parsePorcelainZ(result.stdout)) {
+    if (!entry.path.startsWith(prefix)) continue;
+    const path = entry.path.slice(prefix.length);
+    if (!isOdOwn(path)) paths.add(path);
+  }
+  return paths;
+}
+
+async function gitTracker(dir: string, git: ProbeRunner, env: Record<string, string | undefined>, prefix: string, dirtyBefore: Set<string>): Promise<ChangeTracker> {
+  const kept = new ContentBudget();
+  const before = new Map<string, Content>();
+  for (const path of [...dirtyBefore].sort()) before.set(path, await kept.read(join(dir, path)));
+  return {
+    source: "git",
+    async finish() {
+      const dirtyAfter = (await gitDirty(dir, git, env, prefix)) ?? new Set<string>();
+      const changes: FileChange[] = [];
+      for (const path of [...new Set([...dirtyBefore, ...dirtyAfter])].sort()) {
+        // Clean before the run: its content then was the index's.
+        const old = before.get(path) ?? (await indexContent(dir, path, git, env));
+        const change = describeChange(path, old, await readContent(join(dir, path)));
+        if (change) changes.push(change);
+      }
+      return changes;
+    },
+  };
+}
+
+async function indexContent(dir: string, path: string, git: ProbeRunner, env: Record<string, string | undefined>): Promise<Content> {
+  const result = await git(["git", "-C", dir, "cat-file", "-p", `:./${path}`], { timeoutMs: GIT_TIMEOUT_MS, env, maxBytes: MAX_KEPT_FILE_BYTES + 1 });
+  if (result.kind !== "exited" || result.code !== 0) return { kind: "absent" };
+  if (result.truncated) return { kind: "unknown" };
+  return result.stdout.includes("\0") ? { kind: "binary" } : { kind: "text", text: result.stdout };
+}
+
+async function walkTracker(dir: string): Promise<ChangeTracker> {
+  const before = snapshotFiles(dir);
+  const kept = new ContentBudget();
+  const contents = new Map<string, Content>();
+  // Small files only, newest first: the ones an agent is most likely to touch keep their content when the budget runs out.
+  for (const [path, stamp] of [...before].sort((a, b) => b[1].mtimeMs - a[1].mtimeMs)) {
+    if (!isOdOwn(path) && stamp.size <= MAX_KEPT_FILE_BYTES) contents.set(path, await kept.read(join(dir, path)));
+  }
+  return {
+    source: "walk",
+    async finish() {
+      const after = snapshotFiles(dir);
+      const changes: FileChange[] = [];
+      const paths = [...new Set([...before.keys(), ...after.keys()])].filter((path) => !isOdOwn(path)).sort();
+      for (const path of paths) {
+        const was = before.get(path);
+        const now = after.get(path);
+        if (was && now && sameStamp(was, now)) continue;
+        const old: Content = was ? (contents.get(path) ?? { kind: "unknown" }) : { kind: "absent" };
+        const change = describeChange(path, old, now ? await readContent(join(dir, path)) : { kind: "absent" });
+        if (change) changes.push(change);
+      }
+      return changes;
+    },
+  };
+}
+
+/** Reads files' content while the run-wide budget lasts; past it (or past the per-file limit), content is unknown. */
+class ContentBudget {
+  #left = MAX_KEPT_TOTAL_BYTES;
+
+  async read(path: string): Promise<Content> {
+    if (this.#left <= 0) return { kind: "unknown" };
+    const content = await readContent(path);
+    if (content.kind === "text") this.#left -= content.text.length;
+    return content;
+  }
+}
+
+/** A file's content now: its text, binary, absent; unknown when it is not a regular file or symlink, or too large. */
+async function readContent(path: string): Promise<Content> {
+  try {
+    const stat = await lstat(path);
+    if (stat.isSymbolicLink()) return { kind: "text", text: await readlink(path) };
+    if (!stat.isFile()) return { kind: "unknown" };
+    if (stat.size > MAX_KEPT_FILE_BYTES) return { kind: "unknown" };
+    return contentOf(await readFile(path));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? { kind: "absent" } : { kind: "unknown" };
+  }
+}
+
+function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+function isOdOwn(path: string): boolean {
+  return OD_OWN_DIRS.some((dir) => path.startsWith(dir));
+}

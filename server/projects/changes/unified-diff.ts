@@ -1,0 +1,51 @@
+/** One file's change as a unified diff (jsdiff), with binary detection and a size bound. */
+import { structuredPatch, formatPatch } from "diff";
+import type { FileChange, FileChangeKind } from "../../contracts/changes.ts";
+
+/** A diff longer than this is cut (the counts still cover the whole change). */
+export const MAX_DIFF_CHARS = 256 * 1024;
+
+/** File content as kept for diffing: text, binary, absent (the file did not exist), or not kept (too large). */
+export type Content = { kind: "text"; text: string } | { kind: "binary" } | { kind: "absent" } | { kind: "unknown" };
+
+export function contentOf(bytes: Uint8Array | undefined): Content {
+  if (!bytes) return { kind: "absent" };
+  if (bytes.subarray(0, 8192).includes(0)) return { kind: "binary" };
+  return { kind: "text", text: new TextDecoder().decode(bytes) };
+}
+
+export function sameContent(a: Content, b: Content): boolean {
+  if (a.kind === "text" && b.kind === "text") return a.text === b.text;
+  return a.kind === b.kind && a.kind === "absent";
+}
+
+/** The change from `before` to `after`, or null when there is none to show. */
+export function describeChange(path: string, before: Content, after: Content): FileChange | null {
+  if (before.kind !== "unknown" && after.kind !== "unknown" && sameContent(before, after)) return null;
+  const kind: FileChangeKind = before.kind === "absent" ? "created" : after.kind === "absent" ? "deleted" : "modified";
+  if (before.kind === "binary" || after.kind === "binary") return { path, kind, diff: null, additions: 0, deletions: 0, binary: true, omitted: "binary" };
+  if (before.kind === "unknown" || after.kind === "unknown") return { path, kind, diff: null, additions: 0, deletions: 0, binary: false, omitted: "too-large" };
+  const oldText = before.kind === "text" ? before.text : "";
+  const newText = after.kind === "text" ? after.text : "";
+  const patch = structuredPatch(kind === "created" ? "/dev/null" : `a/${path}`, kind === "deleted" ? "/dev/null" : `b/${path}`, oldText, newText, "", "", { context: 3 });
+  let additions = 0;
+  let deletions = 0;
+  for (const hunk of patch.hunks) {
+    for (const line of hunk.lines) {
+      if (line.startsWith("+")) additions++;
+      else if (line.startsWith("-")) deletions++;
+    }
+  }
+  // formatPatch starts with an `Index:`/`===` header for one file; a unified diff starts at `---`.
+  const text = formatPatch(patch).replace(/^(?:Index: .*\n)?(?:=+\n)?/, "");
+  const cut = text.length > MAX_DIFF_CHARS;
+  return {
+    path,
+    kind,
+    diff: cut ? `${text.slice(0, text.lastIndexOf("\n", MAX_DIFF_CHARS) + 1)}` : text,
+    additions,
+    deletions,
+    binary: false,
+    ...(cut ? { omitted: "too-large" as const } : {}),
+  };
+}
