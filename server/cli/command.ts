@@ -39,6 +39,11 @@ export interface CommandIO {
   cwd: string;
   /** Resolves when the user asks to stop (SIGINT/SIGTERM). */
   interrupted: Promise<string>;
+  /**
+   * Resolves on a further SIGINT/SIGTERM while stopping: stop faster. The cancel ladder still runs every step (no
+   * agent process is ever left behind), only without waiting out its grace periods.
+   */
+  hurried?: Promise<string>;
 }
 
 export type CommandSpec = {

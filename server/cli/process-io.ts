@@ -3,16 +3,20 @@ import type { CommandIO } from "./command.ts";
 import { fdWriter } from "./fd-writer.ts";
 
 export function processIO(): CommandIO {
-  const interrupted = new Promise<string>((resolve) => {
-    const onSignal = (signal: string) => {
-      resolve(signal);
-      // A second Ctrl-C while shutting down means "now": fall back to the default behaviour.
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
+  let interrupt: (signal: string) => void = () => {};
+  let hurry: (signal: string) => void = () => {};
+  const interrupted = new Promise<string>((resolve) => (interrupt = resolve));
+  const hurried = new Promise<string>((resolve) => (hurry = resolve));
+  let received = 0;
+  // The handlers stay for the whole life of the process: a second Ctrl-C (or npm's forwarded copy of the first one)
+  // must never fall back to the default action, which kills od before its cancel ladder has stopped the agents.
+  const onSignal = (signal: string) => {
+    received += 1;
+    if (received === 1) interrupt(signal);
+    else hurry(signal);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   return {
     stdout: fdWriter(1, () => process.stdout),
     stderr: fdWriter(2, () => process.stderr),
@@ -23,5 +27,6 @@ export function processIO(): CommandIO {
     env: process.env,
     cwd: process.cwd(),
     interrupted,
+    hurried,
   };
 }

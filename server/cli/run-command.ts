@@ -68,6 +68,10 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           throw error;
         }
         void io.interrupted.then(() => services.runs.cancel(created.runId));
+        void io.hurried?.then((signal) => {
+          io.stderr(`od: ${signal} again: stopping the agent without waiting for it\n`);
+          services.runs.hurry();
+        });
         const printer = flags.json ? jsonPrinter(io) : humanPrinter(io);
         let status: string | undefined;
         // The log's own JSON text: --json prints it as it is, the human printer parses what it shows.

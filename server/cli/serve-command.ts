@@ -69,6 +69,10 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
         return 1;
       }
       io.stderr(`od: ${outcome.signal}, shutting down\n`);
+      void io.hurried?.then((signal) => {
+        io.stderr(`od: ${signal} again: stopping the agents without waiting for them\n`);
+        daemon.hurry();
+      });
       await daemon.stop();
       return 0;
     },

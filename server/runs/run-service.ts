@@ -66,6 +66,8 @@ export class RunService {
   readonly #live = new Map<string, LiveRun>();
   readonly #timeouts: RunTimeouts;
   readonly #platform: NodeJS.Platform;
+  /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
+  readonly #hurry = new AbortController();
   #shuttingDown = false;
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -86,7 +88,7 @@ export class RunService {
       const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
       log.append(endEvent(ending, { code: null, signal: null }, run.files, run.startedAt ?? run.createdAt));
       this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
-      void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs });
+      void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
       recovered++;
     }
     return recovered;
@@ -180,6 +182,14 @@ export class RunService {
   async wait(runId: string): Promise<RunSummary | undefined> {
     await this.#live.get(runId)?.done;
     return this.get(runId);
+  }
+
+  /**
+   * Stop faster (a second Ctrl-C): the cancel ladders of every run, running or to come, stop waiting out their
+   * grace periods. They still run every step, so nothing is left behind.
+   */
+  hurry(): void {
+    this.#hurry.abort();
   }
 
   /** Cancel every live run (daemon shutdown); resolves when all have ended. */
@@ -352,6 +362,7 @@ export class RunService {
               cancelGraceMs: this.#timeouts.cancelGraceMs,
             },
             signal: live.abort.signal,
+            hurry: this.#hurry.signal,
             emit,
             onSpawn: (pid) => store.runs.markRunning(live.id, pid),
             collectText: extractsArtifacts(invocation.reader),
