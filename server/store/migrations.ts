@@ -98,4 +98,10 @@ export const MIGRATIONS: Migration[] = [
     // A pid alone cannot tell a live owner from its zombie or from a process that reused the pid (Issue #17).
     sql: `ALTER TABLE runs ADD COLUMN owner_started TEXT;`,
   },
+  {
+    version: 5,
+    name: "event ids a run may have sent before persisting them",
+    // Live readers get events before their batch is written; a restart continues after this mark (Issue #17).
+    sql: `ALTER TABLE runs ADD COLUMN event_ids_reserved INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

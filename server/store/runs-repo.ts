@@ -118,7 +118,14 @@ export class RunsRepo {
       .all(runId, afterId, limit)
       .map((r) => loggedEventFromJson(String(r.json)));
   }
+  /** The highest id the run may have sent: its last persisted event's, or its reservation's if higher. */
   lastEventId(runId: string): number {
-    return Number(this.db.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM run_events WHERE run_id = ?").get(runId)?.id ?? 0);
+    const row = this.db
+      .prepare("SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM run_events WHERE run_id = ?), COALESCE((SELECT event_ids_reserved FROM runs WHERE id = ?), 0)) AS id")
+      .get(runId, runId);
+    return Number(row?.id ?? 0);
+  }
+  reserveEventIds(runId: string, throughId: number): void {
+    this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
   }
 }
