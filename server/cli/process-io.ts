@@ -7,10 +7,18 @@ export function processIO(): CommandIO {
   let hurry: (signal: string) => void = () => {};
   const interrupted = new Promise<string>((resolve) => (interrupt = resolve));
   const hurried = new Promise<string>((resolve) => (hurry = resolve));
+  // A command that reads `interrupted` stops by itself; any other (`od agents`, `od parse -`) is simply killed.
+  let claimed = false;
   let received = 0;
   // The handlers stay for the whole life of the process: a second Ctrl-C (or npm's forwarded copy of the first one)
   // must never fall back to the default action, which kills od before its cancel ladder has stopped the agents.
-  const onSignal = (signal: string) => {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!claimed) {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      process.kill(process.pid, signal);
+      return;
+    }
     received += 1;
     if (received === 1) interrupt(signal);
     else hurry(signal);
@@ -26,7 +34,10 @@ export function processIO(): CommandIO {
     },
     env: process.env,
     cwd: process.cwd(),
-    interrupted,
+    get interrupted() {
+      claimed = true;
+      return interrupted;
+    },
     hurried,
   };
 }

@@ -34,6 +34,8 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
       { name: "exit-with-parent", type: "boolean", description: "shut down when the process that started od exits (npm start)" },
     ],
     async run({ flags }, io) {
+      // Claimed now: a signal while the daemon starts still shuts it down in order.
+      const interrupted = io.interrupted;
       const port = (flags.port as number | undefined) ?? DEFAULT_PORT;
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         io.stderr(`od: --port must be an integer between 0 and 65535\n`);
@@ -64,7 +66,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
       io.stdout(`od listening on ${daemon.url}\n`);
       if (!flags["no-open"]) void openBrowser(daemon.url);
       const outcome = await Promise.race([
-        io.interrupted.then((signal) => ({ signal })),
+        interrupted.then((signal) => ({ signal })),
         parentExited.then((signal) => ({ signal })),
         daemon.ready.then(
           () => new Promise<never>(() => {}),

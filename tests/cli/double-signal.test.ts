@@ -102,3 +102,19 @@ describe("a second SIGINT", () => {
     }
   }, TIMEOUT);
 });
+
+describe("a command that does not stop by itself", () => {
+  test("`od parse -` waiting on stdin ends at the first SIGINT", async () => {
+    const child = await spawnChild({ argv: [process.execPath, join(root, "server", "main.ts"), "parse", "--format", "claude-stream-json", "-"], stdin: "pipe" });
+    try {
+      await child.stdin!.write('{"type":"system","subtype":"init","session_id":"s1"}\n');
+      for await (const chunk of child.stdout) if (new TextDecoder().decode(chunk).includes("\n")) break; // it is reading
+      child.kill("SIGINT");
+      const stillRunning = new Promise((resolve) => setTimeout(() => resolve("still running"), 15_000));
+      expect(await Promise.race([child.exited, stillRunning])).toEqual({ code: null, signal: "SIGINT" });
+    } finally {
+      child.kill("SIGKILL");
+    }
+  }, TIMEOUT);
+});
+
