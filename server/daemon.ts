@@ -49,6 +49,8 @@ export type Daemon = {
   /** Settles when the engine has loaded (rejects if it could not: the caller should report and stop). */
   ready: Promise<void>;
   stop(): Promise<void>;
+  /** Make a `stop()` in progress (or to come) end every agent without waiting out the cancel grace periods. */
+  hurry(): void;
 };
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -112,15 +114,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
   let stopping: Promise<void> | undefined;
   const signInUrl = (ttlMs?: number) => `http://${shownHost}:${port}/?token=${credentials.issueLaunchCode(ttlMs).code}`;
+  let hurried = false;
   return {
     url: signInUrl(),
     openUrl: () => signInUrl(OPENED_CODE_TTL_MS),
     port,
     token,
     ready: engineLoaded.then(() => undefined),
+    hurry: () => {
+      hurried = true;
+      engine?.services.runs.hurry();
+    },
     stop: () =>
       (stopping ??= (async () => {
         const loaded = await engineLoaded.catch(() => undefined);
+        if (hurried) loaded?.services.runs.hurry();
         await loaded?.services.runs.shutdown();
         await server.stop();
         await loaded?.stop();

@@ -37,8 +37,16 @@ export interface CommandIO {
   stdin: AsyncIterable<Uint8Array>;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Resolves when the user asks to stop (SIGINT/SIGTERM). */
-  interrupted: Promise<string>;
+  /**
+   * Resolves when the user asks to stop (SIGINT/SIGTERM). Reading it is a promise to stop by itself: the process
+   * backs it with a getter, and a command that never reads it is killed by the signal as usual.
+   */
+  readonly interrupted: Promise<string>;
+  /**
+   * Resolves on a further SIGINT/SIGTERM while stopping: stop faster. The cancel ladder still runs every step (no
+   * agent process is ever left behind), only without waiting out its grace periods.
+   */
+  hurried?: Promise<string>;
 }
 
 export type CommandSpec = {

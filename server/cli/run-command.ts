@@ -39,6 +39,9 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         io.stderr("od: the prompt is empty or only whitespace\n");
         return 2;
       }
+      // Claimed once the prompt is read (until then Ctrl-C simply ends od): a Ctrl-C while the run is being set up
+      // still cancels it through the ladder once it exists.
+      const interrupted = io.interrupted;
       const projectDir = resolve(io.cwd, (flags.project as string | undefined) ?? ".");
       if (!isDirectory(projectDir)) {
         io.stderr(`od: no such folder: ${projectDir}\n`);
@@ -84,7 +87,11 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           }
           throw error;
         }
-        void io.interrupted.then(() => services.runs.cancel(created.runId));
+        void interrupted.then(() => services.runs.cancel(created.runId));
+        void io.hurried?.then((signal) => {
+          io.stderr(`od: ${signal} again: stopping the agent without waiting for it\n`);
+          services.runs.hurry();
+        });
         const printer = flags.json ? jsonPrinter(io) : humanPrinter(io);
         let status: string | undefined;
         // The log's own JSON text: --json prints it as it is, the human printer parses what it shows.

@@ -8,6 +8,7 @@ import { chosenDataDir } from "../data-dir.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
 import type { CommandSpec } from "./command.ts";
 import { openBrowser } from "./open-browser.ts";
+import { watchParentExit } from "./parent-watch.ts";
 
 export type ServeRuntime = {
   openSqlite: SqliteOpener;
@@ -30,8 +31,11 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
       { name: "host", type: "string", valueName: "HOST", description: "address to bind (default 127.0.0.1; non-loopback is unsafe)" },
       { name: "no-open", type: "boolean", description: "do not open the browser" },
       { name: "data-dir", type: "string", valueName: "DIR", description: "where od keeps its data (default $OD_DATA_DIR or ~/.od)" },
+      { name: "exit-with-parent", type: "boolean", description: "shut down when the process that started od exits (npm start)" },
     ],
     async run({ flags }, io) {
+      // Claimed now: a signal while the daemon starts still shuts it down in order.
+      const interrupted = io.interrupted;
       const port = (flags.port as number | undefined) ?? DEFAULT_PORT;
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         io.stderr(`od: --port must be an integer between 0 and 65535\n`);
@@ -43,6 +47,11 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
           `od: warning: binding ${host} exposes od beyond this machine; anyone who gets the token can run agents as you\n`,
         );
       }
+      // Watched from the start: a parent that exits while the engine loads must stop od too.
+      let stopWatching = () => {};
+      const parentExited = new Promise<string>((resolve) => {
+        if (flags["exit-with-parent"]) stopWatching = watchParentExit(() => resolve("the process that started od exited"));
+      });
       const daemon = await startDaemon({
         port,
         host,
@@ -57,18 +66,24 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
       io.stdout(`od listening on ${daemon.url}\n`);
       if (!flags["no-open"]) void openBrowser(daemon.openUrl());
       const outcome = await Promise.race([
-        io.interrupted.then((signal) => ({ signal })),
+        interrupted.then((signal) => ({ signal })),
+        parentExited.then((signal) => ({ signal })),
         daemon.ready.then(
           () => new Promise<never>(() => {}),
           (error: unknown) => ({ error }),
         ),
       ]);
+      stopWatching();
       if ("error" in outcome) {
         io.stderr(`od: could not start: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}\n`);
         await daemon.stop();
         return 1;
       }
       io.stderr(`od: ${outcome.signal}, shutting down\n`);
+      void io.hurried?.then((signal) => {
+        io.stderr(`od: ${signal} again: stopping the agents without waiting for them\n`);
+        daemon.hurry();
+      });
       await daemon.stop();
       return 0;
     },

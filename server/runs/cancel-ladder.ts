@@ -12,24 +12,29 @@ export type StopOptions = {
   session?: ProtocolSession;
   cookie: { name: string; value: string };
   graceMs: number;
+  /**
+   * Aborted when the user asks twice (a second Ctrl-C): every grace period ends at once. Each step still runs —
+   * SIGKILL still follows SIGTERM and the sweep still runs — so hurrying never leaves a process behind.
+   */
+  hurry?: AbortSignal;
 };
 
 /** Returns the pids the final sweep had to kill. */
 export async function stopProcessTree(options: StopOptions): Promise<number[]> {
-  const { child, session, graceMs } = options;
+  const { child, session, graceMs, hurry } = options;
   let exited = false;
   void child.exited.then(() => (exited = true));
-  const waitExit = (ms: number) => Promise.race([child.exited.then(() => true), delay(ms).then(() => exited)]);
+  const waitExit = (ms: number, cutBy?: AbortSignal) => Promise.race([child.exited.then(() => true), delay(ms, cutBy).then(() => exited)]);
 
   if (!exited && session) {
-    await Promise.race([session.cancel().catch(() => undefined), delay(graceMs)]);
-    if (!(await waitExit(Math.min(graceMs, 1000)))) child.stdin?.end();
+    await Promise.race([session.cancel().catch(() => undefined), delay(graceMs, hurry)]);
+    if (!(await waitExit(Math.min(graceMs, 1000), hurry))) child.stdin?.end();
   } else {
     child.stdin?.end();
   }
-  if (!exited && !(await waitExit(session ? graceMs / 2 : 50))) {
+  if (!exited && !(await waitExit(session ? graceMs / 2 : 50, hurry))) {
     child.kill("SIGTERM", { group: true });
-    if (!(await waitExit(graceMs))) {
+    if (!(await waitExit(graceMs, hurry))) {
       child.kill("SIGKILL", { group: true });
       await waitExit(graceMs);
     }
@@ -37,9 +42,19 @@ export async function stopProcessTree(options: StopOptions): Promise<number[]> {
     // The leader is gone; its group may not be.
     child.kill("SIGTERM", { group: true });
   }
-  return killRunProcessTree({ rootPid: child.pid, processGroup: child.pid, cookie: options.cookie, graceMs, signal: "SIGTERM" });
+  return killRunProcessTree({ rootPid: child.pid, processGroup: child.pid, cookie: options.cookie, graceMs, signal: "SIGTERM", ...(hurry ? { hurry } : {}) });
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or as soon as `cutBy` aborts. */
+function delay(ms: number, cutBy?: AbortSignal): Promise<void> {
+  if (cutBy?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      cutBy?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    cutBy?.addEventListener("abort", done, { once: true });
+  });
 }

@@ -10,7 +10,10 @@ import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/even
 export interface EventPersistence {
   appendEvents(runId: string, events: readonly LoggedEvent[]): void;
   eventsAfter(runId: string, afterId: number, limit?: number): LoggedEvent[];
+  /** The highest id the run may have handed out: its last persisted event's, or its id reservation's if higher. */
   lastEventId(runId: string): number;
+  /** Record, durably and before returning, that ids up to `throughId` may reach readers before they are persisted. */
+  reserveEventIds(runId: string, throughId: number): void;
 }
 
 export type EventLogOptions = {
@@ -31,6 +34,13 @@ type Waiter = () => void;
 /** Default `tailSize`: ~50 ms of a 5k events/s stream, seconds of a real CLI's. */
 const DEFAULT_TAIL_SIZE = 256;
 
+/**
+ * Ids are reserved this many at a time. Readers get an event before its batch is persisted, so a daemon killed with
+ * SIGKILL may have sent ids sqlite never got; the next daemon continues after the reservation instead, and no id is
+ * ever sent twice with different content. One small write per this many events.
+ */
+const ID_RESERVATION = 1024;
+
 /** Most events handed to a batch reader at once (a replay of a long run is cut into chunks of this size). */
 const MAX_BATCH = 1000;
 
@@ -42,6 +52,8 @@ export class RunEventLog {
   readonly #flushDelayMs: number;
   readonly #flushBatchSize: number;
   #lastId: number;
+  /** Ids up to this one are reserved in sqlite and may be handed out before they are persisted. */
+  #reservedThrough: number;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #ended = false;
 
@@ -53,8 +65,9 @@ export class RunEventLog {
     this.#tailSize = options.tailSize ?? DEFAULT_TAIL_SIZE;
     this.#flushDelayMs = options.flushDelayMs ?? 50;
     this.#flushBatchSize = options.flushBatchSize ?? 500;
-    // Ids continue after whatever an earlier daemon persisted for this run.
+    // Ids continue after whatever an earlier daemon persisted, or may have sent, for this run.
     this.#lastId = persistence.lastEventId(runId);
+    this.#reservedThrough = this.#lastId;
   }
 
   get lastId(): number {
@@ -68,7 +81,13 @@ export class RunEventLog {
   /** Assign the next id and a timestamp, keep, persist (batched) and wake readers. Returns the stored event. */
   append(event: NewRunEvent): RunEvent {
     if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
-    const stored = { ...event, id: ++this.#lastId, ts: Date.now() } as RunEvent;
+    const id = ++this.#lastId;
+    if (id > this.#reservedThrough) {
+      // Before the id can reach any reader: a restart after a crash must never hand it out again.
+      this.#reservedThrough = id + ID_RESERVATION - 1;
+      this.persistence.reserveEventIds(this.runId, this.#reservedThrough);
+    }
+    const stored = { ...event, id, ts: Date.now() } as RunEvent;
     const logged = toLoggedEvent(stored);
     this.#tail.push(logged);
     // Trimmed to half its size at once, not by one per event: a per-append splice allocates an array and shifts the

@@ -37,6 +37,8 @@ export type KillRunProcessTreeOptions = {
   graceMs: number;
   /** First signal; default SIGTERM. */
   signal?: NodeJS.Signals;
+  /** Aborted (a second Ctrl-C): the grace before SIGKILL ends at once; the SIGKILL rounds still run. */
+  hurry?: AbortSignal;
 };
 
 // ---------------------------------------------------------------- pure parsers
@@ -204,7 +206,7 @@ export async function killRunProcessTree(options: KillRunProcessTreeOptions): Pr
   for (const target of targets) {
     if (signalPid(target.pid, options.signal ?? "SIGTERM")) signalled.set(target.pid, target);
   }
-  await waitUntil(async () => !(await groupAlive()) && (await allGone([...signalled.values()])), graceMs);
+  await waitUntil(async () => !(await groupAlive()) && (await allGone([...signalled.values()])), graceMs, options.hurry);
 
   for (let round = 0; round < 3; round += 1) {
     const groupStillAlive = await groupAlive();
@@ -290,12 +292,12 @@ async function allGone(entries: readonly ProcessEntry[]): Promise<boolean> {
   return true;
 }
 
-/** Poll `done` every 20 ms until it holds or `timeoutMs` passes. */
-async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+/** Poll `done` every 20 ms until it holds, `timeoutMs` passes or `cutBy` aborts. */
+async function waitUntil(done: () => boolean | Promise<boolean>, timeoutMs: number, cutBy?: AbortSignal): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await done()) return true;
-    if (Date.now() >= deadline) return false;
+    if (Date.now() >= deadline || cutBy?.aborted) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

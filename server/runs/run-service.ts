@@ -28,6 +28,7 @@ import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-lo
 import { EventFolder } from "./fold.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
+import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
@@ -66,6 +67,8 @@ export class RunService {
   readonly #live = new Map<string, LiveRun>();
   readonly #timeouts: RunTimeouts;
   readonly #platform: NodeJS.Platform;
+  /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
+  readonly #hurry = new AbortController();
   #shuttingDown = false;
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -81,12 +84,12 @@ export class RunService {
   recoverInterruptedRuns(filter: { conversationId?: string } = {}): number {
     let recovered = 0;
     for (const run of this.deps.store.runs.unfinished(filter)) {
-      if (this.#live.has(run.id) || (run.ownerPid !== null && run.ownerPid !== process.pid && isProcessAlive(run.ownerPid))) continue;
+      if (this.#live.has(run.id) || (run.owner && run.owner.pid !== process.pid && isSameProcessRunning(run.owner))) continue;
       const log = new RunEventLog(run.id, this.deps.store.runs);
       const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
       log.append(endEvent(ending, { code: null, signal: null }, run.files, run.startedAt ?? run.createdAt));
       this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
-      void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs });
+      void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
       recovered++;
     }
     return recovered;
@@ -120,7 +123,7 @@ export class RunService {
 
     const history = store.messages.list(conversationId);
     const runId = newId("run");
-    store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning });
+    store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity() });
     store.messages.add({ conversationId, role: "user", text: request.message });
     const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
     store.conversations.touch(conversationId);
@@ -180,6 +183,14 @@ export class RunService {
   async wait(runId: string): Promise<RunSummary | undefined> {
     await this.#live.get(runId)?.done;
     return this.get(runId);
+  }
+
+  /**
+   * Stop faster (a second Ctrl-C): the cancel ladders of every run, running or to come, stop waiting out their
+   * grace periods. They still run every step, so nothing is left behind.
+   */
+  hurry(): void {
+    this.#hurry.abort();
   }
 
   /** Cancel every live run (daemon shutdown); resolves when all have ended. */
@@ -353,6 +364,7 @@ export class RunService {
               cancelGraceMs: this.#timeouts.cancelGraceMs,
             },
             signal: live.abort.signal,
+            hurry: this.#hurry.signal,
             emit,
             onSpawn: (pid) => store.runs.markRunning(live.id, pid),
             collectText: extractsArtifacts(invocation.reader),
@@ -497,14 +509,4 @@ function endEvent(ending: RunEnding, exit: { code: number | null; signal: string
 function titleFrom(message: string): string {
   const line = message.trim().split("\n")[0] ?? "";
   return line.length > 60 ? `${line.slice(0, 57)}…` : line || "New conversation";
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but is not ours to signal.
-    return (error as { code?: string }).code === "EPERM";
-  }
 }

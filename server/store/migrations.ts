@@ -92,4 +92,16 @@ export const MIGRATIONS: Migration[] = [
     // Several od processes share one data dir (the daemon, `od run`): a run is orphaned only when its owner is gone.
     sql: `ALTER TABLE runs ADD COLUMN owner_pid INTEGER;`,
   },
+  {
+    version: 4,
+    name: "when the od process that owns a run started",
+    // A pid alone cannot tell a live owner from its zombie or from a process that reused the pid (Issue #17).
+    sql: `ALTER TABLE runs ADD COLUMN owner_started TEXT;`,
+  },
+  {
+    version: 5,
+    name: "event ids a run may have sent before persisting them",
+    // Live readers get events before their batch is written; a restart continues after this mark (Issue #17).
+    sql: `ALTER TABLE runs ADD COLUMN event_ids_reserved INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

@@ -1,5 +1,6 @@
 /** Runs and their event logs. */
 import type { FailureCategory, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
+import type { ProcessIdentity } from "../runs/process-identity.ts";
 import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";
 import { inTransaction, type SqliteDatabase, type SqlRow } from "./sqlite.ts";
 
@@ -10,6 +11,8 @@ export type NewRun = {
   agentId: string;
   model: string | null;
   reasoning: string | null;
+  /** The od process that runs it (default: this one, start time unknown). */
+  owner?: ProcessIdentity;
 };
 
 export type RunEnding = {
@@ -58,8 +61,8 @@ export class RunsRepo {
 
   create(run: NewRun): void {
     this.db
-      .prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, reasoning, status, created_at, owner_pid) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?)")
-      .run(run.id, run.projectId, run.conversationId, run.agentId, run.model, run.reasoning, Date.now(), process.pid);
+      .prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, reasoning, status, created_at, owner_pid, owner_started) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)")
+      .run(run.id, run.projectId, run.conversationId, run.agentId, run.model, run.reasoning, Date.now(), run.owner?.pid ?? process.pid, run.owner?.startTime ?? null);
   }
   markRunning(id: string, pid: number | null): void {
     this.db.prepare("UPDATE runs SET status = 'running', started_at = COALESCE(started_at, ?), pid = ? WHERE id = ?").run(Date.now(), pid, id);
@@ -88,14 +91,17 @@ export class RunsRepo {
     const sql = `${SUMMARY_SELECT}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC LIMIT 500`;
     return this.db.prepare(sql).all(...params).map(toSummary);
   }
-  /** Runs not yet ended, with the pid of the od process that owns each. */
-  unfinished(filter: { conversationId?: string } = {}): (RunSummary & { ownerPid: number | null })[] {
+  /** Runs not yet ended, with the od process that owns each (null for rows older than owner tracking). */
+  unfinished(filter: { conversationId?: string } = {}): (RunSummary & { owner: ProcessIdentity | null })[] {
     const where = filter.conversationId ? " AND conversation_id = ?" : "";
     const params = filter.conversationId ? [filter.conversationId] : [];
     return this.db
       .prepare(`${SUMMARY_SELECT} WHERE status IN ('queued', 'running')${where} ORDER BY created_at`)
       .all(...params)
-      .map((row) => ({ ...toSummary(row), ownerPid: nullableNumber(row.owner_pid) }));
+      .map((row) => {
+        const pid = nullableNumber(row.owner_pid);
+        return { ...toSummary(row), owner: pid === null ? null : { pid, startTime: nullableString(row.owner_started) } };
+      });
   }
 
   appendEvents(runId: string, events: readonly LoggedEvent[]): void {
@@ -112,7 +118,14 @@ export class RunsRepo {
       .all(runId, afterId, limit)
       .map((r) => loggedEventFromJson(String(r.json)));
   }
+  /** The highest id the run may have sent: its last persisted event's, or its reservation's if higher. */
   lastEventId(runId: string): number {
-    return Number(this.db.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM run_events WHERE run_id = ?").get(runId)?.id ?? 0);
+    const row = this.db
+      .prepare("SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM run_events WHERE run_id = ?), COALESCE((SELECT event_ids_reserved FROM runs WHERE id = ?), 0)) AS id")
+      .get(runId, runId);
+    return Number(row?.id ?? 0);
+  }
+  reserveEventIds(runId: string, throughId: number): void {
+    this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
   }
 }

@@ -7,13 +7,15 @@ function memoryPersistence() {
   const rows: LoggedEvent[] = [];
   const persistence = {
     reads: 0,
+    reserved: 0,
     appendEvents: (_runId: string, events: readonly LoggedEvent[]) => void rows.push(...events),
     eventsAfter(_runId: string, afterId: number, limit = 10_000) {
       persistence.reads++;
       return rows.filter((e) => e.id > afterId).slice(0, limit);
     },
-    lastEventId: () => rows.at(-1)?.id ?? 0,
-  } satisfies EventPersistence & { reads: number };
+    lastEventId: (): number => Math.max(rows.at(-1)?.id ?? 0, persistence.reserved),
+    reserveEventIds: (_runId: string, throughId: number) => void (persistence.reserved = Math.max(persistence.reserved, throughId)),
+  } satisfies EventPersistence & { reads: number; reserved: number };
   return persistence;
 }
 
@@ -79,4 +81,19 @@ test("an event is serialized once: persistence and every reader get the same tex
   const parsed = [];
   for await (const event of log.follow(0)) parsed.push(event);
   expect(parsed).toEqual([stored, expect.objectContaining({ type: "end", id: 2 })]);
+});
+
+// Issue #17: readers get events before their batch is written, so a crash can lose ids a client has seen.
+test("ids a reader may have seen are reserved first: a log reopened after a crash never hands them out again", () => {
+  const persistence = memoryPersistence();
+  const crashed = new RunEventLog("run_1", persistence, { flushDelayMs: 60_000 });
+  for (let n = 1; n <= 5; n++) crashed.append(diagnostic(n));
+  expect(crashed.eventsAfter(0).map((e) => e.id)).toEqual([1, 2, 3, 4, 5]); // seen by a reader…
+  expect(persistence.eventsAfter("run_1", 0)).toEqual([]); // …never written: the daemon died here
+  expect(persistence.reserved).toBeGreaterThanOrEqual(5);
+
+  const recovered = new RunEventLog("run_1", persistence);
+  const end = recovered.append({ type: "end", status: "failed", code: null, signal: null, reason: "od stopped", files: [], durationMs: 1 });
+  expect(end.id).toBeGreaterThan(5);
+  expect(recovered.eventsAfter(5).map((e) => e.id)).toEqual([end.id]);
 });
