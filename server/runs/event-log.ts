@@ -98,21 +98,17 @@ export class RunEventLog {
     this.persistence.appendEvents(this.runId, batch);
   }
 
-  /** Events with id > afterId that exist now: from the tail when it reaches back far enough, else from sqlite. */
+  /**
+   * The next events with id > afterId: from the tail when it reaches back far enough, else one page (at most
+   * `MAX_BATCH`) from sqlite. A reader far behind (a late SSE client of a 100k-event run) thus holds one page at a
+   * time, never the whole run: it asks again from the page's last id.
+   */
   eventsAfter(afterId: number): LoggedEvent[] {
     const first = this.#tail[0];
     // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
     if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
     this.flush();
-    const persisted: LoggedEvent[] = [];
-    let cursor = afterId;
-    for (;;) {
-      const page = this.persistence.eventsAfter(this.runId, cursor, 5000);
-      if (!page.length) break;
-      persisted.push(...page);
-      cursor = page.at(-1)!.id;
-    }
-    return persisted;
+    return this.persistence.eventsAfter(this.runId, afterId, MAX_BATCH);
   }
 
   /**

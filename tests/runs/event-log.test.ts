@@ -7,13 +7,17 @@ function memoryPersistence() {
   const rows: LoggedEvent[] = [];
   const persistence = {
     reads: 0,
+    /** Events handed out by reads, in total. */
+    served: 0,
     appendEvents: (_runId: string, events: readonly LoggedEvent[]) => void rows.push(...events),
     eventsAfter(_runId: string, afterId: number, limit = 10_000) {
       persistence.reads++;
-      return rows.filter((e) => e.id > afterId).slice(0, limit);
+      const page = rows.filter((e) => e.id > afterId).slice(0, limit);
+      persistence.served += page.length;
+      return page;
     },
     lastEventId: () => rows.at(-1)?.id ?? 0,
-  } satisfies EventPersistence & { reads: number };
+  } satisfies EventPersistence & { reads: number; served: number };
   return persistence;
 }
 
@@ -79,4 +83,24 @@ test("an event is serialized once: persistence and every reader get the same tex
   const parsed = [];
   for await (const event of log.follow(0)) parsed.push(event);
   expect(parsed).toEqual([stored, expect.objectContaining({ type: "end", id: 2 })]);
+});
+
+// Issue #17: a late reader of a long live run must read it back a page at a time, not all at once.
+test("a late reader of a long live run replays it from persistence one page at a time", async () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence);
+  for (let n = 1; n <= 20_000; n++) log.append(diagnostic(n));
+  const batches = log.followBatches(0)[Symbol.asyncIterator]();
+  const first = await batches.next();
+  expect(first.value.map((e: LoggedEvent) => e.id)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+  // Only the page it is reading was loaded, not the other 19 000 events.
+  expect(persistence.served).toBeLessThanOrEqual(1000);
+  let seen = 1000;
+  log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+  for (let next = await batches.next(); !next.done; next = await batches.next()) {
+    expect(next.value[0].id).toBe(seen + 1);
+    seen += next.value.length;
+  }
+  expect(seen).toBe(20_001);
+  expect(persistence.served).toBeLessThanOrEqual(20_001);
 });
