@@ -98,7 +98,7 @@ test("a late reader of a long live run replays it from persistence one page at a
   let seen = 1000;
   log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
   for (let next = await batches.next(); !next.done; next = await batches.next()) {
-    expect(next.value[0].id).toBe(seen + 1);
+    expect(next.value[0]!.id).toBe(seen + 1);
     seen += next.value.length;
   }
   expect(seen).toBe(20_001);
