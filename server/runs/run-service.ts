@@ -18,7 +18,7 @@ import { RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
-import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
+import { ArtifactSpool } from "../runtimes/streams/artifacts.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeModelOption } from "../runtimes/types.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import { newId } from "../store/ids.ts";
@@ -231,8 +231,13 @@ export class RunService {
     const { def, project, conversationId } = run;
     const started = Date.now();
     const folder = new EventFolder();
+    /** The attempt's artifact spool (plain streams only): fed the answer as it streams, never the whole text. */
+    let artifacts: ArtifactSpool | undefined;
     const emit = (event: NewRunEvent) => {
-      if (event.type === "agent") folder.push(event.event);
+      if (event.type === "agent") {
+        folder.push(event.event);
+        if (artifacts && event.event.type === "text_delta") artifacts.push(event.event.delta);
+      }
       live.log.append(event);
     };
     const before = snapshotFiles(project.path);
@@ -325,6 +330,7 @@ export class RunService {
       if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
 
       let outcome: AttemptOutcome;
+      artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
       try {
         outcome = await runAttempt(
           {
@@ -354,22 +360,22 @@ export class RunService {
             signal: live.abort.signal,
             emit,
             onSpawn: (pid) => store.runs.markRunning(live.id, pid),
-            collectText: extractsArtifacts(invocation.reader),
           },
           (input) => {
             live.input = input;
           },
         );
+        for (const path of outcome.toolPaths) if (resolveInsideProject(project.path, path)) files.add(path);
+        if (artifacts && !outcome.canceled) {
+          for (const artifact of artifacts.commit(project.path)) {
+            emit({ type: "agent", event: artifact });
+            if (artifact.path) files.add(artifact.path);
+          }
+        }
       } finally {
         if (promptFilePath) rmSync(promptFilePath, { force: true });
-      }
-
-      for (const path of outcome.toolPaths) if (resolveInsideProject(project.path, path)) files.add(path);
-      if (extractsArtifacts(invocation.reader) && !outcome.canceled) {
-        for (const artifact of writeArtifacts(outcome.text, project.path)) {
-          emit({ type: "agent", event: artifact });
-          if (artifact.path) files.add(artifact.path);
-        }
+        artifacts?.[Symbol.dispose]();
+        artifacts = undefined;
       }
 
       if (useNative && attemptIndex === 0 && looksLikeStaleSession(outcome)) {
