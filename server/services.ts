@@ -53,6 +53,6 @@ export function createServices(options: ServicesOptions): Services {
     user: paths.skills,
   });
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp });
-  const runs = new RunService({ store: options.store, defs, agents: directory, env, timeouts: options.runTimeouts, inputs });
+  const runs = new RunService({ store: options.store, defs, agents: directory, env, timeouts: options.runTimeouts, inputs, outputDir: paths.runOutput });
   return { catalog, runs, projects: new ProjectService(options.store, options.dataDir), skills, defs };
 }

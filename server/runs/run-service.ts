@@ -26,6 +26,7 @@ import type { Store } from "../store/store.ts";
 import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
+import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
 import { killRunProcessTree } from "./process-tree.ts";
@@ -50,6 +51,11 @@ export type RunServiceDeps = {
   resolveLaunch?: (def: RuntimeAgentDef) => AgentLaunch | undefined;
   /** Skills, MCP servers and images for each run; default: no skill library, no user MCP list. */
   inputs?: RunInputsProvider;
+  /**
+   * Where the whole answer of a run too large for its stored message is kept (`GET /api/runs/:id/output`).
+   * Absent: such an answer is kept only cut (its beginning and end).
+   */
+  outputDir?: string;
 };
 
 type LiveRun = {
@@ -60,6 +66,8 @@ type LiveRun = {
   done: Promise<void>;
   /** Removes the run's temp inputs (generated MCP config). */
   cleanup?: () => void;
+  /** The run's whole answer on disk, written only once the fold is cut. */
+  output?: RunOutputFile;
 };
 
 export class RunService {
@@ -132,6 +140,7 @@ export class RunService {
       .catch((error) => this.#crash(live, error))
       .finally(() => {
         live.cleanup?.();
+        live.output?.close();
         this.#live.delete(runId);
       });
     return { runId, conversationId };
@@ -155,6 +164,14 @@ export class RunService {
   eventBatches(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<LoggedEvent[]> {
     const live = this.#live.get(runId);
     return live ? live.log.followBatches(afterId, signal) : replayPersistedBatches(this.deps.store.runs, runId, afterId);
+  }
+
+  /**
+   * Bytes [offset, offset + limit) of a run's whole answer, for a run whose stored message was cut; undefined when
+   * the run has no such file (its message holds all of its answer).
+   */
+  output(runId: string, offset = 0, limit?: number): OutputRange | undefined {
+    return this.deps.outputDir ? readOutputRange(this.deps.outputDir, runId, offset, limit) : undefined;
   }
 
   /** Request cancellation; resolves once the run has ended. False when the run is not live. */
@@ -230,7 +247,8 @@ export class RunService {
     const { store } = this.deps;
     const { def, project, conversationId } = run;
     const started = Date.now();
-    const folder = new EventFolder();
+    if (this.deps.outputDir) live.output = new RunOutputFile(this.deps.outputDir, live.id);
+    const folder = new EventFolder({ spill: live.output });
     /** The attempt's artifact spool (plain streams only): fed the answer as it streams, never the whole text. */
     let artifacts: ArtifactSpool | undefined;
     const emit = (event: NewRunEvent) => {
@@ -248,6 +266,7 @@ export class RunService {
       const produced = [...files].sort();
       live.log.append(endEvent(ending, exit, produced, started));
       this.#finishRecords(live.id, ending, exit, produced);
+      live.output?.close();
       store.messages.complete(run.assistantMessageId, { text: folder.text, events: folder.events, endedAt: Date.now(), files: produced });
     };
 

@@ -21,3 +21,36 @@ test("EventFolder merges consecutive deltas and splits text around tool calls", 
     { type: "text", text: "b" },
   ]);
 });
+
+// Issue #17: a huge answer must not be folded whole into its stored message.
+test("EventFolder keeps a bounded beginning and end of a huge answer, marks the cut and spills the whole text", () => {
+  const spilled: string[] = [];
+  const folder = new EventFolder({ maxKeptChars: 1000, tailChars: 100, spill: { write: (text) => void spilled.push(text) } });
+  folder.push({ type: "text_delta", delta: "a".repeat(600) });
+  folder.push({ type: "tool_use", id: "t", name: "Read", input: { path: "x" }, kind: "file_read" });
+  const deltas = Array.from({ length: 5000 }, (_, i) => `${i % 10}`.repeat(10));
+  for (const delta of deltas) folder.push({ type: "text_delta", delta });
+  folder.push({ type: "tool_use", id: "u", name: "Read", input: { path: "y" }, kind: "file_read" });
+  folder.push({ type: "usage", usage: { input_tokens: 1, output_tokens: 2 } });
+  const whole = "a".repeat(600) + deltas.join("");
+  expect(spilled.join("")).toBe(whole);
+  const events = folder.events;
+  const keptText = events.flatMap((e) => (e.type === "text" ? [e.text] : []));
+  expect(keptText.join("").length).toBeLessThanOrEqual(1100);
+  expect(keptText[0]).toBe("a".repeat(600));
+  expect(keptText.at(-1)).toBe(whole.slice(-100));
+  const marker = events.find((e) => e.type === "truncated");
+  expect(marker).toEqual({ type: "truncated", totalChars: whole.length, omittedChars: whole.length - keptText.join("").length, fullOutput: true });
+  // Tool calls after the cut are left out; usage is kept.
+  expect(events.filter((e) => e.type === "tool_use").map((e) => (e.type === "tool_use" ? e.id : ""))).toEqual(["t"]);
+  expect(events.at(-1)).toEqual({ type: "usage", inputTokens: 1, outputTokens: 2 });
+  expect(folder.text.length).toBeLessThan(1200);
+  expect(folder.text.endsWith(whole.slice(-100))).toBe(true);
+});
+
+test("EventFolder under its limit folds as before, with no marker", () => {
+  const folder = new EventFolder({ maxKeptChars: 1000, spill: { write: () => expect.unreachable() } });
+  folder.push({ type: "text_delta", delta: "hello" });
+  expect(folder.events).toEqual([{ type: "text", text: "hello" }]);
+  expect(folder.truncated).toBe(false);
+});
