@@ -20,7 +20,10 @@ export interface TextSpill {
 }
 
 export type FoldOptions = {
-  /** Characters kept before the cut (default 1 M). */
+  /**
+   * Characters kept before the cut (default 4 M): room for a long session's tool results (each cut at 20 K), far
+   * below the hundreds of MB a runaway agent can print.
+   */
   maxKeptChars?: number;
   /** Answer characters kept from the end after the cut (default 256 K). */
   tailChars?: number;
@@ -47,7 +50,7 @@ export class EventFolder {
   #cut: Cut | undefined;
 
   constructor(options: FoldOptions = {}) {
-    this.#maxKeptChars = options.maxKeptChars ?? 1_000_000;
+    this.#maxKeptChars = options.maxKeptChars ?? 4_000_000;
     this.#tailChars = options.tailChars ?? 256_000;
     this.#spill = options.spill;
   }

@@ -145,12 +145,15 @@ export class MessagesRepo {
   }
 }
 
-/** Longest message text returned whole; a longer one is cut to its first and last characters. */
-const MAX_MESSAGE_TEXT_CHARS = 2_000_000;
-const CUT_HEAD_CHARS = 1_000_000;
+/**
+ * Longest message text returned whole (above what a bounded fold stores: 4 M kept, a 256 K tail and the marker);
+ * a longer one is cut to its first and last characters.
+ */
+const MAX_MESSAGE_TEXT_CHARS = 5_000_000;
+const CUT_HEAD_CHARS = 4_000_000;
 const CUT_TAIL_CHARS = 256_000;
-/** Longest folded events JSON parsed; a longer one (legacy rows) is replaced by the cut text. */
-const MAX_EVENTS_JSON_CHARS = 8_000_000;
+/** Longest folded events JSON parsed (a bounded fold's, JSON-escaped, stays well below); a longer one gives way to the text. */
+const MAX_EVENTS_JSON_CHARS = 16_000_000;
 
 /** A too-long stored text as the UI shows a cut answer: beginning, marker, end. */
 function cutText(head: string, tail: string, totalChars: number): { text: string; events: PersistedEvent[] } {

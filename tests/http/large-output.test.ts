@@ -16,8 +16,8 @@ import { endOf, runHarness } from "../support/fake-agents.ts";
 import { tempDir } from "../support/temp.ts";
 
 const MB = 1024 * 1024;
-/** Far below the 12+ MB answers below: what the folded view of a message may cost on the wire. */
-const BOUNDED_BYTES = 4 * MB;
+/** Far below the 24+ MB answers below (sent twice, as text and events, before): a bounded message on the wire. */
+const BOUNDED_BYTES = 12 * MB;
 
 /** A plain answer of `megabytes` MB: numbered lines, so any slice of it is recognisable. */
 function writeAnswer(path: string, megabytes: number): void {
@@ -34,10 +34,10 @@ function writeAnswer(path: string, megabytes: number): void {
 }
 
 describe("huge answers", () => {
-  test("a plain run's 12 MB answer: its message is bounded and marked, the whole answer is paged from disk", async () => {
+  test("a plain run's 24 MB answer: its message is bounded and marked, the whole answer is paged from disk", async () => {
     using files = tempDir("od-large-output-");
     const answerPath = join(files.path, "answer.txt");
-    writeAnswer(answerPath, 12);
+    writeAnswer(answerPath, 24);
     const answer = await Bun.file(answerPath).text();
     await using h = await runHarness({ defs: [getAgentDef("deepseek")! as RuntimeAgentDef], shims: { deepseek: undefined }, steps: [{ readAll: true }, { outFile: answerPath }] });
     await using t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir)), runRoutes(h.service)] });
@@ -75,13 +75,13 @@ describe("huge answers", () => {
     expect((await res.json()).error.code).toBe("OUTPUT_NOT_FOUND");
   }, 30_000);
 
-  test("a message stored whole before answers were bounded (30 MB) still opens: 200, bounded, marked", async () => {
+  test("a message stored whole before answers were bounded (40 MB) still opens: 200, bounded, marked", async () => {
     using dir = tempDir("od-large-message-");
     const store = Store.open(join(dir.path, "od.db"), openBunSqlite);
     using _closeStore = { [Symbol.dispose]: () => store.close() };
     const project = store.projects.create("p", dir.path);
     const conversation = store.conversations.create(project.id, "huge");
-    const text = `BEGIN${"x".repeat(30 * MB)}END`;
+    const text = `BEGIN${"x".repeat(40 * MB)}END`;
     const id = store.messages.add({ conversationId: conversation.id, role: "assistant", text: "" });
     store.messages.complete(id, { text, events: [{ type: "text", text }], endedAt: Date.now(), files: [] });
     await using t = await startTestApp({ dataDir: dir.path, modules: [projectRoutes(store, new ProjectService(store, dir.path))] });
