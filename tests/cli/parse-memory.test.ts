@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { closeSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
+import { watchPeakRss } from "../support/peak-rss.ts";
 import { tempDir } from "../support/temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -37,27 +38,19 @@ async function parsePeak(dir: string, file: string): Promise<{ code: number | nu
     cwd: dir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
   });
-  let peakKb = 0;
-  const sample = () => {
-    try {
-      const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // The process has just exited; the last sample stands.
-    }
-  };
-  const poll = setInterval(sample, 20);
+  const peak = watchPeakRss(child.pid);
   let stdoutBytes = 0;
   try {
     const stderr = (async () => {
       for await (const _ of child.stderr);
     })();
     for await (const chunk of child.stdout) stdoutBytes += chunk.length;
-    sample();
+    peak.sample();
     await stderr;
-    return { code: (await child.exited).code, stdoutBytes, peakKb };
+    const code = (await child.exited).code;
+    return { code, stdoutBytes, peakKb: peak.stop() };
   } finally {
-    clearInterval(poll);
+    peak.stop();
   }
 }
 

@@ -1,10 +1,11 @@
 // Issue #17: `od run` keeps its memory flat as a run grows (the folded answer is bounded; the rest streams to disk).
 // A real process with a fake copilot CLI on PATH; peak RSS is the od process's VmHWM.
 import { expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
 import { writeShim } from "../support/fake-agents.ts";
+import { watchPeakRss } from "../support/peak-rss.ts";
 import { tempDir } from "../support/temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -31,27 +32,19 @@ async function runPeak(lines: number): Promise<{ code: number | null; stdoutByte
     argv: [process.execPath, join(root, "server", "main.ts"), "run", "--agent", "copilot", "--project", project, "--data-dir", join(dir.path, "data"), "hello"],
     env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` },
   });
-  let peakKb = 0;
-  const sample = () => {
-    try {
-      const match = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      if (match) peakKb = Math.max(peakKb, Number(match[1]));
-    } catch {
-      // The process has just exited; the last sample stands.
-    }
-  };
-  const poll = setInterval(sample, 20);
+  const peak = watchPeakRss(child.pid);
   let stdoutBytes = 0;
   try {
     const stderr = (async () => {
       for await (const _ of child.stderr);
     })();
     for await (const chunk of child.stdout) stdoutBytes += chunk.length;
-    sample();
+    peak.sample();
     await stderr;
-    return { code: (await child.exited).code, stdoutBytes, peakKb };
+    const code = (await child.exited).code;
+    return { code, stdoutBytes, peakKb: peak.stop() };
   } finally {
-    clearInterval(poll);
+    peak.stop();
   }
 }
 
