@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
-import { RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { replayPersistedBatches, RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+import { Store } from "../../server/store/store.ts";
 import type { LoggedEvent } from "../../server/store/event-json.ts";
 
 /** sqlite stand-in: keeps what was flushed, and counts reads so tests can tell tail replay from persisted replay. */
@@ -103,4 +105,30 @@ test("a late reader of a long live run replays it from persistence one page at a
   }
   expect(seen).toBe(20_001);
   expect(persistence.served).toBeLessThanOrEqual(20_001);
+});
+
+// Issue #17: events can be large (a plain CLI's stdout chunks); counts alone would let a page or the tail hold GBs.
+test("large events: every batch a reader gets, live or replayed from sqlite, stays within a few MB of JSON", async () => {
+  const store = Store.open(":memory:", openBunSqlite);
+  try {
+    const log = new RunEventLog("run_1", store.runs);
+    const big = "x".repeat(100_000);
+    for (let n = 1; n <= 300; n++) log.append({ type: "diagnostic", kind: "test", message: big });
+    log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+    const MB = 1024 * 1024;
+    // A reader of the live log, and one of the finished run as after a daemon restart (sqlite only).
+    for (const batches of [log.followBatches(0), replayPersistedBatches(store.runs, "run_1", 0)]) {
+      const ids: number[] = [];
+      for await (const batch of batches) {
+        expect(batch.reduce((chars, e) => chars + e.json.length, 0)).toBeLessThanOrEqual(4 * MB + 101_000);
+        ids.push(...batch.map((e) => e.id));
+      }
+      expect(ids).toEqual(Array.from({ length: 301 }, (_, i) => i + 1));
+    }
+    // One sqlite page holds only what fits (here 10 events of 100 K), and always at least one event.
+    expect(store.runs.eventsAfter("run_1", 0, 1000, 1_000_000)).toHaveLength(10);
+    expect(store.runs.eventsAfter("run_1", 0, 1000, 1)).toHaveLength(1);
+  } finally {
+    store.close();
+  }
 });
