@@ -14,7 +14,8 @@ const MB = 1024 * 1024;
 /** A plain transcript of about `megabytes` MB: prose, a small artifact per MB, and one artifact of a quarter of it. */
 function writeTranscript(path: string, megabytes: number): void {
   const fd = openSync(path, "w");
-  const prose = "The agent explains what it is doing, at length, so the transcript is large.\n".repeat(MB / 128);
+  const line = "The agent explains what it is doing, at length, so the transcript is large.\n";
+  const prose = line.repeat(Math.ceil(MB / line.length));
   const bigLine = `<div class="row">${"x".repeat(1000)}</div>\n`;
   try {
     for (let i = 0; i < megabytes; i++) {
