@@ -2,7 +2,8 @@
 /**
  * Memory under huge outputs (issue #17): peak RSS must not grow with the input or the run.
  *  1. `od parse --format plain --out-dir` over a 50 MB and a 200 MB transcript (target: ≤ +20 MB)
- *  2. `od run` of a copilot streaming 100k and 400k text lines (target: ≤ +50 MB; after a full GC its heap is ~10 MB at both, the rest is collector slack)
+ *  2. `od run` of a copilot streaming 100k and 400k text lines (target: ≤ +50 MB; after a full GC its heap is ~10 MB
+ *     at both sizes, the rest is collector slack)
  *  3. the daemon running a plain agent that prints a 50 MB and a 200 MB answer, then a late reader of the run's
  *     events and GET /api/conversations/:id/messages (targets: ≤ +50 MB; messages 200 and ≤ 12 MB)
  * Each runs od from source with a fake CLI; peaks are VmHWM (Linux /proc).
