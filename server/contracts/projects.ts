@@ -67,6 +67,8 @@ export const PersistedEvent = z.discriminatedUnion("type", [
     omittedChars: z.number(),
     /** All answer characters the agent produced in this turn. */
     totalChars: z.number(),
+    /** Tool calls, tool results, stretches of thinking and notices left out after the cut. */
+    omittedEvents: z.number(),
     /** The whole answer text is on disk: `GET /api/runs/:id/output` serves it (in byte ranges with offset/limit). */
     fullOutput: z.boolean(),
   }),

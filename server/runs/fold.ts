@@ -33,7 +33,8 @@ export type FoldOptions = {
 /** Most small events (usage, errors, artifacts, statuses) kept after the cut. */
 const MAX_EVENTS_AFTER_CUT = 1000;
 
-type Cut = { tail: TailText; after: PersistedEvent[] };
+/** After the cut: the answer's end, the small events kept, and how many others were left out. */
+type Cut = { tail: TailText; after: PersistedEvent[]; omittedEvents: number; inThinking: boolean };
 
 export class EventFolder {
   readonly #events: PersistedEvent[] = [];
@@ -69,6 +70,7 @@ export class EventFolder {
       type: "truncated",
       omittedChars: this.#totalTextChars - this.#keptTextChars - tail.length,
       totalChars: this.#totalTextChars,
+      omittedEvents: this.#cut.omittedEvents,
       fullOutput: this.#spill !== undefined,
     };
     return [...this.#events, marker, ...(tail ? [{ type: "text" as const, text: tail }] : []), ...this.#cut.after];
@@ -83,7 +85,7 @@ export class EventFolder {
     let text = "";
     for (const event of this.events) {
       if (event.type === "text") text += event.text;
-      else if (event.type === "truncated") text += omittedTextLine(event.omittedChars);
+      else if (event.type === "truncated" && event.omittedChars > 0) text += omittedTextLine(event.omittedChars);
     }
     return text;
   }
@@ -155,7 +157,7 @@ export class EventFolder {
       this.#open.part.text = this.#open.text.toString();
       this.#open = undefined;
     }
-    const cut: Cut = { tail: new TailText(this.#tailChars), after: [] };
+    const cut: Cut = { tail: new TailText(this.#tailChars), after: [], omittedEvents: 0, inThinking: false };
     this.#cut = cut;
     if (this.#spill) {
       for (const event of this.#events) if (event.type === "text") this.#spill.write(event.text);
@@ -165,13 +167,23 @@ export class EventFolder {
 
   /** After the cut: answer text feeds the tail and the spill; small events are kept (up to a limit); the rest is left out. */
   #pushAfterCut(cut: Cut, event: AgentEvent): void {
+    const thinking = event.type === "thinking_delta";
+    // A stretch of thinking counts as one left-out event, as it would have been one folded part.
+    if (thinking && !cut.inThinking) cut.omittedEvents++;
+    cut.inThinking = thinking;
     if (event.type === "text_delta") {
       cut.tail.append(event.delta);
       this.#spill?.write(event.delta);
       return;
     }
-    const small = cut.after.length < MAX_EVENTS_AFTER_CUT ? smallEvent(event) : undefined;
-    if (small) cut.after.push(small);
+    if (event.type === "tool_use" || event.type === "tool_result") {
+      cut.omittedEvents++;
+      return;
+    }
+    const small = smallEvent(event);
+    if (!small) return;
+    if (cut.after.length < MAX_EVENTS_AFTER_CUT) cut.after.push(small);
+    else cut.omittedEvents++;
   }
 
   /** Deltas of one kind in a row fold into one part; any other folded event ends it. */

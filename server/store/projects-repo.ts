@@ -158,7 +158,7 @@ const MAX_EVENTS_JSON_CHARS = 16_000_000;
 /** A too-long stored text as the UI shows a cut answer: beginning, marker, end. */
 function cutText(head: string, tail: string, totalChars: number): { text: string; events: PersistedEvent[] } {
   const omittedChars = Math.max(0, totalChars - head.length - tail.length);
-  const marker: PersistedEvent = { type: "truncated", omittedChars, totalChars, fullOutput: false };
+  const marker: PersistedEvent = { type: "truncated", omittedChars, totalChars, omittedEvents: 0, fullOutput: false };
   return {
     text: `${head}${omittedTextLine(omittedChars)}${tail}`,
     events: [{ type: "text", text: head }, marker, ...(tail ? [{ type: "text" as const, text: tail }] : [])],

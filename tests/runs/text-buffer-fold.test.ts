@@ -40,7 +40,8 @@ test("EventFolder keeps a bounded beginning and end of a huge answer, marks the 
   expect(keptText[0]).toBe("a".repeat(600));
   expect(keptText.at(-1)).toBe(whole.slice(-100));
   const marker = events.find((e) => e.type === "truncated");
-  expect(marker).toEqual({ type: "truncated", totalChars: whole.length, omittedChars: whole.length - keptText.join("").length, fullOutput: true });
+  // Left out: the tool call after the cut.
+  expect(marker).toEqual({ type: "truncated", totalChars: whole.length, omittedChars: whole.length - keptText.join("").length, omittedEvents: 1, fullOutput: true });
   // Tool calls after the cut are left out; usage is kept.
   expect(events.filter((e) => e.type === "tool_use").map((e) => (e.type === "tool_use" ? e.id : ""))).toEqual(["t"]);
   expect(events.at(-1)).toEqual({ type: "usage", inputTokens: 1, outputTokens: 2 });
@@ -53,4 +54,19 @@ test("EventFolder under its limit folds as before, with no marker", () => {
   folder.push({ type: "text_delta", delta: "hello" });
   expect(folder.events).toEqual([{ type: "text", text: "hello" }]);
   expect(folder.truncated).toBe(false);
+});
+
+test("EventFolder cut by tool results: later tool calls and thinking are counted as left out, the short answer is kept whole", () => {
+  const folder = new EventFolder({ maxKeptChars: 50_000, tailChars: 1000 });
+  for (let i = 0; i < 5; i++) {
+    folder.push({ type: "tool_use", id: `t${i}`, name: "Read", input: {}, kind: "file_read" });
+    folder.push({ type: "tool_result", toolUseId: `t${i}`, content: "r".repeat(20_000) });
+  }
+  folder.push({ type: "thinking_delta", delta: "hmm" });
+  folder.push({ type: "thinking_delta", delta: "…" });
+  folder.push({ type: "text_delta", delta: "Done." });
+  const marker = folder.events.find((e) => e.type === "truncated");
+  // t2's result crossed the limit; t3's and t4's calls and results and one stretch of thinking were left out.
+  expect(marker).toEqual({ type: "truncated", omittedChars: 0, totalChars: 5, omittedEvents: 5, fullOutput: false });
+  expect(folder.text).toBe("Done.");
 });

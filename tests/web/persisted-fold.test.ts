@@ -22,7 +22,7 @@ test("a truncated marker becomes a warning between the kept beginning and end, l
   const state = runStateFromMessage(
     message([
       { type: "text", text: "beginning" },
-      { type: "truncated", omittedChars: 5_000_000, totalChars: 5_000_009, fullOutput: true },
+      { type: "truncated", omittedChars: 5_000_000, totalChars: 5_000_009, omittedEvents: 12, fullOutput: true },
       { type: "text", text: "end" },
     ]),
   );
@@ -33,10 +33,12 @@ test("a truncated marker becomes a warning between the kept beginning and end, l
     code: "OUTPUT_TRUNCATED",
     link: { href: "/api/runs/run_1/output", label: "Open the whole answer" },
   });
-  expect((state.items[1] as { message: string }).message).toContain("5,000,000 of its 5,000,009 characters");
+  expect((state.items[1] as { message: string }).message).toBe(
+    "This answer is too long to show whole: 5,000,000 of its 5,000,009 characters and 12 tool calls, results or thoughts are left out here.",
+  );
 });
 
 test("without the whole answer on disk the warning has no link", () => {
-  const state = runStateFromMessage(message([{ type: "text", text: "a" }, { type: "truncated", omittedChars: 1, totalChars: 3, fullOutput: false }, { type: "text", text: "c" }]));
+  const state = runStateFromMessage(message([{ type: "text", text: "a" }, { type: "truncated", omittedChars: 1, totalChars: 3, omittedEvents: 0, fullOutput: false }, { type: "text", text: "c" }]));
   expect(state.items[1]).not.toHaveProperty("link");
 });

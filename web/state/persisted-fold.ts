@@ -107,7 +107,7 @@ export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent, runId
         key: draft.key(),
         level: "warning",
         code: "OUTPUT_TRUNCATED",
-        message: `This answer is too long to show whole: ${event.omittedChars.toLocaleString("en")} of its ${event.totalChars.toLocaleString("en")} characters are left out here.`,
+        message: `This answer is too long to show whole: ${omissions(event).join(" and ")} are left out here.`,
         ...(event.fullOutput && runId ? { link: { href: `/api/runs/${encodeURIComponent(runId)}/output`, label: "Open the whole answer" } } : {}),
       });
       break;
@@ -116,4 +116,12 @@ export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent, runId
       void never;
     }
   }
+}
+
+/** What a cut answer leaves out, in words. */
+function omissions(event: Extract<PersistedEvent, { type: "truncated" }>): string[] {
+  const parts: string[] = [];
+  if (event.omittedChars > 0) parts.push(`${event.omittedChars.toLocaleString("en")} of its ${event.totalChars.toLocaleString("en")} characters`);
+  if (event.omittedEvents > 0) parts.push(`${event.omittedEvents.toLocaleString("en")} tool calls, results or thoughts`);
+  return parts.length ? parts : ["some of its events"];
 }
