@@ -19,6 +19,7 @@ export class RunOutputFile implements TextSpill {
   #fd: number | undefined;
   #pending: string[] = [];
   #pendingChars = 0;
+  #closed = false;
 
   constructor(
     private readonly dir: string,
@@ -26,7 +27,8 @@ export class RunOutputFile implements TextSpill {
   ) {}
 
   write(text: string): void {
-    if (!text) return;
+    // Nothing after close: reopening would truncate the finished file.
+    if (!text || this.#closed) return;
     this.#pending.push(text);
     this.#pendingChars += text.length;
     if (this.#pendingChars >= WRITE_CHARS) this.#flush();
@@ -34,6 +36,8 @@ export class RunOutputFile implements TextSpill {
 
   /** Writes what is pending and closes the file (a no-op when nothing was ever written). */
   close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#flush(true);
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
