@@ -16,4 +16,6 @@ export const dataPaths = (dataDir: string) => ({
   projects: join(dataDir, "projects"),
   mcp: join(dataDir, "mcp.json"),
   logs: join(dataDir, "logs"),
+  /** The whole answer text of runs too large for their stored message, one `<run id>.txt` each. */
+  runOutput: join(dataDir, "run-output"),
 });

@@ -45,17 +45,18 @@ export const parseCommand: CommandSpec = {
     const outDir = flag(args, "out-dir");
     const file = args.positionals[0];
     const print = (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`);
-    let captured = "";
-    const [{ readStreamEvents }, { writeArtifacts }] = await Promise.all([
+    const [{ readStreamEvents }, { ArtifactSpool }] = await Promise.all([
       import("../runtimes/streams/read-events.ts"),
       import("../runtimes/streams/artifacts.ts"),
     ]);
+    // Artifacts are spooled as the text streams, so memory stays flat however large the transcript is.
+    using artifacts = format === "plain" && outDir !== undefined ? new ArtifactSpool() : undefined;
     try {
       for await (const event of readStreamEvents(inputOf(file, io), format, parser, { cwd: cwdFlag ? resolve(io.cwd, cwdFlag) : undefined })) {
-        if (format === "plain" && event.type === "text_delta") captured += event.delta;
+        if (artifacts && event.type === "text_delta") artifacts.push(event.delta);
         print(event);
       }
-      if (format === "plain" && outDir !== undefined) for (const event of writeArtifacts(captured, resolve(io.cwd, outDir))) print(event);
+      if (artifacts && outDir !== undefined) for (const event of artifacts.commit(resolve(io.cwd, outDir))) print(event);
     } catch (error) {
       io.stderr(`od parse: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;

@@ -57,8 +57,26 @@ export const PersistedEvent = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("error"), message: z.string(), code: z.string().optional() }),
   z.object({ type: z.literal("artifact"), name: z.string(), path: z.string().optional() }),
+  /**
+   * The turn's output was larger than od keeps with a message: what came before this marker is its beginning, the
+   * text part after it its end, and `omittedChars` characters of answer text between them are not stored here.
+   */
+  z.object({
+    type: z.literal("truncated"),
+    /** Answer characters left out between the kept beginning and end. */
+    omittedChars: z.number(),
+    /** All answer characters the agent produced in this turn. */
+    totalChars: z.number(),
+    /** Tool calls, tool results, stretches of thinking and notices left out after the cut. */
+    omittedEvents: z.number(),
+    /** The whole answer text is on disk: `GET /api/runs/:id/output` serves it (in byte ranges with offset/limit). */
+    fullOutput: z.boolean(),
+  }),
 ]);
 export type PersistedEvent = z.infer<typeof PersistedEvent>;
+
+/** Where a cut answer's `text` leaves characters out (between its kept beginning and end). */
+export const omittedTextLine = (omittedChars: number): string => `\n\n[… ${omittedChars} characters of this answer are not shown …]\n\n`;
 
 export const Message = z.object({
   id: z.string(),

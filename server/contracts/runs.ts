@@ -148,3 +148,15 @@ export const ListRunsQuery = z.object({
   /** A status, or `active` for every non-terminal one. */
   status: z.union([RunStatus, z.literal("active")]).optional(),
 });
+
+/**
+ * `GET /api/runs/:id/output`: a byte range of a run's whole answer text, kept on disk when the answer was larger than
+ * its stored message (see the `truncated` persisted event). The response is the text itself (text/plain), with
+ * `x-od-total-bytes` (the file's size) and `x-od-next-offset` (where the next page starts).
+ */
+export const RunOutputQuery = z.object({
+  /** First byte to send (default 0). */
+  offset: z.coerce.number().int().min(0).optional(),
+  /** Most bytes to send (default: to the end). */
+  limit: z.coerce.number().int().min(1).optional(),
+});

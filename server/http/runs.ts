@@ -1,6 +1,6 @@
-/** Runs: start, list, inspect, stream (with exact replay), cancel, and mid-turn input. */
+/** Runs: start, list, inspect, stream (with exact replay), page a large answer, cancel, and mid-turn input. */
 import { Elysia } from "elysia";
-import { CreateRunRequest, ListRunsQuery, RunInputRequest } from "../contracts/runs.ts";
+import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery } from "../contracts/runs.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
@@ -19,6 +19,22 @@ export const runRoutes = (runs: RunService) =>
       requireRun(runs, params.id);
       const after = afterId(request.headers.get("last-event-id") ?? (typeof query.after === "string" ? query.after : undefined));
       return sseResponse(toFrames(runs.eventBatches(params.id, after, request.signal)), { signal: request.signal });
+    })
+    .get("/api/runs/:id/output", ({ params, query }) => {
+      requireRun(runs, params.id);
+      const range = parseBody(RunOutputQuery, query);
+      const output = runs.output(params.id, range.offset ?? 0, range.limit);
+      if (!output) throw new HttpError(404, "OUTPUT_NOT_FOUND", `run ${params.id} has no stored output beyond its message`);
+      return new Response(output.body, {
+        headers: {
+          // The agent's text, shown as text and never sniffed into anything else.
+          "content-type": "text/plain; charset=utf-8",
+          "x-content-type-options": "nosniff",
+          "cache-control": "no-store",
+          "x-od-total-bytes": String(output.totalBytes),
+          "x-od-next-offset": String(output.end),
+        },
+      });
     })
     .post("/api/runs/:id/cancel", async ({ params }) => {
       requireRun(runs, params.id);

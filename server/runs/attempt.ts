@@ -31,8 +31,8 @@ export type AttemptInput = {
   emit(event: NewRunEvent): void;
   onSpawn(pid: number): void;
   /**
-   * Collect the attempt's visible text into `outcome.text` (plain-stream artifact extraction, the connection test's
-   * reply). Off for ordinary runs: their folded answer already holds the text, and a second copy doubles it.
+   * Collect the attempt's visible text into `outcome.text` (the connection test's short reply). Off for runs: their
+   * text can be any size, and they stream it where it goes (the folded answer, the artifact spool).
    */
   collectText?: boolean;
 };

@@ -9,7 +9,8 @@ import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/even
 
 export interface EventPersistence {
   appendEvents(runId: string, events: readonly LoggedEvent[]): void;
-  eventsAfter(runId: string, afterId: number, limit?: number): LoggedEvent[];
+  /** Persisted events with id > afterId, in order: at most `limit`, and no more than fit in `maxChars` (at least one). */
+  eventsAfter(runId: string, afterId: number, limit?: number, maxChars?: number): LoggedEvent[];
   /** The highest id the run may have handed out: its last persisted event's, or its id reservation's if higher. */
   lastEventId(runId: string): number;
   /** Record, durably and before returning, that ids up to `throughId` may reach readers before they are persisted. */
@@ -23,10 +24,14 @@ export type EventLogOptions = {
    * freed only by a full one, so at 5k events/s a 1000-event tail kept ~5 MB more resident across ten runs than 256.
    */
   tailSize?: number;
+  /** …and at most this many characters of their JSON (events can be large: a plain CLI's stdout chunks). */
+  tailChars?: number;
   /** Flush to sqlite at most this long after an append. */
   flushDelayMs?: number;
   /** …or as soon as this many events are pending. */
   flushBatchSize?: number;
+  /** …or as soon as this many characters of JSON are pending. */
+  flushChars?: number;
 };
 
 type Waiter = () => void;
@@ -44,13 +49,23 @@ const ID_RESERVATION = 1024;
 /** Most events handed to a batch reader at once (a replay of a long run is cut into chunks of this size). */
 const MAX_BATCH = 1000;
 
+/**
+ * Most characters of JSON in one batch, and the default bound of the in-memory tail: a count alone does not bound
+ * memory when single events are large (1000 one-MiB stdout chunks of a plain CLI would be a 1 GB batch).
+ */
+const MAX_BATCH_CHARS = 4 * 1024 * 1024;
+
 export class RunEventLog {
   readonly #tail: LoggedEvent[] = [];
   readonly #pending: LoggedEvent[] = [];
   readonly #waiters = new Set<Waiter>();
   readonly #tailSize: number;
+  readonly #tailCharsMax: number;
   readonly #flushDelayMs: number;
   readonly #flushBatchSize: number;
+  readonly #flushChars: number;
+  #tailChars = 0;
+  #pendingChars = 0;
   #lastId: number;
   /** Ids up to this one are reserved in sqlite and may be handed out before they are persisted. */
   #reservedThrough: number;
@@ -63,8 +78,10 @@ export class RunEventLog {
     options: EventLogOptions = {},
   ) {
     this.#tailSize = options.tailSize ?? DEFAULT_TAIL_SIZE;
+    this.#tailCharsMax = options.tailChars ?? MAX_BATCH_CHARS;
     this.#flushDelayMs = options.flushDelayMs ?? 50;
     this.#flushBatchSize = options.flushBatchSize ?? 500;
+    this.#flushChars = options.flushChars ?? 1024 * 1024;
     // Ids continue after whatever an earlier daemon persisted, or may have sent, for this run.
     this.#lastId = persistence.lastEventId(runId);
     this.#reservedThrough = this.#lastId;
@@ -90,14 +107,14 @@ export class RunEventLog {
     const stored = { ...event, id, ts: Date.now() } as RunEvent;
     const logged = toLoggedEvent(stored);
     this.#tail.push(logged);
-    // Trimmed to half its size at once, not by one per event: a per-append splice allocates an array and shifts the
-    // whole tail on every event. The tail holds between half of tailSize and tailSize.
-    if (this.#tail.length > this.#tailSize) this.#tail.splice(0, this.#tail.length - (this.#tailSize >> 1));
+    this.#tailChars += logged.json.length;
+    if (this.#tail.length > this.#tailSize || this.#tailChars > this.#tailCharsMax) this.#trimTail();
     this.#pending.push(logged);
+    this.#pendingChars += logged.json.length;
     if (stored.type === "end") {
       this.#ended = true;
       this.flush();
-    } else if (this.#pending.length >= this.#flushBatchSize) {
+    } else if (this.#pending.length >= this.#flushBatchSize || this.#pendingChars >= this.#flushChars) {
       this.flush();
     } else {
       this.#flushTimer ??= setTimeout(() => this.flush(), this.#flushDelayMs);
@@ -114,24 +131,36 @@ export class RunEventLog {
     this.#flushTimer = undefined;
     if (!this.#pending.length) return;
     const batch = this.#pending.splice(0);
+    this.#pendingChars = 0;
     this.persistence.appendEvents(this.runId, batch);
   }
 
-  /** Events with id > afterId that exist now: from the tail when it reaches back far enough, else from sqlite. */
+  /**
+   * Trims the tail to half its limits at once, not by one per event: a per-append splice allocates an array and
+   * shifts the whole tail on every event. It may end empty (one huge event): readers then read from sqlite.
+   */
+  #trimTail(): void {
+    let drop = 0;
+    let chars = this.#tailChars;
+    while (drop < this.#tail.length && (this.#tail.length - drop > this.#tailSize >> 1 || chars > this.#tailCharsMax / 2)) {
+      chars -= this.#tail[drop]!.json.length;
+      drop++;
+    }
+    this.#tail.splice(0, drop);
+    this.#tailChars = chars;
+  }
+
+  /**
+   * The next events with id > afterId: from the tail when it reaches back far enough, else one page (at most
+   * `MAX_BATCH`) from sqlite. A reader far behind (a late SSE client of a 100k-event run) thus holds one page at a
+   * time, never the whole run: it asks again from the page's last id.
+   */
   eventsAfter(afterId: number): LoggedEvent[] {
     const first = this.#tail[0];
     // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
     if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
     this.flush();
-    const persisted: LoggedEvent[] = [];
-    let cursor = afterId;
-    for (;;) {
-      const page = this.persistence.eventsAfter(this.runId, cursor, 5000);
-      if (!page.length) break;
-      persisted.push(...page);
-      cursor = page.at(-1)!.id;
-    }
-    return persisted;
+    return this.persistence.eventsAfter(this.runId, afterId, MAX_BATCH, MAX_BATCH_CHARS);
   }
 
   /**
@@ -142,16 +171,18 @@ export class RunEventLog {
   }
 
   /**
-   * `follow`, a batch at a time: each wake-up yields every event appended since the last one (at most
-   * `MAX_BATCH`), so a reader at 5k events/s pays one await per batch instead of several per event.
+   * `follow`, a batch at a time: each wake-up yields every event appended since the last one (at most `MAX_BATCH`
+   * events and `MAX_BATCH_CHARS` of JSON), so a reader at 5k events/s pays one await per batch instead of several
+   * per event.
    */
   async *followBatches(afterId: number, signal?: AbortSignal): AsyncGenerator<LoggedEvent[]> {
     let cursor = afterId;
     for (;;) {
       if (signal?.aborted) return;
       const available = this.eventsAfter(cursor);
-      for (let start = 0; start < available.length; start += MAX_BATCH) {
-        const batch = start === 0 && available.length <= MAX_BATCH ? available : available.slice(start, start + MAX_BATCH);
+      for (let start = 0, end = 0; start < available.length; start = end) {
+        end = batchEnd(available, start);
+        const batch = start === 0 && end === available.length ? available : available.slice(start, end);
         const last = batch[batch.length - 1]!;
         cursor = last.id;
         yield batch;
@@ -178,13 +209,24 @@ export async function* replayPersisted(persistence: EventPersistence, runId: str
   for await (const page of replayPersistedBatches(persistence, runId, afterId)) yield* page.map(parseLoggedEvent);
 }
 
-/** `replayPersisted`, a page of at most `MAX_BATCH` events at a time. */
+/** `replayPersisted`, a page of at most `MAX_BATCH` events (and `MAX_BATCH_CHARS`) at a time. */
 export async function* replayPersistedBatches(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<LoggedEvent[]> {
   let cursor = afterId;
   for (;;) {
-    const page = persistence.eventsAfter(runId, cursor, MAX_BATCH);
+    const page = persistence.eventsAfter(runId, cursor, MAX_BATCH, MAX_BATCH_CHARS);
     if (!page.length) return;
     yield page;
     cursor = page.at(-1)!.id;
   }
+}
+
+/** Where the batch of `events` that starts at `start` ends: after MAX_BATCH events or MAX_BATCH_CHARS, at least one. */
+function batchEnd(events: readonly LoggedEvent[], start: number): number {
+  const last = Math.min(events.length, start + MAX_BATCH);
+  let chars = 0;
+  for (let i = start; i < last; i++) {
+    chars += events[i]!.json.length;
+    if (chars >= MAX_BATCH_CHARS) return i + 1;
+  }
+  return last;
 }

@@ -18,7 +18,7 @@ import { RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
-import { writeArtifacts } from "../runtimes/streams/artifacts.ts";
+import { ArtifactSpool } from "../runtimes/streams/artifacts.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeModelOption } from "../runtimes/types.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import { newId } from "../store/ids.ts";
@@ -26,6 +26,7 @@ import type { Store } from "../store/store.ts";
 import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
+import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
@@ -51,6 +52,11 @@ export type RunServiceDeps = {
   resolveLaunch?: (def: RuntimeAgentDef) => AgentLaunch | undefined;
   /** Skills, MCP servers and images for each run; default: no skill library, no user MCP list. */
   inputs?: RunInputsProvider;
+  /**
+   * Where the whole answer of a run too large for its stored message is kept (`GET /api/runs/:id/output`).
+   * Absent: such an answer is kept only cut (its beginning and end).
+   */
+  outputDir?: string;
 };
 
 type LiveRun = {
@@ -61,6 +67,8 @@ type LiveRun = {
   done: Promise<void>;
   /** Removes the run's temp inputs (generated MCP config). */
   cleanup?: () => void;
+  /** The run's whole answer on disk, written only once the fold is cut. */
+  output?: RunOutputFile;
 };
 
 export class RunService {
@@ -135,6 +143,7 @@ export class RunService {
       .catch((error) => this.#crash(live, error))
       .finally(() => {
         live.cleanup?.();
+        live.output?.close();
         this.#live.delete(runId);
       });
     return { runId, conversationId };
@@ -158,6 +167,14 @@ export class RunService {
   eventBatches(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<LoggedEvent[]> {
     const live = this.#live.get(runId);
     return live ? live.log.followBatches(afterId, signal) : replayPersistedBatches(this.deps.store.runs, runId, afterId);
+  }
+
+  /**
+   * Bytes [offset, offset + limit) of a run's whole answer, for a run whose stored message was cut; undefined when
+   * the run has no such file (its message holds all of its answer).
+   */
+  output(runId: string, offset = 0, limit?: number): OutputRange | undefined {
+    return this.deps.outputDir ? readOutputRange(this.deps.outputDir, runId, offset, limit) : undefined;
   }
 
   /** Request cancellation; resolves once the run has ended. False when the run is not live. */
@@ -242,9 +259,15 @@ export class RunService {
     const { store } = this.deps;
     const { def, project, conversationId } = run;
     const started = Date.now();
-    const folder = new EventFolder();
+    if (this.deps.outputDir) live.output = new RunOutputFile(this.deps.outputDir, live.id);
+    const folder = new EventFolder({ spill: live.output });
+    /** The attempt's artifact spool (plain streams only): fed the answer as it streams, never the whole text. */
+    let artifacts: ArtifactSpool | undefined;
     const emit = (event: NewRunEvent) => {
-      if (event.type === "agent") folder.push(event.event);
+      if (event.type === "agent") {
+        folder.push(event.event);
+        if (artifacts && event.event.type === "text_delta") artifacts.push(event.event.delta);
+      }
       live.log.append(event);
     };
     const before = snapshotFiles(project.path);
@@ -255,6 +278,7 @@ export class RunService {
       const produced = [...files].sort();
       live.log.append(endEvent(ending, exit, produced, started));
       this.#finishRecords(live.id, ending, exit, produced);
+      live.output?.close();
       store.messages.complete(run.assistantMessageId, { text: folder.text, events: folder.events, endedAt: Date.now(), files: produced });
     };
 
@@ -337,6 +361,7 @@ export class RunService {
       if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
 
       let outcome: AttemptOutcome;
+      artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
       try {
         outcome = await runAttempt(
           {
@@ -367,22 +392,22 @@ export class RunService {
             hurry: this.#hurry.signal,
             emit,
             onSpawn: (pid) => store.runs.markRunning(live.id, pid),
-            collectText: extractsArtifacts(invocation.reader),
           },
           (input) => {
             live.input = input;
           },
         );
+        for (const path of outcome.toolPaths) if (resolveInsideProject(project.path, path)) files.add(path);
+        if (artifacts && !outcome.canceled) {
+          for (const artifact of artifacts.commit(project.path)) {
+            emit({ type: "agent", event: artifact });
+            if (artifact.path) files.add(artifact.path);
+          }
+        }
       } finally {
         if (promptFilePath) rmSync(promptFilePath, { force: true });
-      }
-
-      for (const path of outcome.toolPaths) if (resolveInsideProject(project.path, path)) files.add(path);
-      if (extractsArtifacts(invocation.reader) && !outcome.canceled) {
-        for (const artifact of writeArtifacts(outcome.text, project.path)) {
-          emit({ type: "agent", event: artifact });
-          if (artifact.path) files.add(artifact.path);
-        }
+        artifacts?.[Symbol.dispose]();
+        artifacts = undefined;
       }
 
       if (useNative && attemptIndex === 0 && looksLikeStaleSession(outcome)) {

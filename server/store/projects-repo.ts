@@ -1,5 +1,5 @@
 /** Projects and their conversations and messages. */
-import type { Conversation, Message, PersistedEvent, Project } from "../contracts/projects.ts";
+import { omittedTextLine, type Conversation, type Message, type PersistedEvent, type Project } from "../contracts/projects.ts";
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
@@ -102,27 +102,67 @@ export class MessagesRepo {
       .run(outcome.text, JSON.stringify(outcome.events), outcome.endedAt, JSON.stringify(outcome.files), id);
   }
 
+  /**
+   * The conversation's messages, each bounded: a text longer than `MAX_MESSAGE_TEXT_CHARS` (only rows written before
+   * runs folded their output bounded) comes back as its beginning and end around a `truncated` marker, cut by sqlite,
+   * so one huge turn never has to be loaded whole and its conversation always opens.
+   */
   list(conversationId: string): Message[] {
     return this.db
       .prepare(
-        "SELECT m.*, r.status AS run_status FROM messages m LEFT JOIN runs r ON r.id = m.run_id WHERE m.conversation_id = ? ORDER BY m.created_at, m.rowid",
+        `SELECT m.id, m.conversation_id, m.role, m.run_id, m.agent_id, m.started_at, m.ended_at, m.files_json, m.created_at,
+           r.status AS run_status, length(m.text) AS text_chars,
+           CASE WHEN length(m.text) <= ${MAX_MESSAGE_TEXT_CHARS} THEN m.text ELSE substr(m.text, 1, ${CUT_HEAD_CHARS}) END AS text,
+           CASE WHEN length(m.text) <= ${MAX_MESSAGE_TEXT_CHARS} THEN NULL ELSE substr(m.text, -${CUT_TAIL_CHARS}) END AS text_tail,
+           CASE WHEN length(m.events_json) <= ${MAX_EVENTS_JSON_CHARS} THEN m.events_json ELSE NULL END AS events_json,
+           length(m.events_json) AS events_chars
+         FROM messages m LEFT JOIN runs r ON r.id = m.run_id WHERE m.conversation_id = ? ORDER BY m.created_at, m.rowid`,
       )
       .all(conversationId)
-      .map((r) => ({
-        id: String(r.id),
-        conversationId: String(r.conversation_id),
-        role: r.role === "assistant" ? "assistant" : "user",
-        text: String(r.text),
-        ...(r.events_json ? { events: JSON.parse(String(r.events_json)) as PersistedEvent[] } : {}),
-        runId: r.run_id === null ? null : String(r.run_id),
-        runStatus: r.run_status === null || r.run_status === undefined ? null : (String(r.run_status) as RunStatus),
-        agentId: r.agent_id === null ? null : String(r.agent_id),
-        startedAt: r.started_at === null ? null : Number(r.started_at),
-        endedAt: r.ended_at === null ? null : Number(r.ended_at),
-        files: JSON.parse(String(r.files_json)) as string[],
-        createdAt: Number(r.created_at),
-      }));
+      .map((r) => {
+        const cut = r.text_tail === null || r.text_tail === undefined ? undefined : cutText(String(r.text), String(r.text_tail), Number(r.text_chars));
+        // Folded events too large to parse (legacy rows) give way to the text.
+        const events = r.events_json
+          ? (JSON.parse(String(r.events_json)) as PersistedEvent[])
+          : r.events_chars
+            ? (cut?.events ?? [{ type: "text" as const, text: String(r.text) }])
+            : undefined;
+        return {
+          id: String(r.id),
+          conversationId: String(r.conversation_id),
+          role: r.role === "assistant" ? "assistant" : "user",
+          text: cut?.text ?? String(r.text),
+          ...(events ? { events } : {}),
+          runId: r.run_id === null ? null : String(r.run_id),
+          runStatus: r.run_status === null || r.run_status === undefined ? null : (String(r.run_status) as RunStatus),
+          agentId: r.agent_id === null ? null : String(r.agent_id),
+          startedAt: r.started_at === null ? null : Number(r.started_at),
+          endedAt: r.ended_at === null ? null : Number(r.ended_at),
+          files: JSON.parse(String(r.files_json)) as string[],
+          createdAt: Number(r.created_at),
+        } satisfies Message;
+      });
   }
+}
+
+/**
+ * Longest message text returned whole (above what a bounded fold stores: 4 M kept, a 256 K tail and the marker);
+ * a longer one is cut to its first and last characters.
+ */
+const MAX_MESSAGE_TEXT_CHARS = 5_000_000;
+const CUT_HEAD_CHARS = 4_000_000;
+const CUT_TAIL_CHARS = 256_000;
+/** Longest folded events JSON parsed (a bounded fold's, JSON-escaped, stays well below); a longer one gives way to the text. */
+const MAX_EVENTS_JSON_CHARS = 16_000_000;
+
+/** A too-long stored text as the UI shows a cut answer: beginning, marker, end. */
+function cutText(head: string, tail: string, totalChars: number): { text: string; events: PersistedEvent[] } {
+  const omittedChars = Math.max(0, totalChars - head.length - tail.length);
+  const marker: PersistedEvent = { type: "truncated", omittedChars, totalChars, omittedEvents: 0, fullOutput: false };
+  return {
+    text: `${head}${omittedTextLine(omittedChars)}${tail}`,
+    events: [{ type: "text", text: head }, marker, ...(tail ? [{ type: "text" as const, text: tail }] : [])],
+  };
 }
 
 export class AgentSessionsRepo {

@@ -111,12 +111,27 @@ export class RunsRepo {
       for (const event of events) insert.run(runId, event.id, event.json);
     });
   }
-  /** Persisted events with id > afterId, in order. */
-  eventsAfter(runId: string, afterId: number, limit = 10_000): LoggedEvent[] {
-    return this.db
-      .prepare("SELECT json FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?")
-      .all(runId, afterId, limit)
-      .map((r) => loggedEventFromJson(String(r.json)));
+  /**
+   * Persisted events with id > afterId, in order: at most `limit`, and with `maxChars` only as many as fit in it (at
+   * least one). Their sizes are read first, so a page of large events is cut before any of it is loaded.
+   */
+  eventsAfter(runId: string, afterId: number, limit = 10_000, maxChars?: number): LoggedEvent[] {
+    let lastId: number | undefined;
+    if (maxChars !== undefined) {
+      const sizes = this.db.prepare("SELECT id, length(json) AS chars FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?").all(runId, afterId, limit);
+      let chars = 0;
+      for (const row of sizes) {
+        chars += Number(row.chars);
+        lastId = Number(row.id);
+        if (chars >= maxChars) break;
+      }
+      if (lastId === undefined) return [];
+    }
+    const rows =
+      lastId === undefined
+        ? this.db.prepare("SELECT json FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?").all(runId, afterId, limit)
+        : this.db.prepare("SELECT json FROM run_events WHERE run_id = ? AND id > ? AND id <= ? ORDER BY id").all(runId, afterId, lastId);
+    return rows.map((r) => loggedEventFromJson(String(r.json)));
   }
   /** The highest id the run may have sent: its last persisted event's, or its reservation's if higher. */
   lastEventId(runId: string): number {

@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
-import { RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { replayPersistedBatches, RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+import { Store } from "../../server/store/store.ts";
 import type { LoggedEvent } from "../../server/store/event-json.ts";
 
 /** sqlite stand-in: keeps what was flushed, and counts reads so tests can tell tail replay from persisted replay. */
@@ -8,14 +10,18 @@ function memoryPersistence() {
   const persistence = {
     reads: 0,
     reserved: 0,
+    /** Events handed out by reads, in total. */
+    served: 0,
     appendEvents: (_runId: string, events: readonly LoggedEvent[]) => void rows.push(...events),
     eventsAfter(_runId: string, afterId: number, limit = 10_000) {
       persistence.reads++;
-      return rows.filter((e) => e.id > afterId).slice(0, limit);
+      const page = rows.filter((e) => e.id > afterId).slice(0, limit);
+      persistence.served += page.length;
+      return page;
     },
     lastEventId: (): number => Math.max(rows.at(-1)?.id ?? 0, persistence.reserved),
     reserveEventIds: (_runId: string, throughId: number) => void (persistence.reserved = Math.max(persistence.reserved, throughId)),
-  } satisfies EventPersistence & { reads: number; reserved: number };
+  } satisfies EventPersistence & { reads: number; reserved: number; served: number };
   return persistence;
 }
 
@@ -96,4 +102,50 @@ test("ids a reader may have seen are reserved first: a log reopened after a cras
   const end = recovered.append({ type: "end", status: "failed", code: null, signal: null, reason: "od stopped", files: [], durationMs: 1 });
   expect(end.id).toBeGreaterThan(5);
   expect(recovered.eventsAfter(5).map((e) => e.id)).toEqual([end.id]);
+});
+
+// Issue #17: a late reader of a long live run must read it back a page at a time, not all at once.
+test("a late reader of a long live run replays it from persistence one page at a time", async () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence);
+  for (let n = 1; n <= 20_000; n++) log.append(diagnostic(n));
+  const batches = log.followBatches(0)[Symbol.asyncIterator]();
+  const first = await batches.next();
+  expect(first.value.map((e: LoggedEvent) => e.id)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+  // Only the page it is reading was loaded, not the other 19 000 events.
+  expect(persistence.served).toBeLessThanOrEqual(1000);
+  let seen = 1000;
+  log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+  for (let next = await batches.next(); !next.done; next = await batches.next()) {
+    expect(next.value[0]!.id).toBe(seen + 1);
+    seen += next.value.length;
+  }
+  expect(seen).toBe(20_001);
+  expect(persistence.served).toBeLessThanOrEqual(20_001);
+});
+
+// Issue #17: events can be large (a plain CLI's stdout chunks); counts alone would let a page or the tail hold GBs.
+test("large events: every batch a reader gets, live or replayed from sqlite, stays within a few MB of JSON", async () => {
+  const store = Store.open(":memory:", openBunSqlite);
+  try {
+    const log = new RunEventLog("run_1", store.runs);
+    const big = "x".repeat(100_000);
+    for (let n = 1; n <= 300; n++) log.append({ type: "diagnostic", kind: "test", message: big });
+    log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+    const MB = 1024 * 1024;
+    // A reader of the live log, and one of the finished run as after a daemon restart (sqlite only).
+    for (const batches of [log.followBatches(0), replayPersistedBatches(store.runs, "run_1", 0)]) {
+      const ids: number[] = [];
+      for await (const batch of batches) {
+        expect(batch.reduce((chars, e) => chars + e.json.length, 0)).toBeLessThanOrEqual(4 * MB + 101_000);
+        ids.push(...batch.map((e) => e.id));
+      }
+      expect(ids).toEqual(Array.from({ length: 301 }, (_, i) => i + 1));
+    }
+    // One sqlite page holds only what fits (here 10 events of 100 K), and always at least one event.
+    expect(store.runs.eventsAfter("run_1", 0, 1000, 1_000_000)).toHaveLength(10);
+    expect(store.runs.eventsAfter("run_1", 0, 1000, 1)).toHaveLength(1);
+  } finally {
+    store.close();
+  }
 });

@@ -21,3 +21,52 @@ test("EventFolder merges consecutive deltas and splits text around tool calls", 
     { type: "text", text: "b" },
   ]);
 });
+
+// Issue #17: a huge answer must not be folded whole into its stored message.
+test("EventFolder keeps a bounded beginning and end of a huge answer, marks the cut and spills the whole text", () => {
+  const spilled: string[] = [];
+  const folder = new EventFolder({ maxKeptChars: 1000, tailChars: 100, spill: { write: (text) => void spilled.push(text) } });
+  folder.push({ type: "text_delta", delta: "a".repeat(600) });
+  folder.push({ type: "tool_use", id: "t", name: "Read", input: { path: "x" }, kind: "file_read" });
+  const deltas = Array.from({ length: 5000 }, (_, i) => `${i % 10}`.repeat(10));
+  for (const delta of deltas) folder.push({ type: "text_delta", delta });
+  folder.push({ type: "tool_use", id: "u", name: "Read", input: { path: "y" }, kind: "file_read" });
+  folder.push({ type: "usage", usage: { input_tokens: 1, output_tokens: 2 } });
+  const whole = "a".repeat(600) + deltas.join("");
+  expect(spilled.join("")).toBe(whole);
+  const events = folder.events;
+  const keptText = events.flatMap((e) => (e.type === "text" ? [e.text] : []));
+  expect(keptText.join("").length).toBeLessThanOrEqual(1100);
+  expect(keptText[0]).toBe("a".repeat(600));
+  expect(keptText.at(-1)).toBe(whole.slice(-100));
+  const marker = events.find((e) => e.type === "truncated");
+  // Left out: the tool call after the cut.
+  expect(marker).toEqual({ type: "truncated", totalChars: whole.length, omittedChars: whole.length - keptText.join("").length, omittedEvents: 1, fullOutput: true });
+  // Tool calls after the cut are left out; usage is kept.
+  expect(events.filter((e) => e.type === "tool_use").map((e) => (e.type === "tool_use" ? e.id : ""))).toEqual(["t"]);
+  expect(events.at(-1)).toEqual({ type: "usage", inputTokens: 1, outputTokens: 2 });
+  expect(folder.text.length).toBeLessThan(1200);
+  expect(folder.text.endsWith(whole.slice(-100))).toBe(true);
+});
+
+test("EventFolder under its limit folds as before, with no marker", () => {
+  const folder = new EventFolder({ maxKeptChars: 1000, spill: { write: () => expect.unreachable() } });
+  folder.push({ type: "text_delta", delta: "hello" });
+  expect(folder.events).toEqual([{ type: "text", text: "hello" }]);
+  expect(folder.truncated).toBe(false);
+});
+
+test("EventFolder cut by tool results: later tool calls and thinking are counted as left out, the short answer is kept whole", () => {
+  const folder = new EventFolder({ maxKeptChars: 50_000, tailChars: 1000 });
+  for (let i = 0; i < 5; i++) {
+    folder.push({ type: "tool_use", id: `t${i}`, name: "Read", input: {}, kind: "file_read" });
+    folder.push({ type: "tool_result", toolUseId: `t${i}`, content: "r".repeat(20_000) });
+  }
+  folder.push({ type: "thinking_delta", delta: "hmm" });
+  folder.push({ type: "thinking_delta", delta: "…" });
+  folder.push({ type: "text_delta", delta: "Done." });
+  const marker = folder.events.find((e) => e.type === "truncated");
+  // t2's result crossed the limit; t3's and t4's calls and results and one stretch of thinking were left out.
+  expect(marker).toEqual({ type: "truncated", omittedChars: 0, totalChars: 5, omittedEvents: 5, fullOutput: false });
+  expect(folder.text).toBe("Done.");
+});

@@ -11,6 +11,7 @@ import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
+import { dataPaths } from "../../server/paths.ts";
 import { tempDir } from "./temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -81,6 +82,7 @@ export async function runHarness(options: {
     agents: { list: async () => infos, capabilities: () => ({}), liveModels: () => undefined },
     env,
     timeouts: options.timeouts,
+    outputDir: dataPaths(dataDir).runOutput,
   });
   const project = store.projects.byPath(projectDir) ?? store.projects.create("test", projectDir);
   let closed = false;

@@ -76,6 +76,14 @@ export function RunView({ state, live, onOpenFile }: { state: RunState; live: bo
             return (
               <div key={item.key} class={`notice level-${item.level}`} data-testid="notice" data-code={item.code}>
                 {item.code && <code>{item.code}</code>} {item.message}
+                {item.link && (
+                  <>
+                    {" "}
+                    <a href={item.link.href} target="_blank" rel="noopener" data-testid="notice-link">
+                      {item.link.label}
+                    </a>
+                  </>
+                )}
               </div>
             );
         }

@@ -27,7 +27,7 @@ function toolKind(kind: string): ToolKind {
 
 export function runStateFromMessage(message: Message): RunState {
   const draft = new RunDraft(emptyRunState(message.runId ?? message.id));
-  for (const event of message.events ?? []) foldPersistedEvent(draft, event);
+  for (const event of message.events ?? []) foldPersistedEvent(draft, event, message.runId);
   const s = draft.state;
   if (!s.items.some((item) => item.kind === "text") && message.text) draft.add({ kind: "text", key: draft.key(), text: message.text });
   for (const file of message.files) draft.touchFile(file);
@@ -54,7 +54,7 @@ function endingOf(message: Message, s: RunState): RunEnding | undefined {
   return { status, reason, exitCode: null, signal: null, files: [...s.files], durationMs };
 }
 
-export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent): void {
+export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent, runId?: string | null): void {
   switch (event.type) {
     case "status":
       draft.state.statusLabel = event.label;
@@ -100,9 +100,28 @@ export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent): void
     case "artifact":
       draft.touchFile(event.path ?? event.name);
       break;
+    case "truncated":
+      // The text before this notice is the answer's beginning, the text after it its end.
+      draft.add({
+        kind: "notice",
+        key: draft.key(),
+        level: "warning",
+        code: "OUTPUT_TRUNCATED",
+        message: `This answer is too long to show whole: ${omissions(event).join(" and ")} are left out here.`,
+        ...(event.fullOutput && runId ? { link: { href: `/api/runs/${encodeURIComponent(runId)}/output`, label: "Open the whole answer" } } : {}),
+      });
+      break;
     default: {
       const never: never = event;
       void never;
     }
   }
+}
+
+/** What a cut answer leaves out, in words. */
+function omissions(event: Extract<PersistedEvent, { type: "truncated" }>): string[] {
+  const parts: string[] = [];
+  if (event.omittedChars > 0) parts.push(`${event.omittedChars.toLocaleString("en")} of its ${event.totalChars.toLocaleString("en")} characters`);
+  if (event.omittedEvents > 0) parts.push(`${event.omittedEvents.toLocaleString("en")} tool calls, results or thoughts`);
+  return parts.length ? parts : ["some of its events"];
 }

@@ -46,6 +46,8 @@ export interface NoticeItem {
   level: "error" | "warning" | "info";
   message: string;
   code?: string;
+  /** Where to see more (e.g. the whole of a cut answer), opened in a new tab. */
+  link?: { href: string; label: string };
 }
 
 export type RunItem = TextItem | ThinkingItem | ToolItem | NoticeItem;

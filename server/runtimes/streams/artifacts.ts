@@ -1,12 +1,17 @@
 /**
  * Plain-stream artifact handoff: at run completion, `<artifact identifier="…" type="…" title="…">…</artifact>` blocks
- * in a plain CLI's stdout become project files (`<slug>.html|.css|.svg|.md`). Planning is pure text → plan; the
- * writer is a few lines of node:fs. Slugs keep only `[a-z0-9._-]` and never start with a dot, so an identifier like
- * `../../x` cannot leave the project folder.
+ * in a plain CLI's stdout become project files (`<slug>.html|.css|.svg|.md`). `planArtifacts` is the pure text → plan
+ * form; `ArtifactSpool` finds the same blocks while the text streams (artifact-scanner.ts) and spools each body to a
+ * private temp file, so a run's or a transcript's text is never held whole; `commit` then copies the files in.
+ * Slugs keep only `[a-z0-9._-]` and never start with a dot, so an identifier like `../../x` cannot leave the project
+ * folder.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import type { AgentEventOf } from "../../contracts/events.ts";
+import { BodyFile } from "./artifact-body-file.ts";
+import { ArtifactScanner } from "./artifact-scanner.ts";
 
 /** Artifact `type` attribute → file extension (seed §5.13). */
 export const ARTIFACT_EXTENSIONS: Readonly<Record<string, string>> = {
@@ -66,21 +71,93 @@ export function planArtifacts(text: string, taken: Iterable<string> = []): Artif
 
 /** Writes the artifacts of `text` into `dir` (created if needed) and returns one `artifact` event per file. */
 export function writeArtifacts(text: string, dir: string): AgentEventOf<"artifact">[] {
-  const root = resolve(dir);
-  const plans = planArtifacts(text, existsSync(root) ? readdirSync(root) : []);
-  if (plans.length === 0) return [];
-  mkdirSync(root, { recursive: true });
-  const events: AgentEventOf<"artifact">[] = [];
-  for (const plan of plans) {
-    const target = join(root, plan.name);
-    // Defence in depth: slugify already forbids separators and leading dots.
-    if (!resolve(target).startsWith(root + sep)) continue;
-    writeFileSync(target, plan.content, { flag: "wx" });
-    const event: AgentEventOf<"artifact"> = { type: "artifact", source: "plain-stream", name: plan.name, path: plan.name, artifactType: plan.artifactType };
-    if (plan.identifier !== undefined) event.identifier = plan.identifier;
-    events.push(event);
+  using spool = new ArtifactSpool();
+  spool.push(text);
+  return spool.commit(dir);
+}
+
+/** A finished block whose body waits in a temp file. */
+type SpooledArtifact = { stem: string; ext: string; file: string; identifier?: string; artifactType: string };
+
+/**
+ * Collects the artifacts of streaming text: `push` each piece, then `commit` them into a folder (or just dispose to
+ * drop them, e.g. when the run was canceled). Memory stays bounded whatever the text's size; bodies live in a
+ * private temp folder until commit and are removed on dispose.
+ */
+export class ArtifactSpool {
+  readonly #done: SpooledArtifact[] = [];
+  readonly #scanner: ArtifactScanner;
+  #staging: string | undefined;
+  #open: { artifact: Omit<SpooledArtifact, "file">; body: BodyFile | undefined } | undefined;
+
+  constructor() {
+    this.#scanner = new ArtifactScanner({
+      open: (attributes) => this.#start(attributes),
+      body: (text) => this.#open?.body?.write(text),
+      close: () => this.#finish(),
+      abandon: () => {
+        this.#open?.body?.close();
+        this.#open = undefined;
+      },
+    });
   }
-  return events;
+
+  push(text: string): void {
+    this.#scanner.push(text);
+  }
+
+  /** Ends the text and copies every complete artifact into `dir` (created if needed): one event per file. */
+  commit(dir: string): AgentEventOf<"artifact">[] {
+    this.#scanner.end();
+    if (this.#done.length === 0) return [];
+    const root = resolve(dir);
+    const used = new Set((existsSync(root) ? readdirSync(root) : []).map((n) => n.toLowerCase()));
+    mkdirSync(root, { recursive: true });
+    const events: AgentEventOf<"artifact">[] = [];
+    for (const artifact of this.#done.splice(0)) {
+      const name = uniqueName(artifact.stem, artifact.ext, used);
+      used.add(name.toLowerCase());
+      const target = join(root, name);
+      // Defence in depth: slugify already forbids separators and leading dots.
+      if (!resolve(target).startsWith(root + sep)) continue;
+      copyFileSync(artifact.file, target, constants.COPYFILE_EXCL);
+      const event: AgentEventOf<"artifact"> = { type: "artifact", source: "plain-stream", name, path: name, artifactType: artifact.artifactType };
+      if (artifact.identifier !== undefined) event.identifier = artifact.identifier;
+      events.push(event);
+    }
+    return events;
+  }
+
+  [Symbol.dispose](): void {
+    this.#open?.body?.close();
+    this.#open = undefined;
+    this.#done.length = 0;
+    if (this.#staging) rmSync(this.#staging, { recursive: true, force: true });
+    this.#staging = undefined;
+  }
+
+  #start(attributeSource: string): void {
+    const attrs = parseAttributes(attributeSource);
+    const artifactType = (attrs.type ?? "").trim().toLowerCase();
+    const ext = ARTIFACT_EXTENSIONS[artifactType];
+    let stem = slugify(attrs.identifier ?? attrs.title ?? "artifact");
+    if (ext && stem.endsWith(`.${ext}`)) stem = stem.slice(0, -(ext.length + 1)) || "artifact";
+    const artifact = { stem, ext: ext ?? "", artifactType, ...(attrs.identifier !== undefined ? { identifier: attrs.identifier } : {}) };
+    // An unsupported type's block is skipped whole, as planArtifacts skips it.
+    this.#open = { artifact, body: ext ? new BodyFile(join(this.#stagingDir(), String(this.#done.length))) : undefined };
+  }
+
+  #finish(): void {
+    const open = this.#open;
+    this.#open = undefined;
+    if (!open?.body) return;
+    this.#done.push({ ...open.artifact, file: open.body.close() });
+  }
+
+  #stagingDir(): string {
+    // mkdtemp creates the folder 0700: the bodies are readable by this user only.
+    return (this.#staging ??= mkdtempSync(join(tmpdir(), "od-artifacts-")));
+  }
 }
 
 function parseAttributes(source: string): Record<string, string> {

@@ -1,6 +1,6 @@
 /**
- * `plain`: CLIs without a structured stream. Every decoded stdout chunk is a text delta, verbatim. Artifact
- * extraction happens once at completion over the whole captured text (see artifacts.ts), not here.
+ * `plain`: CLIs without a structured stream. Every decoded stdout chunk is a text delta, verbatim. Artifacts are
+ * found in those deltas as they stream and written at completion (ArtifactSpool in artifacts.ts), not here.
  */
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { ParserContext, StreamParser } from "./types.ts";

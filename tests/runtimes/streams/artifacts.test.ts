@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AgentEvent } from "../../../server/contracts/events.ts";
-import { planArtifacts, slugify, writeArtifacts } from "../../../server/runtimes/streams/artifacts.ts";
+import { ArtifactSpool, planArtifacts, slugify, writeArtifacts } from "../../../server/runtimes/streams/artifacts.ts";
 import { tempDir } from "../../support/temp.ts";
 
 const block = (identifier: string, type: string, body = "x") => `<artifact identifier="${identifier}" type="${type}" title="T">\n${body}\n</artifact>`;
@@ -67,5 +67,37 @@ describe("writeArtifacts", () => {
     using dir = tempDir("od-artifacts-");
     expect(writeArtifacts("plain answer", join(dir.path, "sub"))).toEqual([]);
     expect(existsSync(join(dir.path, "sub"))).toBe(false);
+  });
+});
+
+describe("ArtifactSpool (streaming)", () => {
+  const samples = [
+    `intro ${block("landing", "text/html", "<h1>Hi</h1>\n<p>x</p>")} middle ${block("notes", "md", "  indented\n\n")} end`,
+    "before <artifact type='text/css' identifier='Main Styles'>\n\nbody { }\n  \n</artifact> after",
+    `${block("page", "html")}${block("page", "html")}<ARTIFACT type="svg" identifier="s">\r\n<svg/>\r\n</Artifact  >`,
+    `<artifactx type="html">not a tag</artifactx> ${block("code", "application/javascript", "skipped </artifac t>")} ${block("ok", "html", "é😀 </art> ok")}`,
+    `${block("blank", "html", " \n \t ")}<artifact type="html" identifier="unclosed">never ends`,
+  ];
+
+  test("finds the same artifacts as planArtifacts however the text is cut", () => {
+    for (const text of samples) {
+      const expected = planArtifacts(text).map((p) => [p.name, p.content]);
+      for (const size of [1, 2, 3, 5, 7, 11, 64, text.length]) {
+        using dir = tempDir("od-artifacts-");
+        using spool = new ArtifactSpool();
+        for (let at = 0; at < text.length; at += size) spool.push(text.slice(at, at + size));
+        const events = spool.commit(dir.path);
+        expect(events.map((e) => [e.name, readFileSync(join(dir.path, e.path!), "utf8")])).toEqual(expected);
+      }
+    }
+  });
+
+  test("dispose without commit writes nothing and removes the spooled bodies", () => {
+    using dir = tempDir("od-artifacts-");
+    const spool = new ArtifactSpool();
+    spool.push(block("landing", "html", "<p>x</p>"));
+    spool[Symbol.dispose]();
+    expect(spool.commit(dir.path)).toEqual([]);
+    expect(readdirSync(dir.path)).toEqual([]);
   });
 });

@@ -1,0 +1,62 @@
+// Issue #17: `od run` keeps its memory flat as a run grows (the folded answer is bounded; the rest streams to disk).
+// A real process with a fake copilot CLI on PATH; peak RSS is the od process's VmHWM.
+import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawnChild } from "../../server/platform/process.ts";
+import { writeShim } from "../support/fake-agents.ts";
+import { watchPeakRss } from "../support/peak-rss.ts";
+import { tempDir } from "../support/temp.ts";
+
+const root = join(import.meta.dir, "..", "..");
+const DELTA_LINE = JSON.stringify({
+  type: "assistant.message_delta",
+  data: { messageId: "m1", deltaContent: "line {{i}}: the agent keeps talking about what it does, at some length.\n" },
+  ephemeral: true,
+  id: "x",
+  timestamp: "t",
+  parentId: "p",
+});
+
+/** Runs `od run` on a copilot that streams `lines` text deltas; returns its exit code, answer size and peak RSS (kB). */
+async function runPeak(lines: number): Promise<{ code: number | null; stdoutBytes: number; peakKb: number }> {
+  using dir = tempDir("od-run-memory-");
+  const bin = join(dir.path, "bin");
+  const project = join(dir.path, "project");
+  mkdirSync(bin);
+  mkdirSync(project);
+  writeShim(bin, "copilot");
+  const script = join(dir.path, "script.json");
+  writeFileSync(script, JSON.stringify([{ readAll: true }, { repeat: lines, out: DELTA_LINE }, { exit: 0 }]));
+  const child = await spawnChild({
+    argv: [process.execPath, join(root, "server", "main.ts"), "run", "--agent", "copilot", "--project", project, "--data-dir", join(dir.path, "data"), "hello"],
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` },
+  });
+  const peak = watchPeakRss(child.pid);
+  let stdoutBytes = 0;
+  try {
+    const stderr = (async () => {
+      for await (const _ of child.stderr);
+    })();
+    for await (const chunk of child.stdout) stdoutBytes += chunk.length;
+    peak.sample();
+    await stderr;
+    const code = (await child.exited).code;
+    return { code, stdoutBytes, peakKb: peak.stop() };
+  } finally {
+    peak.stop();
+  }
+}
+
+test("od run's peak memory stays flat from 30k to 300k streamed lines", async () => {
+  const short = await runPeak(30_000);
+  expect(short.code).toBe(0);
+  const long = await runPeak(300_000);
+  expect(long.code).toBe(0);
+  // Every line reached stdout (about 72 bytes each).
+  expect(long.stdoutBytes).toBeGreaterThan(300_000 * 70);
+  // 10× the run: holding its answer added over 200 MB; a bounded fold adds GC and sqlite cache noise (30-45 MB).
+  const growthMb = (long.peakKb - short.peakKb) / 1024;
+  expect(short.peakKb).toBeGreaterThan(0);
+  expect(growthMb).toBeLessThan(80);
+}, 120_000);
