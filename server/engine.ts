@@ -11,6 +11,7 @@ import { connectionTestRoutes } from "./http/connection-test.ts";
 import type { GuardOptions } from "./http/guard.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { projectRoutes } from "./http/projects.ts";
+import { runChangeRoutes } from "./http/run-changes.ts";
 import { runRoutes } from "./http/runs.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { skillRoutes } from "./http/skills.ts";
@@ -55,6 +56,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       agentRoutes(services.catalog),
       projectRoutes(store, services.projects, options.guard.credentials),
       runRoutes(services.runs),
+      runChangeRoutes(store),
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
       // What a run gets besides the prompt: skills, MCP servers, image uploads.
       skillRoutes(services.skills, projectDirOf),

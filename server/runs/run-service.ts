@@ -12,7 +12,7 @@ import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { createRunInputs, type RunInputsProvider } from "../inputs/run-inputs.ts";
-import { changedFiles, snapshotFiles } from "../projects/file-snapshot.ts";
+import { trackChanges } from "../projects/changes/tracker.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
 import { RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
@@ -58,6 +58,9 @@ export type RunServiceDeps = {
    */
   outputDir?: string;
 };
+
+/** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
+type RunFinisher = (ending: RunEnding, exit: { code: number | null; signal: string | null }) => Promise<void>;
 
 type LiveRun = {
   id: string;
@@ -270,11 +273,14 @@ export class RunService {
       }
       live.log.append(event);
     };
-    const before = snapshotFiles(project.path);
+    // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
+    const changes = await trackChanges(project.path, { env: this.deps.env });
     const files = new Set<string>();
 
-    const finish = (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
-      for (const path of changedFiles(before, snapshotFiles(project.path))) files.add(path);
+    const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
+      const changed = await changes.finish();
+      for (const change of changed) if (change.kind !== "deleted") files.add(change.path);
+      store.runChanges.save(live.id, changes.source, changed);
       const produced = [...files].sort();
       live.log.append(endEvent(ending, exit, produced, started));
       this.#finishRecords(live.id, ending, exit, produced);
@@ -430,15 +436,15 @@ export class RunService {
     }
   }
 
-  #failConfig(emit: (e: NewRunEvent) => void, finish: (e: RunEnding, x: { code: null; signal: null }) => void, code: string, message: string): void {
+  #failConfig(emit: (e: NewRunEvent) => void, finish: RunFinisher, code: string, message: string): Promise<void> {
     emit({ type: "error", message, error: { code, message } });
-    finish({ status: "failed", failureCategory: "config", errorCode: code, reason: message }, { code: null, signal: null });
+    return finish({ status: "failed", failureCategory: "config", errorCode: code, reason: message }, { code: null, signal: null });
   }
 
-  #failBudget(emit: (e: NewRunEvent) => void, finish: (e: RunEnding, x: { code: null; signal: null }) => void, budget: { code: string; message: string }): void {
+  #failBudget(emit: (e: NewRunEvent) => void, finish: RunFinisher, budget: { code: string; message: string }): Promise<void> {
     emit({ type: "agent", event: { type: "error", message: budget.message, code: budget.code, terminal: true } });
     emit({ type: "error", message: budget.message, error: { code: budget.code, message: budget.message } });
-    finish({ status: "failed", failureCategory: "config", failureDetail: "prompt_too_large", errorCode: budget.code, reason: budget.message }, { code: null, signal: null });
+    return finish({ status: "failed", failureCategory: "config", failureDetail: "prompt_too_large", errorCode: budget.code, reason: budget.message }, { code: null, signal: null });
   }
 
   #defaultLaunch(def: RuntimeAgentDef): AgentLaunch | undefined {

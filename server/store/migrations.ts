@@ -104,4 +104,22 @@ export const MIGRATIONS: Migration[] = [
     // Live readers get events before their batch is written; a restart continues after this mark (Issue #17).
     sql: `ALTER TABLE runs ADD COLUMN event_ids_reserved INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 6,
+    name: "what each run changed in its project, with diffs",
+    sql: `
+      CREATE TABLE run_changes (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        additions INTEGER NOT NULL,
+        deletions INTEGER NOT NULL,
+        binary INTEGER NOT NULL,
+        omitted TEXT,
+        diff TEXT,
+        PRIMARY KEY (run_id, path)
+      );
+      ALTER TABLE runs ADD COLUMN changes_source TEXT;
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 /** The store: one database, opened once per process, and the repositories over it. */
 import { AppConfigRepo } from "./app-config-repo.ts";
 import { AgentSessionsRepo, ConversationsRepo, MessagesRepo, ProjectsRepo } from "./projects-repo.ts";
+import { RunChangesRepo } from "./run-changes-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
 import { openDatabase } from "./database.ts";
 import type { SqliteDatabase, SqliteOpener } from "./sqlite.ts";
@@ -12,6 +13,7 @@ export class Store {
   readonly messages: MessagesRepo;
   readonly agentSessions: AgentSessionsRepo;
   readonly runs: RunsRepo;
+  readonly runChanges: RunChangesRepo;
 
   private constructor(readonly db: SqliteDatabase) {
     this.appConfig = new AppConfigRepo(db);
@@ -20,6 +22,7 @@ export class Store {
     this.messages = new MessagesRepo(db);
     this.agentSessions = new AgentSessionsRepo(db);
     this.runs = new RunsRepo(db);
+    this.runChanges = new RunChangesRepo(db);
   }
 
   static open(path: string, opener: SqliteOpener): Store {

@@ -1,7 +1,9 @@
 /** One assistant turn: status line, thinking, Markdown text, tool cards, notices, usage and the end banner. */
 import { useEffect, useState } from "preact/hooks";
+import type { RunChangesModel } from "../state/run-changes.ts";
 import { elapsedMs } from "../state/run-model.ts";
 import type { RunState } from "../state/run-state.ts";
+import { ChangedFiles } from "./changed-files.tsx";
 import { EndBanner } from "./end-banner.tsx";
 import { Markdown } from "./markdown.tsx";
 import { ToolCard } from "./tool-card.tsx";
@@ -55,7 +57,7 @@ function Usage({ state }: { state: RunState }) {
   ) : null;
 }
 
-export function RunView({ state, live, onOpenFile }: { state: RunState; live: boolean; onOpenFile?: (path: string) => void }) {
+export function RunView({ state, live, onOpenFile, changes }: { state: RunState; live: boolean; onOpenFile?: (path: string) => void; changes?: RunChangesModel }) {
   return (
     <div class="run" data-run-id={state.runId}>
       <StatusLine state={state} live={live} />
@@ -95,6 +97,7 @@ export function RunView({ state, live, onOpenFile }: { state: RunState; live: bo
         </details>
       )}
       <Usage state={state} />
+      {state.end && changes && <ChangedFiles runId={state.runId} model={changes} onOpenFile={onOpenFile} />}
       {state.end && <EndBanner end={state.end} />}
     </div>
   );

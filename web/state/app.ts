@@ -14,6 +14,7 @@ import { createConversationModel } from "./conversation.ts";
 import { createDaemonModel } from "./daemon.ts";
 import { createFilesModel } from "./files.ts";
 import { createMcpModel, createSkillsModel } from "./optional-features.ts";
+import { createRunChangesModel } from "./run-changes.ts";
 import type { FrameScheduler } from "./scheduler.ts";
 import { createWorkspaceModel } from "./workspace.ts";
 
@@ -29,6 +30,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   const agents = createAgentsModel(api);
   const workspace = createWorkspaceModel(api);
   const files = createFilesModel(api);
+  const changes = createRunChangesModel(api);
   const skills = createSkillsModel(api);
   const mcp = createMcpModel(api);
   const conversation = createConversationModel({
@@ -82,6 +84,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { api, daemon, config, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, changes, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

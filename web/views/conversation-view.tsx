@@ -4,12 +4,13 @@ import { CopyCommand } from "../components/copy-button.tsx";
 import { Composer } from "../components/composer.tsx";
 import { RunView } from "../components/run-view.tsx";
 import type { AppModel } from "../state/app.ts";
+import type { RunChangesModel } from "../state/run-changes.ts";
 import type { RunModel } from "../state/run-model.ts";
 
-function LiveRun({ run, onOpenFile }: { run: RunModel; onOpenFile: (path: string) => void }) {
+function LiveRun({ run, onOpenFile, changes }: { run: RunModel; onOpenFile: (path: string) => void; changes: RunChangesModel }) {
   return (
     <>
-      <RunView state={run.state.value} live onOpenFile={onOpenFile} />
+      <RunView state={run.state.value} live onOpenFile={onOpenFile} changes={changes} />
       {run.trouble.value && <p class="muted">{run.trouble.value}</p>}
     </>
   );
@@ -83,9 +84,9 @@ export function ConversationView({ app }: { app: AppModel }) {
                 </div>
               );
             case "history":
-              return <RunView key={entry.key} state={conversation.historyOf(entry.message)} live={false} onOpenFile={openFile} />;
+              return <RunView key={entry.key} state={conversation.historyOf(entry.message)} live={false} onOpenFile={openFile} changes={app.changes} />;
             case "run":
-              return <LiveRun key={entry.key} run={entry.run} onOpenFile={openFile} />;
+              return <LiveRun key={entry.key} run={entry.run} onOpenFile={openFile} changes={app.changes} />;
           }
         })}
         <div ref={bottom} />

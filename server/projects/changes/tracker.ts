@@ -8,7 +8,7 @@
  * that fails falls back to the walk, an unreadable file becomes a change without a diff.
  */
 import { lstat, readFile, readlink } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { FileChange } from "../../contracts/changes.ts";
 import { runProbe, type ProbeRunner } from "../../runtimes/probe.ts";
 import { snapshotFiles, type FileStamp } from "../file-snapshot.ts";
@@ -35,12 +35,30 @@ export type TrackOptions = { git?: ProbeRunner; env?: Record<string, string | un
 export async function trackChanges(projectDir: string, options: TrackOptions = {}): Promise<ChangeTracker> {
   const git = options.git ?? runProbe;
   const env = options.env ?? process.env;
-  const inGit = await gitPrefix(projectDir, git, env);
+  // Only ask git when a `.git` is in sight: a spawn costs a run tens of milliseconds on a busy machine.
+  const inGit = (await hasGitAbove(projectDir)) ? await gitPrefix(projectDir, git, env) : undefined;
   if (inGit !== undefined) {
     const before = await gitDirty(projectDir, git, env, inGit);
     if (before) return gitTracker(projectDir, git, env, inGit, before);
   }
   return walkTracker(projectDir);
+}
+
+/** True when `dir` or a folder above it holds a `.git` (a repository, or a worktree's or submodule's `.git` file). */
+async function hasGitAbove(dir: string): Promise<boolean> {
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    if (await exists(join(current, ".git"))) return true;
+    if (dirname(current) === current) return false;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The project's path inside its git work tree (`""` at the top), or undefined when it is not in one. */

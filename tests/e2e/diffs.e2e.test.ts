@@ -1,0 +1,101 @@
+// A run that edits a tracked file in a git repository shows what it changed as coloured unified diffs, live and
+// after a reload (from history), in real Chromium against the built binary.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
+import { tempDir } from "../support/temp.ts";
+import { binaryCopy } from "./support/binary.ts";
+import { launchBrowser } from "./support/browser.ts";
+import { writeTurnTranscript, WRITTEN_FILE } from "./support/claude-transcripts.ts";
+import { fakeAgentPath, type FakeAgentPath } from "./support/fake-agent-path.ts";
+
+const screenshots = join(import.meta.dir, "screenshots");
+mkdirSync(screenshots, { recursive: true });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, stdio: "pipe" });
+
+describe("per-run diffs in Chromium", () => {
+  const temp = tempDir("od-e2e-diffs-");
+  let od: RunningDaemon;
+  let fakes: FakeAgentPath;
+  let binDir: string;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+  beforeAll(async () => {
+    fakes = fakeAgentPath(temp.path, { claude: {} });
+    const copy = await binaryCopy();
+    binDir = copy.dir;
+    chmodSync(copy.bin, 0o755);
+    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], { cwd: copy.dir, env: { PATH: fakes.path } });
+    browser = await launchBrowser();
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await od?.stop();
+    temp[Symbol.dispose]();
+    if (binDir) rmSync(binDir, { recursive: true, force: true });
+  });
+
+  test("a run that edits a tracked file and adds one shows both diffs, live and from history", async () => {
+    const repo = join(temp.path, "repo");
+    mkdirSync(join(repo, "src"), { recursive: true });
+    writeFileSync(join(repo, "src/app.ts"), "export const greeting = 'hi';\nexport const answer = 41;\n");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "start");
+    const cwd = realpathSync(repo);
+    const created = await fetch(`${od.origin}/api/projects`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "repo", path: cwd }),
+    });
+    const { project } = (await created.json()) as { project: { id: string } };
+    const turn = writeTurnTranscript(cwd, temp.path);
+    fakes.script("claude", [
+      { readLine: true },
+      { outFile: turn.toolUse },
+      { writeFile: { path: WRITTEN_FILE.path, content: WRITTEN_FILE.content } },
+      { writeFile: { path: "src/app.ts", content: "export const greeting = 'hello';\nexport const answer = 42;\n" } },
+      { outFile: turn.toolResult },
+      { outFile: turn.answer },
+    ]);
+
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await od.signInUrl()}#/p/${project.id}`);
+      await page.waitForSelector("[data-testid=composer-input]");
+      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+      await page.selectOption("[data-testid=agent-picker]", "claude");
+      await page.fill("[data-testid=composer-input]", "Make it friendlier");
+      await page.press("[data-testid=composer-input]", "Enter");
+
+      const check = async () => {
+        await page.waitForSelector('[data-testid=change][data-path="src/app.ts"]');
+        expect(await page.getAttribute("[data-testid=changes]", "data-source")).toBe("git");
+        const changes = await page.$$eval("[data-testid=change]", (nodes) => nodes.map((n) => [(n as HTMLElement).dataset.path, (n as HTMLElement).dataset.kind]));
+        expect(changes).toEqual([[WRITTEN_FILE.path, "created"], ["src/app.ts", "modified"]]);
+        const edit = page.locator('[data-testid=change][data-path="src/app.ts"]');
+        expect(await edit.locator(".diff-del").allTextContents()).toEqual(["-export const greeting = 'hi';\n", "-export const answer = 41;\n"]);
+        expect(await edit.locator(".diff-add").allTextContents()).toEqual(["+export const greeting = 'hello';\n", "+export const answer = 42;\n"]);
+        const addColor = await edit.locator(".diff-add").first().evaluate((el) => getComputedStyle(el).backgroundColor);
+        expect(addColor).not.toBe("rgba(0, 0, 0, 0)"); // coloured, not plain text
+      };
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+      await check();
+      await page.locator('[data-testid=change][data-path="src/app.ts"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(screenshots, "diffs.png") });
+      // Collapsible: closing the file hides its diff.
+      await page.click('[data-testid=change][data-path="src/app.ts"] > summary');
+      expect(await page.isVisible('[data-testid=change][data-path="src/app.ts"] [data-testid=diff]')).toBe(false);
+
+      await page.reload();
+      await check();
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,55 @@
+/** A finished run's changed files: one collapsible entry per file with its coloured unified diff. */
+import type { FileChange } from "../../server/contracts/changes.ts";
+import { diffLines, type RunChangesModel } from "../state/run-changes.ts";
+
+const KIND_MARK: Record<FileChange["kind"], string> = { created: "A", modified: "M", deleted: "D" };
+/** Open every file's diff at once only when there are few. */
+const OPEN_AT_MOST = 3;
+
+function Diff({ change }: { change: FileChange }) {
+  if (change.binary) return <p class="muted">Binary file: no diff shown.</p>;
+  if (change.diff === null) return <p class="muted">Too large to keep a diff of.</p>;
+  return (
+    <pre class="diff" data-testid="diff">
+      {diffLines(change.diff).map((line, i) => (
+        <span key={i} class={`diff-${line.role}`}>
+          {line.text}
+          {"\n"}
+        </span>
+      ))}
+      {change.omitted === "too-large" && <span class="diff-note">… diff cut: the change is larger than od shows</span>}
+    </pre>
+  );
+}
+
+export function ChangedFiles({ runId, model, onOpenFile }: { runId: string; model: RunChangesModel; onOpenFile?: (path: string) => void }) {
+  const state = model.of(runId).value;
+  if (state.kind === "loading") return null;
+  if (state.kind === "error") return <p class="muted changes-error">Could not load this run's changes: {state.message}</p>;
+  if (state.changes.length === 0) return null;
+  const additions = state.changes.reduce((sum, c) => sum + c.additions, 0);
+  const deletions = state.changes.reduce((sum, c) => sum + c.deletions, 0);
+  return (
+    <details class="changes" data-testid="changes" data-source={state.source} open>
+      <summary>
+        Changed files ({state.changes.length}) <span class="diff-add-count">+{additions}</span> <span class="diff-del-count">−{deletions}</span>
+      </summary>
+      {state.changes.map((change) => (
+        <details key={change.path} class="change" data-testid="change" data-path={change.path} data-kind={change.kind} open={state.changes.length <= OPEN_AT_MOST}>
+          <summary>
+            <span class={`change-kind change-${change.kind}`} title={change.kind}>
+              {KIND_MARK[change.kind]}
+            </span>{" "}
+            <code>{change.path}</code> <span class="diff-add-count">+{change.additions}</span> <span class="diff-del-count">−{change.deletions}</span>
+            {onOpenFile && change.kind !== "deleted" && (
+              <button type="button" class="link small" onClick={(e) => (e.preventDefault(), onOpenFile(change.path))}>
+                open
+              </button>
+            )}
+          </summary>
+          <Diff change={change} />
+        </details>
+      ))}
+    </details>
+  );
+}
