@@ -12,6 +12,7 @@ import type { GuardOptions } from "./http/guard.ts";
 import { mcpRoutes } from "./http/mcp.ts";
 import { projectRoutes } from "./http/projects.ts";
 import { runChangeRoutes } from "./http/run-changes.ts";
+import { runOutputLinkRoutes } from "./http/run-output-link.ts";
 import { runRoutes } from "./http/runs.ts";
 import { setupRoutes } from "./http/setup.ts";
 import { skillRoutes } from "./http/skills.ts";
@@ -57,6 +58,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       projectRoutes(store, services.projects, options.guard.credentials),
       runRoutes(services.runs),
       runChangeRoutes(store),
+      runOutputLinkRoutes(store, options.guard.credentials),
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
       // What a run gets besides the prompt: skills, MCP servers, image uploads.
       skillRoutes(services.skills, projectDirOf),

@@ -6,7 +6,8 @@
  *   `cross-site` (another port of 127.0.0.1 is same-site, and its no-cors GETs carry no Origin);
  * - every `/api` route but health and the launch-code trade needs `Authorization: Bearer` with the API token or a
  *   session secret (credentials.ts); no cookie authenticates anything, since browsers send cookies to every port;
- * - a GET of one project file may instead carry a short-lived file ticket (for frames and images);
+ * - a GET of one project file, or of a run's whole answer, may instead carry a short-lived ticket (frames, images
+ *   and new tabs cannot send the header);
  * - writes must be JSON (no simple-request form posts); a DELETE may have no body at all.
  */
 import type { Credentials } from "./credentials.ts";
@@ -17,8 +18,8 @@ const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Routes that authenticate nothing themselves: health, and trading a launch code for a session. */
 const OPEN_API_ROUTES = new Set(["GET /api/health", "HEAD /api/health", "POST /api/session"]);
 const FOREIGN_SITES = new Set(["same-site", "cross-site"]);
-/** The routes a file ticket can open (`/api/projects/:id/files/raw`). */
-const TICKETED_ROUTE = /^\/api\/projects\/[^/]+\/files\/raw$/;
+/** The routes a ticket can open: one project file, or a run's whole answer. */
+const TICKETED_ROUTE = /^\/api\/(?:projects\/[^/]+\/files\/raw|runs\/[^/]+\/output)$/;
 
 export type GuardOptions = {
   credentials: Credentials;

@@ -74,6 +74,17 @@ describe("request guard", () => {
     expect(health.status).toBe(403);
   });
 
+  test("a ticket for a run's whole answer opens that route alone, with any range, and only by GET", async () => {
+    await using t = await startTestApp();
+    const { ticket } = t.credentials.issueFileTicket({ pathname: "/api/runs/r1/output", path: "" });
+    const get = (path: string, method = "GET") => t.app.handle(new Request(`${ORIGIN}${path}`, { method }));
+    expect((await get(`/api/runs/r1/output?ticket=${ticket}&offset=10&limit=5`)).status).toBe(404); // past the guard: no such route here
+    expect((await get(`/api/runs/r2/output?ticket=${ticket}`)).status).toBe(401);
+    expect((await get(`/api/runs/r1?ticket=${ticket}`)).status).toBe(401);
+    expect((await get(`/api/runs/r1/output?ticket=${ticket}`, "DELETE")).status).toBe(401);
+    expect((await get("/api/runs/r1/output")).status).toBe(401);
+  });
+
   test("a malformed Host is a typed 400, not an error page", async () => {
     await using t = await startTestApp();
     for (const host of ["a:b:c", "x@127.0.0.1:7456", "127.0.0.1:7456 extra"]) {

@@ -6,6 +6,7 @@ import type { RunState } from "../state/run-state.ts";
 import { ChangedFiles } from "./changed-files.tsx";
 import { EndBanner } from "./end-banner.tsx";
 import { Markdown } from "./markdown.tsx";
+import { TicketLink } from "./ticket-link.tsx";
 import { ToolCard } from "./tool-card.tsx";
 
 function seconds(ms: number | undefined): string {
@@ -81,9 +82,9 @@ export function RunView({ state, live, onOpenFile, changes }: { state: RunState;
                 {item.link && (
                   <>
                     {" "}
-                    <a href={item.link.href} target="_blank" rel="noopener" data-testid="notice-link">
+                    <TicketLink href={item.link.href} testId="notice-link">
                       {item.link.label}
-                    </a>
+                    </TicketLink>
                   </>
                 )}
               </div>
