@@ -3,7 +3,7 @@
  * SkillFrontmatter. Problems become diagnostics (never exceptions), so a broken skill still lists with its reason.
  */
 import { SkillFrontmatter, type SkillDiagnostic } from "../contracts/skills.ts";
-import { parseYamlSubset, stringifyYamlSubset, type YamlMap } from "./yaml-subset.ts";
+import { parseFrontmatterYaml, stringifyFrontmatterYaml, type YamlMap } from "./frontmatter-yaml.ts";
 
 /** What od reads out of a SKILL.md, with defaults filled in where fields are missing. */
 export type SkillMeta = {
@@ -33,7 +33,7 @@ export function parseSkillFile(text: string, folderName: string): ParsedSkillFil
   if (split.yaml === null) {
     diagnostics.push({ severity: "error", path: "SKILL.md", message: "SKILL.md has no YAML frontmatter (it must start with a '---' line)" });
   } else {
-    const parsed = parseYamlSubset(split.yaml, 2);
+    const parsed = parseFrontmatterYaml(split.yaml, 2);
     if (parsed.ok) frontmatter = parsed.value;
     else diagnostics.push({ severity: "error", path: "SKILL.md", message: `frontmatter is not valid YAML (line ${parsed.line}): ${parsed.error}` });
   }
@@ -75,7 +75,7 @@ export function splitFrontmatter(text: string): { yaml: string | null; body: str
 
 /** A complete SKILL.md for the given fields (what `POST /api/skills/import` writes). */
 export function renderSkillFile(fields: { name: string; description: string; triggers: string[]; mode: string; previewType: string; examplePrompt: string }, body: string): string {
-  const frontmatter = stringifyYamlSubset({
+  const frontmatter = stringifyFrontmatterYaml({
     name: fields.name,
     description: fields.description,
     triggers: fields.triggers,

@@ -50,6 +50,20 @@ describe("parseSkillFile", () => {
     expect(parsed.body).toBe("body");
   });
 
+  test("frontmatter real skills write: anchors, a multi-line quoted description, a block-scalar prompt", () => {
+    const parsed = parseSkillFile(
+      `---\nname: deck\ndescription: "Builds a slide deck\n  from an outline"\ntriggers: &words [slides, deck]\nod:\n  mode: deck\n  preview: {type: html}\n  example_prompt: |\n    Make a deck\n    about owls\nx-aliases: *words\n---\nbody`,
+      "deck",
+    );
+    expect(parsed.diagnostics).toEqual([]);
+    expect(parsed.meta).toEqual({ name: "deck", description: "Builds a slide deck from an outline", triggers: ["slides", "deck"], mode: "deck", previewType: "html", examplePrompt: "Make a deck\nabout owls\n" });
+  });
+
+  test("a YAML error names the SKILL.md line it is on", () => {
+    const parsed = parseSkillFile(`---\nname: x\n\ndescription: d\ntriggers: *missing\n---\nbody`, "x");
+    expect(parsed.diagnostics).toEqual([{ severity: "error", path: "SKILL.md", message: "frontmatter is not valid YAML (line 5): alias '*missing' has no anchor before it" }]);
+  });
+
   test("no frontmatter, or an empty body, is an error", () => {
     expect(parseSkillFile("# just markdown", "x").diagnostics[0]).toMatchObject({ severity: "error", message: expect.stringContaining("no YAML frontmatter") });
     expect(parseSkillFile(`---\nname: x\n---\n\n`, "x").diagnostics[0]).toMatchObject({ severity: "error", message: expect.stringContaining("no instructions") });

@@ -1,10 +1,11 @@
 /**
  * Renders agent Markdown as Preact elements. Text always goes through text nodes (escaped by Preact); there is
- * no innerHTML anywhere on this path.
+ * no innerHTML anywhere on this path, and the only attributes come from the parsed tree's own fields.
  */
-import type { ComponentChildren, VNode } from "preact";
+import { Fragment, type ComponentChildren, type VNode } from "preact";
 import { useMemo } from "preact/hooks";
-import { parseMarkdown, type MdBlock, type MdInline } from "../lib/markdown.ts";
+import { highlightCode, type HighlightNode } from "../lib/code-highlight.ts";
+import { parseMarkdown, type MdAlign, type MdBlock, type MdInline, type MdListItem } from "../lib/markdown.ts";
 
 /** Pure: Markdown source → elements (exported for tests, which serialise the tree without a DOM). */
 export function renderMarkdown(source: string): VNode[] {
@@ -28,21 +29,72 @@ function renderBlock(block: MdBlock, index: number): VNode {
     }
     case "para":
       return <p key={index}>{inlines(block.c)}</p>;
+    case "text":
+      return <Fragment key={index}>{inlines(block.c)}</Fragment>;
     case "list": {
-      const items = block.items.map((item, i) => <li key={i}>{inlines(item)}</li>);
-      return block.ordered ? <ol key={index} start={block.start}>{items}</ol> : <ul key={index}>{items}</ul>;
+      const items = block.items.map(renderListItem);
+      return block.ordered ? (
+        <ol key={index} start={block.start === 1 ? undefined : block.start}>
+          {items}
+        </ol>
+      ) : (
+        <ul key={index}>{items}</ul>
+      );
     }
     case "code":
-      return (
-        <pre key={index} class="code-block" data-lang={block.lang || undefined}>
-          <code>{block.v}</code>
-        </pre>
-      );
+      return codeBlock(block.lang, block.v, index);
     case "quote":
       return <blockquote key={index}>{block.c.map(renderBlock)}</blockquote>;
+    case "table":
+      return (
+        <div key={index} class="table-scroll">
+          <table>
+            <thead>
+              <tr>{block.head.map((cell, i) => <th key={i} style={alignStyle(block.align[i])}>{inlines(cell)}</th>)}</tr>
+            </thead>
+            <tbody>
+              {block.rows.map((row, r) => (
+                <tr key={r}>{row.map((cell, i) => <td key={i} style={alignStyle(block.align[i])}>{inlines(cell)}</td>)}</tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      );
     case "hr":
       return <hr key={index} />;
   }
+}
+
+function renderListItem(item: MdListItem, index: number): VNode {
+  if (!item.task) return <li key={index}>{item.c.map(renderBlock)}</li>;
+  return (
+    <li key={index} class="task">
+      <input type="checkbox" checked={item.checked} disabled />
+      {item.c.map(renderBlock)}
+    </li>
+  );
+}
+
+function codeBlock(lang: string, code: string, index: number): VNode {
+  const highlighted = highlightCode(lang, code);
+  return (
+    <pre key={index} class="code-block" data-lang={lang || undefined}>
+      <code class={lang ? `language-${lang}` : undefined}>{highlighted ? highlighted.map(renderHighlight) : code}</code>
+    </pre>
+  );
+}
+
+function renderHighlight(node: HighlightNode, index: number): ComponentChildren {
+  if (typeof node === "string") return node;
+  return (
+    <span key={index} class={node.cls}>
+      {node.c.map(renderHighlight)}
+    </span>
+  );
+}
+
+function alignStyle(align: MdAlign | undefined): string | undefined {
+  return align ? `text-align: ${align}` : undefined;
 }
 
 function inlines(nodes: MdInline[]): ComponentChildren[] {
@@ -61,6 +113,8 @@ function renderInline(node: MdInline, index: number): ComponentChildren {
       return <em key={index}>{inlines(node.c)}</em>;
     case "del":
       return <del key={index}>{inlines(node.c)}</del>;
+    case "br":
+      return <br key={index} />;
     case "link":
       return (
         <a key={index} href={node.href} target="_blank" rel="noopener noreferrer nofollow">

@@ -1,8 +1,11 @@
 /**
- * A small Markdown parser for agent text. It produces a tree of plain data (never HTML): views render it with
- * Preact, which escapes every text node and attribute, so agent text cannot become markup. Raw HTML in the input
- * stays literal text; links keep only http(s) targets.
+ * Agent Markdown → a tree of plain data (never HTML). `marked`'s lexer does the CommonMark + GFM parsing (tables,
+ * nested and task lists, fenced code, autolinks); this module only decides what of its tokens may reach the page.
+ * Views render the tree with Preact, which escapes every text node and attribute, so agent text cannot become
+ * markup: raw HTML stays literal text, links keep only absolute http(s) targets, images become links to their
+ * source (nothing is fetched).
  */
+import { Lexer, type Token, type Tokens } from "marked";
 
 export type MdInline =
   | { t: "text"; v: string }
@@ -10,17 +13,26 @@ export type MdInline =
   | { t: "strong"; c: MdInline[] }
   | { t: "em"; c: MdInline[] }
   | { t: "del"; c: MdInline[] }
-  | { t: "link"; href: string; c: MdInline[] };
+  | { t: "link"; href: string; c: MdInline[] }
+  | { t: "br" };
+
+export type MdAlign = "left" | "center" | "right" | null;
+
+/** A list item's content; `task` items carry a checkbox. */
+export type MdListItem = { task: boolean; checked: boolean; c: MdBlock[] };
 
 export type MdBlock =
   | { t: "heading"; level: 1 | 2 | 3 | 4 | 5 | 6; c: MdInline[] }
   | { t: "para"; c: MdInline[] }
-  | { t: "list"; ordered: boolean; start: number; items: MdInline[][] }
+  /** Text of a tight list item: inline content without a paragraph around it. */
+  | { t: "text"; c: MdInline[] }
+  | { t: "list"; ordered: boolean; start: number; items: MdListItem[] }
   | { t: "code"; lang: string; v: string }
   | { t: "quote"; c: MdBlock[] }
+  | { t: "table"; align: MdAlign[]; head: MdInline[][]; rows: MdInline[][][] }
   | { t: "hr" };
 
-/** An href we will put in the DOM: absolute http(s) only (no javascript:, data:, relative or protocol-relative). */
+/** An href we will put in the DOM: absolute http(s) only (no javascript:, data:, mailto:, relative or protocol-relative). */
 export function safeHref(url: string): string | null {
   const trimmed = url.trim();
   if (!/^https?:\/\/[^\s]/i.test(trimmed)) return null;
@@ -32,199 +44,125 @@ export function safeHref(url: string): string | null {
   }
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)/;
-const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
-const HR = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
-const BULLET = /^\s*[-*+]\s+(.*)$/;
-const ORDERED = /^\s*(\d{1,9})[.)]\s+(.*)$/;
-const QUOTE = /^ {0,3}>\s?(.*)$/;
+/** GitHub-flavoured Markdown, no HTML-specific rewriting (marked's defaults otherwise). */
+const LEX_OPTIONS = { gfm: true, breaks: false } as const;
 
 export function parseMarkdown(source: string): MdBlock[] {
-  const lines = source.replace(/\r\n?/g, "\n").split("\n");
-  const blocks: MdBlock[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    const line = lines[i]!;
-    if (line.trim() === "") {
-      i++;
-      continue;
-    }
-    const fence = FENCE.exec(line);
-    if (fence) {
-      const marker = fence[1]!;
-      const body: string[] = [];
-      i++;
-      // An unclosed fence (still streaming) runs to the end of the text.
-      while (i < lines.length && !lines[i]!.trimStart().startsWith(marker)) body.push(lines[i++]!);
-      i++;
-      blocks.push({ t: "code", lang: fence[2] ?? "", v: body.join("\n") });
-      continue;
-    }
-    const heading = HEADING.exec(line);
-    if (heading) {
-      blocks.push({ t: "heading", level: heading[1]!.length as 1, c: parseInline(heading[2]!) });
-      i++;
-      continue;
-    }
-    if (HR.test(line)) {
-      blocks.push({ t: "hr" });
-      i++;
-      continue;
-    }
-    if (QUOTE.test(line)) {
-      const body: string[] = [];
-      while (i < lines.length && QUOTE.test(lines[i]!)) body.push(QUOTE.exec(lines[i++]!)![1]!);
-      blocks.push({ t: "quote", c: parseMarkdown(body.join("\n")) });
-      continue;
-    }
-    const bullet = BULLET.exec(line);
-    const ordered = ORDERED.exec(line);
-    if (bullet || ordered) {
-      const pattern = bullet ? BULLET : ORDERED;
-      const items: string[] = [];
-      while (i < lines.length) {
-        const current = lines[i]!;
-        const match = pattern.exec(current);
-        if (match) items.push(match[match.length - 1]!);
-        else if (current.trim() !== "" && /^\s+/.test(current) && items.length > 0) items[items.length - 1] += ` ${current.trim()}`;
-        else break;
-        i++;
-      }
-      blocks.push({ t: "list", ordered: !bullet, start: ordered && !bullet ? Number(ordered[1]) : 1, items: items.map(parseInline) });
-      continue;
-    }
-    const para: string[] = [];
-    while (i < lines.length && lines[i]!.trim() !== "" && !startsBlock(lines[i]!)) para.push(lines[i++]!.trim());
-    blocks.push({ t: "para", c: parseInline(para.join("\n")) });
-  }
-  return blocks;
+  return blocks(Lexer.lex(source, LEX_OPTIONS));
 }
 
-function startsBlock(line: string): boolean {
-  return FENCE.test(line) || HEADING.test(line) || HR.test(line) || QUOTE.test(line) || BULLET.test(line) || ORDERED.test(line);
+/** Inline Markdown only (one line of text: a title, a table cell). */
+export function parseInline(source: string): MdInline[] {
+  return inlines(Lexer.lexInline(source, LEX_OPTIONS));
 }
 
-const DELIMS: ReadonlyArray<{ open: string; t: "strong" | "em" | "del" }> = [
-  { open: "**", t: "strong" },
-  { open: "__", t: "strong" },
-  { open: "~~", t: "del" },
-  { open: "*", t: "em" },
-  { open: "_", t: "em" },
-];
-
-export function parseInline(text: string): MdInline[] {
-  const out: MdInline[] = [];
-  let buffer = "";
-  const flush = () => {
-    if (buffer) out.push({ t: "text", v: buffer });
-    buffer = "";
-  };
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i]!;
-    if (ch === "\\" && i + 1 < text.length && /[!-/:-@[-`{-~]/.test(text[i + 1]!)) {
-      buffer += text[i + 1];
-      i += 2;
-      continue;
-    }
-    if (ch === "`") {
-      const ticks = /^`+/.exec(text.slice(i))![0];
-      const close = text.indexOf(ticks, i + ticks.length);
-      if (close > 0) {
-        flush();
-        out.push({ t: "code", v: text.slice(i + ticks.length, close).replace(/^ (.*) $/s, "$1") });
-        i = close + ticks.length;
-        continue;
-      }
-      buffer += ticks;
-      i += ticks.length;
-      continue;
-    }
-    if (ch === "[") {
-      const link = matchLink(text, i);
-      if (link) {
-        flush();
-        const label = parseInline(link.label);
-        const href = safeHref(link.url);
-        if (href) out.push({ t: "link", href, c: label });
-        else out.push(...label); // unsafe target: keep the words, drop the link
-        i = link.end;
-        continue;
-      }
-    }
-    if ((ch === "h" || ch === "H") && /^https?:\/\//i.test(text.slice(i, i + 8)) && !/[\p{L}\p{N}]/u.test(text[i - 1] ?? " ")) {
-      const raw = /^https?:\/\/[^\s<>"'`]+/i.exec(text.slice(i))![0].replace(/[.,;:!?)\]]+$/, "");
-      const href = safeHref(raw);
-      if (href) {
-        flush();
-        out.push({ t: "link", href, c: [{ t: "text", v: raw }] });
-        i += raw.length;
-        continue;
-      }
-    }
-    const delim = DELIMS.find((d) => text.startsWith(d.open, i));
-    if (delim && canOpen(text, i, delim.open)) {
-      const close = findClose(text, i + delim.open.length, delim.open);
-      if (close > 0) {
-        flush();
-        out.push({ t: delim.t, c: parseInline(text.slice(i + delim.open.length, close)) });
-        i = close + delim.open.length;
-        continue;
-      }
-    }
-    buffer += ch;
-    i++;
+function blocks(tokens: Token[]): MdBlock[] {
+  const out: MdBlock[] = [];
+  for (const token of tokens) {
+    const block = toBlock(token as Tokens.Generic);
+    if (block) out.push(block);
   }
-  flush();
   return out;
 }
 
-function canOpen(text: string, at: number, open: string): boolean {
-  const next = text[at + open.length];
-  if (next === undefined || /\s/.test(next)) return false;
-  // Intraword underscores (snake_case) are not emphasis.
-  return !(open[0] === "_" && /[\p{L}\p{N}]/u.test(text[at - 1] ?? " "));
+function toBlock(token: Tokens.Generic): MdBlock | null {
+  switch (token.type) {
+    case "space":
+    case "def": // link reference definitions are resolved into their links by the lexer
+      return null;
+    case "heading":
+      return { t: "heading", level: token.depth as 1, c: inlines(token.tokens ?? []) };
+    case "paragraph":
+      return { t: "para", c: inlines(token.tokens ?? []) };
+    case "text":
+      return { t: "text", c: token.tokens ? inlines(token.tokens) : textOf(token.text) };
+    case "code":
+      // An unclosed fence (still streaming) is code to the end, as CommonMark says.
+      return { t: "code", lang: languageOf(token.lang), v: token.text };
+    case "blockquote":
+      return { t: "quote", c: blocks(token.tokens ?? []) };
+    case "list": {
+      const list = token as Tokens.List;
+      return { t: "list", ordered: list.ordered, start: typeof list.start === "number" ? list.start : 1, items: list.items.map(listItem) };
+    }
+    case "table": {
+      const table = token as Tokens.Table;
+      return { t: "table", align: table.align, head: table.header.map((cell) => inlines(cell.tokens)), rows: table.rows.map((row) => row.map((cell) => inlines(cell.tokens))) };
+    }
+    case "hr":
+      return { t: "hr" };
+    case "html":
+      // Raw HTML is shown as the text the agent wrote.
+      return { t: "para", c: [{ t: "text", v: token.raw.replace(/\n+$/, "") }] };
+    default:
+      return token.raw.trim() ? { t: "para", c: [{ t: "text", v: token.raw.trim() }] } : null;
+  }
 }
 
-function findClose(text: string, from: number, open: string): number {
-  for (let j = from + 1; j <= text.length - open.length; j++) {
-    if (text[j] === "\\") {
-      j++;
-      continue;
-    }
-    if (!text.startsWith(open, j) || /\s/.test(text[j - 1]!)) continue;
-    if (open.length === 1 && text[j + 1] === open) {
-      j++;
-      continue;
-    }
-    if (open[0] === "_" && /[\p{L}\p{N}]/u.test(text[j + open.length] ?? " ")) continue;
-    return j;
-  }
-  return -1;
+function listItem(item: Tokens.ListItem): MdListItem {
+  const content = item.tokens.filter((token) => token.type !== "checkbox");
+  return { task: Boolean(item.task), checked: Boolean(item.checked), c: blocks(content) };
 }
 
-function matchLink(text: string, at: number): { label: string; url: string; end: number } | null {
-  let depth = 0;
-  for (let j = at; j < text.length; j++) {
-    if (text[j] === "[") depth++;
-    else if (text[j] === "]" && --depth === 0) {
-      if (text[j + 1] !== "(") return null;
-      const close = closingParen(text, j + 2);
-      if (close < 0) return null;
-      const target = text.slice(j + 2, close).trim().split(/\s+/)[0] ?? "";
-      return { label: text.slice(at + 1, j), url: target.replace(/^<(.*)>$/, "$1"), end: close + 1 };
-    }
-  }
-  return null;
+/** The first word of a fence's info string (` ```ts title="x" ` → `ts`), lower-cased. */
+function languageOf(info: string | undefined): string {
+  return (info ?? "").trim().split(/\s+/)[0]!.toLowerCase();
 }
 
-/** Index of the `)` that closes a link target starting at `from`, allowing balanced parentheses inside it. */
-function closingParen(text: string, from: number): number {
-  let depth = 0;
-  for (let k = from; k < text.length; k++) {
-    if (text[k] === "(") depth++;
-    else if (text[k] === ")" && depth-- === 0) return k;
-    else if (text[k] === "\n") return -1;
+function inlines(tokens: Token[]): MdInline[] {
+  const out: MdInline[] = [];
+  for (const token of tokens) out.push(...toInline(token as Tokens.Generic));
+  return mergeText(out);
+}
+
+function toInline(token: Tokens.Generic): MdInline[] {
+  switch (token.type) {
+    case "text":
+      return token.tokens ? inlines(token.tokens) : textOf(token.text);
+    case "escape":
+      return [{ t: "text", v: token.text }];
+    case "codespan":
+      return [{ t: "code", v: token.text }];
+    case "strong":
+    case "em":
+    case "del":
+      return [{ t: token.type, c: inlines(token.tokens ?? []) }];
+    case "br":
+      return [{ t: "br" }];
+    case "link": {
+      const label = inlines(token.tokens ?? []);
+      const href = safeHref(token.href);
+      return href ? [{ t: "link", href, c: label }] : label; // unsafe target: keep the words, drop the link
+    }
+    case "image": {
+      // Nothing is loaded from agent text: an image becomes a link to it, labelled by its alt text.
+      const href = safeHref(token.href);
+      const label: MdInline[] = [{ t: "text", v: token.text || token.href }];
+      return href ? [{ t: "link", href, c: label }] : label;
+    }
+    case "html":
+      return [{ t: "text", v: token.raw }];
+    case "checkbox": // a task item's box (inside the paragraph of a loose item): its list item draws it
+      return [];
+    default:
+      return token.raw ? [{ t: "text", v: token.raw }] : [];
   }
-  return -1;
+}
+
+/** The lexer leaves named entities for an HTML renderer; ours writes text nodes, so the common ones are decoded here. */
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
+function textOf(text: string): MdInline[] {
+  return [{ t: "text", v: text.replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ENTITIES[name]!) }];
+}
+
+/** Adjacent text runs (split by escapes and entities) become one node. */
+function mergeText(nodes: MdInline[]): MdInline[] {
+  const out: MdInline[] = [];
+  for (const node of nodes) {
+    const last = out.at(-1);
+    if (node.t === "text" && last?.t === "text") out[out.length - 1] = { t: "text", v: last.v + node.v };
+    else out.push(node);
+  }
+  return out;
 }

@@ -47,3 +47,17 @@ export function writeTurnTranscript(
 export function initLine(cwd: string): string {
   return recording("write")[0]!.replaceAll("<CWD>", cwd);
 }
+
+/**
+ * A one-answer turn (the recorded text turn: init, one assistant message, the result) whose answer is `text`,
+ * written to `file` for the fake to replay.
+ */
+export function answerTranscript(cwd: string, text: string, file: string): string {
+  const [init, answer, result] = recording("text").map((line) => line.replaceAll("<CWD>", cwd));
+  const message = JSON.parse(answer!) as { message: { content: Array<{ type: string; text: string }> } };
+  message.message.content = [{ type: "text", text }];
+  const end = JSON.parse(result!) as { result: string };
+  end.result = text;
+  writeFileSync(file, [init, JSON.stringify(message), JSON.stringify(end)].join("\n") + "\n");
+  return file;
+}
