@@ -38,10 +38,17 @@ export class EventFolder {
         this.#merge("thinking", event.delta);
         return;
       case "tool_use":
-        this.#add({ type: "tool_use", id: event.id, name: event.name, input: event.input, kind: event.kind, ...(event.path ? { path: event.path } : {}) });
+        this.#add({ type: "tool_use", id: event.id, name: event.name, input: event.input, kind: event.kind, ...(event.path ? { path: event.path } : {}), ...parentOf(event) });
         return;
       case "tool_result":
-        this.#add({ type: "tool_result", toolUseId: event.toolUseId, content: event.content.slice(0, 20_000), ...(event.isError ? { isError: true } : {}) });
+        this.#add({
+          type: "tool_result",
+          toolUseId: event.toolUseId,
+          content: event.content.slice(0, 20_000),
+          ...(event.isError ? { isError: true } : {}),
+          ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
+          ...parentOf(event),
+        });
         return;
       case "usage":
         this.#add({
@@ -91,4 +98,9 @@ export class EventFolder {
     }
     this.#events.push(event);
   }
+}
+
+/** Keeps a sub-agent's link to the call that started it. */
+function parentOf(event: { parentToolUseId?: string }): { parentToolUseId?: string } {
+  return event.parentToolUseId ? { parentToolUseId: event.parentToolUseId } : {};
 }
