@@ -26,6 +26,7 @@ import type { Store } from "../store/store.ts";
 import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
+import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
 import { killRunProcessTree } from "./process-tree.ts";
@@ -232,8 +233,12 @@ export class RunService {
     const { def, project, conversationId } = run;
     const started = Date.now();
     const folder = new EventFolder();
+    const tally = new UsageTally();
     const emit = (event: NewRunEvent) => {
-      if (event.type === "agent") folder.push(event.event);
+      if (event.type === "agent") {
+        folder.push(event.event);
+        tally.push(event.event);
+      }
       live.log.append(event);
     };
     const before = snapshotFiles(project.path);
@@ -243,7 +248,7 @@ export class RunService {
       for (const path of changedFiles(before, snapshotFiles(project.path))) files.add(path);
       const produced = [...files].sort();
       live.log.append(endEvent(ending, exit, produced, started));
-      this.#finishRecords(live.id, ending, exit, produced);
+      this.#finishRecords(live.id, ending, exit, produced, tally);
       store.messages.complete(run.assistantMessageId, { text: folder.text, events: folder.events, endedAt: Date.now(), files: produced });
     };
 
@@ -409,8 +414,9 @@ export class RunService {
     return resolved.ok ? resolved.launch : undefined;
   }
 
-  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[]): void {
+  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], tally?: UsageTally): void {
     this.deps.store.runs.finish(runId, {
+      ...(tally ? { usage: tally.totals } : {}),
       status: ending.status,
       exitCode: exit.code,
       signal: exit.signal,
