@@ -15,6 +15,7 @@ import { createDaemonModel } from "./daemon.ts";
 import { createFilesModel } from "./files.ts";
 import { createMcpModel, createSkillsModel } from "./optional-features.ts";
 import type { FrameScheduler } from "./scheduler.ts";
+import { createUsageModel } from "./usage.ts";
 import { createWorkspaceModel } from "./workspace.ts";
 
 export interface AppEnv {
@@ -42,6 +43,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   const connectionTests = createConnectionTestsModel(api);
   const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
+  const usage = createUsageModel(api);
 
   const stops = [
     effect(() => {
@@ -82,6 +84,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { api, daemon, config, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, usage, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;
