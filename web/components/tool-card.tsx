@@ -171,7 +171,8 @@ export function ToolBody({ tool }: { tool: ToolItem }) {
   );
 }
 
-function cardClass(tool: ToolItem): string {
+/** The card's classes: its state, and `refused` apart from an ordinary failure. */
+export function cardClass(tool: ToolItem): string {
   return `tool-card state-${tool.state}${tool.refused ? " refused" : ""}`;
 }
 
@@ -183,5 +184,3 @@ export function ToolCard({ tool, onOpenFile }: { tool: ToolItem; onOpenFile?: (p
     </div>
   );
 }
-
-export { cardClass };
