@@ -63,7 +63,7 @@ test("migration 4 copies the figures of runs stored before it from their message
   const old = openDatabase(path, openBunSqlite, MIGRATIONS.filter((m) => m.version <= 3));
   const insertRun = old.prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, status, created_at, started_at, ended_at) VALUES (?, 'p', 'c', 'claude', NULL, ?, 1, 1, 2)");
   const insertMessage = old.prepare("INSERT INTO messages (id, conversation_id, role, text, events_json, run_id, created_at) VALUES (?, 'c', 'assistant', '', ?, ?, 1)");
-  old.exec("INSERT INTO projects (id, name, path, created_at) VALUES ('p', 'p', '/tmp/p', 1); INSERT INTO conversations (id, project_id, title, created_at, updated_at) VALUES ('c', 'p', 't', 1, 1)");
+  old.exec("INSERT INTO projects (id, name, path, created_at) VALUES ('p', 'p', '/p', 1); INSERT INTO conversations (id, project_id, title, created_at, updated_at) VALUES ('c', 'p', 't', 1, 1)");
   insertRun.run("r1", "succeeded");
   insertMessage.run("m1", JSON.stringify([{ type: "usage", inputTokens: 1 }, { type: "text", text: "x" }, "odd", { type: "usage", inputTokens: 5, outputTokens: 7, costUsd: 0.25 }]), "r1");
   insertRun.run("r2", "failed");
