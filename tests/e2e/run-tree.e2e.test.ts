@@ -3,7 +3,7 @@
 // show commands, exit codes, diffs and failures, and the usage view shows two runs' figures. Screenshots go to
 // tests/e2e/screenshots/ (git-ignored).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, realpathSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
@@ -88,7 +88,7 @@ describe("run tree and usage in Chromium", () => {
       await page.waitForSelector('[data-testid=sub-run][data-state=running] [data-testid=sub-run-items] [data-testid=tool-card][data-kind=file_edit]');
       expect(await subRun.locator("[data-testid=sub-run-meta]").textContent()).toBe("2 calls · running");
       await page.screenshot({ path: join(screenshots, "run-tree-running.png") });
-      Bun.write(join(temp.path, "release-subagent"), "go");
+      writeFileSync(join(temp.path, "release-subagent"), "go");
 
       await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
       await page.waitForSelector("[data-testid=sub-run][data-state=done]");
