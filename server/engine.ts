@@ -18,6 +18,7 @@ import { setupRoutes } from "./http/setup.ts";
 import { skillRoutes } from "./http/skills.ts";
 import type { UiAssets } from "./http/ui.ts";
 import { uploadRoutes } from "./http/uploads.ts";
+import { usageRoutes } from "./http/usage.ts";
 import { dataPaths } from "./paths.ts";
 import { preparePrivateDataDir, tightenedNotice } from "./private-data-dir.ts";
 import { createServices, type Services } from "./services.ts";
@@ -59,6 +60,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       runRoutes(services.runs),
       runChangeRoutes(store),
       runOutputLinkRoutes(store, options.guard.credentials),
+      usageRoutes(store.runs),
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
       // What a run gets besides the prompt: skills, MCP servers, image uploads.
       skillRoutes(services.skills, projectDirOf),

@@ -129,7 +129,8 @@ function humanPrinter(io: CommandIO) {
           io.stdout(agentEvent.delta);
           atLineStart = agentEvent.delta.endsWith("\n");
         } else if (agentEvent.type === "tool_use") {
-          line(`→ ${agentEvent.name}${agentEvent.path ? ` ${agentEvent.path}` : ""} (${agentEvent.kind})`);
+          // A sub-agent's calls are indented under the call that started it.
+          line(`${agentEvent.parentToolUseId ? "  ↳" : "→"} ${agentEvent.name}${agentEvent.path ? ` ${agentEvent.path}` : ""} (${agentEvent.kind})`);
         } else if (agentEvent.type === "tool_result" && agentEvent.isError) {
           line(`  ✗ ${agentEvent.content.split("\n")[0]?.slice(0, 200) ?? ""}`);
         }

@@ -69,6 +69,8 @@ export const ToolUseEvent = z.object({
   /** Affected file, relative to the run's cwd when inside it (absolute otherwise). */
   path: z.string().optional(),
   startedAt: z.number().optional(),
+  /** Set when a sub-agent made this call: the id of the `tool_use` (Claude `Task`/`Agent`) that started it. */
+  parentToolUseId: z.string().optional(),
 });
 
 /** Streaming tool arguments as they are generated (live only, never persisted). */
@@ -85,6 +87,10 @@ export const ToolResultEvent = z.object({
   toolUseId: z.string(),
   content: z.string(),
   isError: z.boolean().optional(),
+  /** A shell command's exit code, when the CLI reports one (never guessed). */
+  exitCode: z.number().optional(),
+  /** Set when the call was a sub-agent's: the id of the `tool_use` that started that sub-agent. */
+  parentToolUseId: z.string().optional(),
 });
 
 /** Usage and cost, usually once at the end of a turn. */

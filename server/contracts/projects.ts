@@ -46,8 +46,17 @@ export const PersistedEvent = z.discriminatedUnion("type", [
     input: z.unknown(),
     kind: z.string(),
     path: z.string().optional(),
+    /** The sub-agent's starting `tool_use` id, when a sub-agent made this call (so a reload shows the same tree). */
+    parentToolUseId: z.string().optional(),
   }),
-  z.object({ type: z.literal("tool_result"), toolUseId: z.string(), content: z.string(), isError: z.boolean().optional() }),
+  z.object({
+    type: z.literal("tool_result"),
+    toolUseId: z.string(),
+    content: z.string(),
+    isError: z.boolean().optional(),
+    exitCode: z.number().optional(),
+    parentToolUseId: z.string().optional(),
+  }),
   z.object({
     type: z.literal("usage"),
     inputTokens: z.number().optional(),

@@ -118,12 +118,19 @@ export class EventFolder {
         this.#keep(event.delta.length);
         return;
       case "tool_use":
-        this.#add({ type: "tool_use", id: event.id, name: event.name, input: event.input, kind: event.kind, ...(event.path ? { path: event.path } : {}) });
+        this.#add({ type: "tool_use", id: event.id, name: event.name, input: event.input, kind: event.kind, ...(event.path ? { path: event.path } : {}), ...parentOf(event) });
         this.#keep(JSON.stringify(event.input ?? null).length);
         return;
       case "tool_result": {
         const content = event.content.slice(0, 20_000);
-        this.#add({ type: "tool_result", toolUseId: event.toolUseId, content, ...(event.isError ? { isError: true } : {}) });
+        this.#add({
+          type: "tool_result",
+          toolUseId: event.toolUseId,
+          content,
+          ...(event.isError ? { isError: true } : {}),
+          ...(event.exitCode !== undefined ? { exitCode: event.exitCode } : {}),
+          ...parentOf(event),
+        });
         this.#keep(content.length);
         return;
       }
@@ -229,4 +236,9 @@ function smallEvent(event: AgentEvent): PersistedEvent | undefined {
     default:
       return undefined;
   }
+}
+
+/** Keeps a sub-agent's link to the call that started it. */
+function parentOf(event: { parentToolUseId?: string }): { parentToolUseId?: string } {
+  return event.parentToolUseId ? { parentToolUseId: event.parentToolUseId } : {};
 }

@@ -27,6 +27,7 @@ import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput }
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
 import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
+import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
@@ -264,11 +265,13 @@ export class RunService {
     const started = Date.now();
     if (this.deps.outputDir) live.output = new RunOutputFile(this.deps.outputDir, live.id);
     const folder = new EventFolder({ spill: live.output });
+    const tally = new UsageTally();
     /** The attempt's artifact spool (plain streams only): fed the answer as it streams, never the whole text. */
     let artifacts: ArtifactSpool | undefined;
     const emit = (event: NewRunEvent) => {
       if (event.type === "agent") {
         folder.push(event.event);
+        tally.push(event.event);
         if (artifacts && event.event.type === "text_delta") artifacts.push(event.event.delta);
       }
       live.log.append(event);
@@ -283,7 +286,7 @@ export class RunService {
       store.runChanges.save(live.id, changes.source, changed);
       const produced = [...files].sort();
       live.log.append(endEvent(ending, exit, produced, started));
-      this.#finishRecords(live.id, ending, exit, produced);
+      this.#finishRecords(live.id, ending, exit, produced, tally);
       live.output?.close();
       store.messages.complete(run.assistantMessageId, { text: folder.text, events: folder.events, endedAt: Date.now(), files: produced });
     };
@@ -452,8 +455,9 @@ export class RunService {
     return resolved.ok ? resolved.launch : undefined;
   }
 
-  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[]): void {
+  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], tally?: UsageTally): void {
     this.deps.store.runs.finish(runId, {
+      ...(tally ? { usage: tally.totals } : {}),
       status: ending.status,
       exitCode: exit.code,
       signal: exit.signal,

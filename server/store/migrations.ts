@@ -4,6 +4,12 @@
  */
 export type Migration = { version: number; name: string; sql: string };
 
+/** FROM … ORDER BY … LIMIT 1 picking the last `usage` part of the run's stored assistant message. */
+const LAST_USAGE_PART = `
+  FROM messages AS m, json_each(CASE WHEN json_valid(m.events_json) THEN m.events_json ELSE '[]' END) AS part
+  WHERE m.run_id = runs.id AND (CASE WHEN part.type = 'object' THEN json_extract(part.value, '$.type') END) = 'usage'
+  ORDER BY part.key DESC LIMIT 1`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -120,6 +126,24 @@ export const MIGRATIONS: Migration[] = [
         PRIMARY KEY (run_id, path)
       );
       ALTER TABLE runs ADD COLUMN changes_source TEXT;
+    `,
+  },
+  {
+    version: 7,
+    name: "usage figures of a run (tokens, cost, reported model)",
+    // Filled when a run ends. Runs stored before this keep their figures on the assistant message (its last usage
+    // part): copy them over once, so the usage view covers the whole history. Malformed message JSON is skipped.
+    sql: `
+      ALTER TABLE runs ADD COLUMN input_tokens INTEGER;
+      ALTER TABLE runs ADD COLUMN output_tokens INTEGER;
+      ALTER TABLE runs ADD COLUMN cost_usd REAL;
+      ALTER TABLE runs ADD COLUMN reported_model TEXT;
+      CREATE INDEX runs_by_started ON runs(started_at);
+      UPDATE runs SET
+        input_tokens = (SELECT json_extract(part.value, '$.inputTokens') ${LAST_USAGE_PART}),
+        output_tokens = (SELECT json_extract(part.value, '$.outputTokens') ${LAST_USAGE_PART}),
+        cost_usd = (SELECT json_extract(part.value, '$.costUsd') ${LAST_USAGE_PART})
+      WHERE status NOT IN ('queued', 'running');
     `,
   },
 ];

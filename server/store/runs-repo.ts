@@ -1,5 +1,6 @@
 /** Runs and their event logs. */
 import type { FailureCategory, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
+import type { UsageQuery, UsageRun } from "../contracts/usage.ts";
 import type { ProcessIdentity } from "../runs/process-identity.ts";
 import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";
 import { inTransaction, type SqliteDatabase, type SqlRow } from "./sqlite.ts";
@@ -15,6 +16,14 @@ export type NewRun = {
   owner?: ProcessIdentity;
 };
 
+/** What a run's CLI reported it used; null where it reported nothing. */
+export type RunUsageTotals = {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  reportedModel: string | null;
+};
+
 export type RunEnding = {
   status: RunStatus;
   exitCode: number | null;
@@ -24,6 +33,8 @@ export type RunEnding = {
   reason: string | null;
   errorCode: string | null;
   files: string[];
+  /** Figures the CLI reported; absent when the run ended before any could be kept (a crash of ours). */
+  usage?: RunUsageTotals;
 };
 
 const nullableString = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -54,6 +65,25 @@ function toSummary(r: SqlRow): RunSummary {
   };
 }
 
+function toUsageRun(r: SqlRow): UsageRun {
+  const startedAt = nullableNumber(r.started_at);
+  const endedAt = nullableNumber(r.ended_at);
+  return {
+    runId: String(r.id),
+    projectId: String(r.project_id),
+    conversationId: String(r.conversation_id),
+    agentId: String(r.agent_id),
+    model: nullableString(r.reported_model) ?? nullableString(r.model),
+    status: String(r.status) as RunStatus,
+    startedAt,
+    endedAt,
+    durationMs: startedAt !== null && endedAt !== null ? Math.max(0, endedAt - startedAt) : null,
+    inputTokens: nullableNumber(r.input_tokens),
+    outputTokens: nullableNumber(r.output_tokens),
+    costUsd: nullableNumber(r.cost_usd),
+  };
+}
+
 const SUMMARY_SELECT = "SELECT runs.*, (SELECT COALESCE(MAX(id), 0) FROM run_events WHERE run_id = runs.id) AS last_event_id FROM runs";
 
 export class RunsRepo {
@@ -76,6 +106,23 @@ export class RunsRepo {
         "UPDATE runs SET status = ?, ended_at = ?, exit_code = ?, signal = ?, failure_category = ?, failure_detail = ?, reason = ?, error_code = ?, files_json = ? WHERE id = ?",
       )
       .run(ending.status, Date.now(), ending.exitCode, ending.signal, ending.failureCategory, ending.failureDetail, ending.reason, ending.errorCode, JSON.stringify(ending.files), id);
+    const usage = ending.usage;
+    if (usage) {
+      this.db
+        .prepare("UPDATE runs SET input_tokens = ?, output_tokens = ?, cost_usd = ?, reported_model = ? WHERE id = ?")
+        .run(usage.inputTokens, usage.outputTokens, usage.costUsd, usage.reportedModel, id);
+    }
+  }
+  /** Finished runs' usage figures, newest first (by start), for the usage view. */
+  usage(query: UsageQuery): UsageRun[] {
+    const since = query.since ?? 0;
+    const limit = query.limit ?? 2000;
+    return this.db
+      .prepare(
+        "SELECT id, project_id, conversation_id, agent_id, model, reported_model, status, started_at, ended_at, input_tokens, output_tokens, cost_usd FROM runs WHERE status NOT IN ('queued', 'running') AND COALESCE(started_at, created_at) >= ? ORDER BY COALESCE(started_at, created_at) DESC LIMIT ?",
+      )
+      .all(since, limit)
+      .map(toUsageRun);
   }
   get(id: string): RunSummary | undefined {
     const row = this.db.prepare(`${SUMMARY_SELECT} WHERE id = ?`).get(id);

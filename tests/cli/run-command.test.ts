@@ -13,13 +13,13 @@ const root = join(import.meta.dir, "..", "..");
 const textFixture = join(root, "tests", "fixtures", "copilot", "text.jsonl");
 const TIMEOUT = 30_000;
 
-async function odRun(args: string[], options: { steps: unknown[]; stdin?: string; interruptAfterLine?: boolean; systemPath?: boolean }) {
+async function odRun(args: string[], options: { steps: unknown[]; stdin?: string; interruptAfterLine?: boolean; systemPath?: boolean; shim?: string }) {
   using dir = tempDir("od-cli-run-");
   const bin = join(dir.path, "bin");
   const project = join(dir.path, "project");
   mkdirSync(bin);
   mkdirSync(project);
-  writeShim(bin, "copilot");
+  writeShim(bin, options.shim ?? "copilot");
   const script = join(dir.path, "script.json");
   writeFileSync(script, JSON.stringify(options.steps));
   const child = await spawnChild({
@@ -66,6 +66,14 @@ describe("od run", () => {
     expect(events[0]!.type).toBe("start");
     expect(events.at(-1)).toMatchObject({ type: "end", status: "succeeded" });
     expect(projects).toHaveLength(1);
+  }, TIMEOUT);
+
+  test.concurrent("human output indents a sub-agent's calls under the Task call that started it", async () => {
+    const subAgent = join(root, "tests", "fixtures", "claude", "subagent-task.synthetic.jsonl");
+    const { exit, stdout } = await odRun(["--agent", "claude", "survey"], { shim: "claude", steps: [{ readLine: true }, { outFile: subAgent }] });
+    expect(exit.code).toBe(0);
+    const calls = stdout.split("\n").filter((line) => /^(→|  ↳)/.test(line));
+    expect(calls).toEqual(["→ Task (task)", "  ↳ Bash (command)", "  ↳ Edit /project/styles/main.css (file_edit)", "→ Bash (command)"]);
   }, TIMEOUT);
 
   test.concurrent("human output streams the answer; a failure exits 1 with the reason on stderr", async () => {

@@ -10,6 +10,7 @@
  *   {"repeat": N, "out": "line"}    print a line N times ({{i}} → index)
  *   {"err": "text"}                 print on stderr
  *   {"sleep": ms}                   wait
+ *   {"waitForFile": "path"}         wait until a test creates that file (hold the run at a point, no clock)
  *   {"readLine": true}              wait for one stdin line (stream-json input), recorded in the ledger
  *   {"readAll": true}               read stdin to EOF (text prompt delivery), recorded in the ledger
  *   {"echoInput": true}             print the last stdin line's user text as a claude assistant text line
@@ -32,7 +33,7 @@
  *   any argv holding the hidden-flag probe value: "unknown option" on stderr, exit 1
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 type Step = Record<string, unknown>;
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
     }
     if (typeof step.err === "string") process.stderr.write(step.err + "\n");
     if (typeof step.sleep === "number") await new Promise((r) => setTimeout(r, step.sleep as number));
+    if (typeof step.waitForFile === "string") while (!existsSync(step.waitForFile)) await new Promise((r) => setTimeout(r, 20));
     if (step.readLine) {
       const next = await stdinReader.next();
       if (!next.done) {

@@ -70,3 +70,14 @@ test("EventFolder cut by tool results: later tool calls and thinking are counted
   expect(marker).toEqual({ type: "truncated", omittedChars: 0, totalChars: 5, omittedEvents: 5, fullOutput: false });
   expect(folder.text).toBe("Done.");
 });
+
+test("EventFolder keeps a sub-agent's parent link and a command's exit code, so a reload shows the same tree", () => {
+  const folder = new EventFolder();
+  folder.push({ type: "tool_use", id: "task", name: "Task", input: { description: "d" }, kind: "task" });
+  folder.push({ type: "tool_use", id: "ls", name: "Bash", input: { command: "ls" }, kind: "command", parentToolUseId: "task" });
+  folder.push({ type: "tool_result", toolUseId: "ls", content: "no", isError: true, exitCode: 2, parentToolUseId: "task" });
+  expect(folder.events.slice(1)).toEqual([
+    { type: "tool_use", id: "ls", name: "Bash", input: { command: "ls" }, kind: "command", parentToolUseId: "task" },
+    { type: "tool_result", toolUseId: "ls", content: "no", isError: true, exitCode: 2, parentToolUseId: "task" },
+  ]);
+});

@@ -1,13 +1,11 @@
-/** One assistant turn: status line, thinking, Markdown text, tool cards, notices, usage and the end banner. */
+/** One assistant turn: status line, its items (text, thinking, tool cards, sub-agents, notices), usage and the end banner. */
 import { useEffect, useState } from "preact/hooks";
 import type { RunChangesModel } from "../state/run-changes.ts";
 import { elapsedMs } from "../state/run-model.ts";
 import type { RunState } from "../state/run-state.ts";
 import { ChangedFiles } from "./changed-files.tsx";
 import { EndBanner } from "./end-banner.tsx";
-import { Markdown } from "./markdown.tsx";
-import { TicketLink } from "./ticket-link.tsx";
-import { ToolCard } from "./tool-card.tsx";
+import { RunItems } from "./run-items.tsx";
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? "" : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
@@ -40,16 +38,24 @@ export function StatusLine({ state, live }: { state: RunState; live: boolean }) 
   );
 }
 
+/** Wall-clock length of the run as od measured it (start → end), else what the agent reported. */
+function runDurationMs(state: RunState): number | undefined {
+  if (state.end && state.end.durationMs > 0) return state.end.durationMs;
+  if (state.startedAt !== undefined && state.endedAt !== undefined) return Math.max(0, state.endedAt - state.startedAt);
+  return state.usage?.durationMs;
+}
+
+/** Tokens, cost (only when the CLI reported one) and duration of the run. */
 function Usage({ state }: { state: RunState }) {
-  const u = state.usage;
-  if (!u) return null;
+  const u = state.usage ?? {};
+  const duration = state.end ? runDurationMs(state) : undefined;
   const parts = [
     u.inputTokens !== undefined && `${u.inputTokens.toLocaleString()} in`,
     u.outputTokens !== undefined && `${u.outputTokens.toLocaleString()} out`,
     u.thoughtTokens !== undefined && `${u.thoughtTokens.toLocaleString()} thinking`,
     u.cachedReadTokens ? `${u.cachedReadTokens.toLocaleString()} cached` : false,
     u.costUsd !== undefined && `$${u.costUsd.toFixed(4)}`,
-    u.durationMs !== undefined && seconds(u.durationMs),
+    duration !== undefined && seconds(duration),
   ].filter(Boolean);
   return parts.length ? (
     <div class="usage" data-testid="usage">
@@ -62,35 +68,7 @@ export function RunView({ state, live, onOpenFile, changes }: { state: RunState;
   return (
     <div class="run" data-run-id={state.runId}>
       <StatusLine state={state} live={live} />
-      {state.items.map((item) => {
-        switch (item.kind) {
-          case "text":
-            return <Markdown key={item.key} text={item.text} class="assistant-text" data-testid="assistant-text" />;
-          case "thinking":
-            return (
-              <details key={item.key} class="thinking" data-testid="thinking" open={item.open}>
-                <summary>{item.open ? "Thinking…" : "Thought"}{item.tokens ? ` (${item.tokens} tokens)` : ""}</summary>
-                <div class="thinking-text">{item.text}</div>
-              </details>
-            );
-          case "tool":
-            return <ToolCard key={item.key} tool={item} onOpenFile={onOpenFile} />;
-          case "notice":
-            return (
-              <div key={item.key} class={`notice level-${item.level}`} data-testid="notice" data-code={item.code}>
-                {item.code && <code>{item.code}</code>} {item.message}
-                {item.link && (
-                  <>
-                    {" "}
-                    <TicketLink href={item.link.href} testId="notice-link">
-                      {item.link.label}
-                    </TicketLink>
-                  </>
-                )}
-              </div>
-            );
-        }
-      })}
+      <RunItems items={state.items} onOpenFile={onOpenFile} />
       {state.output && (
         <details class="raw-output">
           <summary>Unparsed output</summary>

@@ -1,5 +1,11 @@
-/** One tool call, rendered by its normalised kind: files link into the panel, commands show output, todos list. */
+/**
+ * One tool call, rendered by its normalised kind: shell commands show their command line, exit code and
+ * collapsible output; file edits their path and the diff their input asks for; todos a list; failed and refused
+ * calls carry a visible mark. A call that started a sub-agent is rendered by SubRun around this card's head.
+ */
+import { editDiff } from "../lib/edit-diff.ts";
 import type { ToolItem } from "../state/run-state.ts";
+import { DiffView } from "./diff-view.tsx";
 
 const KIND_LABEL: Record<ToolItem["toolKind"], string> = {
   file_write: "Wrote",
@@ -9,10 +15,13 @@ const KIND_LABEL: Record<ToolItem["toolKind"], string> = {
   search: "Searched",
   web: "Fetched",
   todo: "Plan",
-  task: "Task",
+  task: "Sub-agent",
   mcp: "MCP",
   other: "Tool",
 };
+
+/** Output up to this many lines opens by itself; longer output stays folded until asked for. */
+const SHORT_OUTPUT_LINES = 12;
 
 function field(input: unknown, ...names: string[]): string | undefined {
   if (typeof input !== "object" || input === null) return undefined;
@@ -69,26 +78,78 @@ function inputText(tool: ToolItem): string {
   }
 }
 
-export function ToolCard({ tool, onOpenFile }: { tool: ToolItem; onOpenFile?: (path: string) => void }) {
+function lineCount(text: string): number {
+  return text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
+}
+
+/** What went wrong, in one word: refused beats a non-zero exit code beats a plain failure. */
+function FailureMark({ tool }: { tool: ToolItem }) {
+  if (tool.refused) return <span class="tool-failure refused" data-testid="tool-failure" data-failure="refused">refused</span>;
+  if (tool.state !== "error") return null;
+  if (tool.exitCode !== undefined && tool.exitCode !== 0) return null;
+  return <span class="tool-failure" data-testid="tool-failure" data-failure="failed">failed</span>;
+}
+
+function ExitCode({ tool }: { tool: ToolItem }) {
+  if (tool.exitCode === undefined) return null;
+  return (
+    <span class={`tool-exit ${tool.exitCode === 0 ? "ok" : "bad"}`} data-testid="tool-exit" data-exit={tool.exitCode}>
+      exit {tool.exitCode}
+    </span>
+  );
+}
+
+/** The card's first line: state, kind, what it acted on, and any failure mark. */
+export function ToolHead({ tool, onOpenFile }: { tool: ToolItem; onOpenFile?: (path: string) => void }) {
   const detail = summary(tool);
   const isFile = (tool.toolKind === "file_write" || tool.toolKind === "file_edit") && tool.path;
-  const list = tool.toolKind === "todo" ? todos(tool.input) : [];
   return (
-    <div class={`tool-card state-${tool.state}`} data-testid="tool-card" data-kind={tool.toolKind} data-state={tool.state}>
-      <div class="tool-head">
-        <span class="tool-state" aria-label={tool.state}>
-          {tool.state === "running" ? "…" : tool.state === "error" ? "✕" : "✓"}
-        </span>
-        <span class="tool-kind">{KIND_LABEL[tool.toolKind]}</span>
-        {isFile && onOpenFile ? (
-          <button type="button" class="link file-link" data-testid="tool-file-link" onClick={() => onOpenFile(tool.path!)}>
-            {tool.path}
-          </button>
-        ) : (
-          <code class="tool-detail">{detail || tool.name}</code>
-        )}
-        <span class="tool-name">{tool.name}</span>
-      </div>
+    <div class="tool-head">
+      <span class="tool-state" aria-label={tool.refused ? "refused" : tool.state}>
+        {tool.state === "running" ? "…" : tool.refused ? "⊘" : tool.state === "error" ? "✕" : "✓"}
+      </span>
+      <span class="tool-kind">{KIND_LABEL[tool.toolKind]}</span>
+      {isFile && onOpenFile ? (
+        <button type="button" class="link file-link" data-testid="tool-file-link" onClick={() => onOpenFile(tool.path!)}>
+          {tool.path}
+        </button>
+      ) : (
+        <code class="tool-detail" title={detail || tool.name}>
+          {detail || tool.name}
+        </code>
+      )}
+      <ExitCode tool={tool} />
+      <FailureMark tool={tool} />
+      <span class="tool-name">{tool.name}</span>
+    </div>
+  );
+}
+
+function CommandOutput({ tool }: { tool: ToolItem }) {
+  const command = summary(tool);
+  const output = tool.result ?? "";
+  const lines = lineCount(output);
+  return (
+    <>
+      {command.includes("\n") && <pre class="tool-command">{command}</pre>}
+      {tool.result !== undefined && (
+        <details class="tool-output" data-testid="tool-output" open={tool.state === "error" || lines <= SHORT_OUTPUT_LINES}>
+          <summary>
+            Output · {lines} {lines === 1 ? "line" : "lines"}
+          </summary>
+          <pre class={tool.state === "error" ? "tool-error" : ""}>{output}</pre>
+        </details>
+      )}
+    </>
+  );
+}
+
+export function ToolBody({ tool }: { tool: ToolItem }) {
+  const list = tool.toolKind === "todo" ? todos(tool.input) : [];
+  const diff = tool.toolKind === "file_edit" || tool.toolKind === "file_write" ? editDiff(tool.input) : undefined;
+  const resultInDetails = tool.toolKind !== "command" && tool.result !== undefined;
+  return (
+    <>
       {list.length > 0 && (
         <ul class="todo-list">
           {list.map((todo, i) => (
@@ -98,12 +159,28 @@ export function ToolCard({ tool, onOpenFile }: { tool: ToolItem; onOpenFile?: (p
           ))}
         </ul>
       )}
-      {tool.toolKind === "command" && tool.result !== undefined && <pre class="tool-output">{tool.result}</pre>}
+      {tool.toolKind === "command" && <CommandOutput tool={tool} />}
+      {diff && diff.length > 0 && <DiffView lines={diff} />}
+      {tool.state === "error" && resultInDetails && <pre class="tool-error" data-testid="tool-error">{tool.result}</pre>}
       <details class="tool-io">
-        <summary>Input{tool.toolKind !== "command" && tool.result !== undefined ? " and result" : ""}</summary>
+        <summary>Input{resultInDetails && tool.state !== "error" ? " and result" : ""}</summary>
         <pre>{inputText(tool)}</pre>
-        {tool.toolKind !== "command" && tool.result !== undefined && <pre class={tool.state === "error" ? "tool-error" : ""}>{tool.result}</pre>}
+        {resultInDetails && tool.state !== "error" && <pre>{tool.result}</pre>}
       </details>
+    </>
+  );
+}
+
+/** The card's classes: its state, and `refused` apart from an ordinary failure. */
+export function cardClass(tool: ToolItem): string {
+  return `tool-card state-${tool.state}${tool.refused ? " refused" : ""}`;
+}
+
+export function ToolCard({ tool, onOpenFile }: { tool: ToolItem; onOpenFile?: (path: string) => void }) {
+  return (
+    <div class={cardClass(tool)} data-testid="tool-card" data-kind={tool.toolKind} data-state={tool.state} data-refused={tool.refused ? "true" : undefined}>
+      <ToolHead tool={tool} onOpenFile={onOpenFile} />
+      <ToolBody tool={tool} />
     </div>
   );
 }

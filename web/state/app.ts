@@ -16,6 +16,7 @@ import { createFilesModel } from "./files.ts";
 import { createMcpModel, createSkillsModel } from "./optional-features.ts";
 import { createRunChangesModel } from "./run-changes.ts";
 import type { FrameScheduler } from "./scheduler.ts";
+import { createUsageModel } from "./usage.ts";
 import { createWorkspaceModel } from "./workspace.ts";
 
 export interface AppEnv {
@@ -44,6 +45,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   const connectionTests = createConnectionTestsModel(api);
   const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
+  const usage = createUsageModel(api);
 
   const stops = [
     effect(() => {
@@ -84,6 +86,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { api, daemon, config, changes, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, changes, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, usage, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

@@ -5,7 +5,8 @@
 import type { ToolKind } from "../../server/contracts/events.ts";
 import type { Message, PersistedEvent } from "../../server/contracts/projects.ts";
 import { RunDraft } from "./run-draft.ts";
-import { emptyRunState, type RunEnding, type RunState, type ToolItem } from "./run-state.ts";
+import { emptyRunState, type RunEnding, type RunState } from "./run-state.ts";
+import { applyToolResult, applyToolUse, markLastFailedRefused, PERMISSION_REFUSED } from "./tool-fold.ts";
 
 /** Checked against the wire enum by the compiler (a missing or extra key fails tsc); keeps zod out of the bundle. */
 const TOOL_KINDS: Record<ToolKind, true> = {
@@ -66,26 +67,12 @@ export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent, runId
       draft.add({ kind: "thinking", key: draft.key(), text: event.text, open: false });
       break;
     case "tool_use":
-      draft.add({
-        kind: "tool",
-        key: draft.key(),
-        id: event.id,
-        name: event.name,
-        toolKind: toolKind(event.kind),
-        path: event.path,
-        input: event.input,
-        inputDraft: "",
-        state: "done",
-      });
+      // A stored call without a result was cut off, or never reported one: history shows it settled.
+      applyToolUse(draft, { ...event, kind: toolKind(event.kind) }).state = "done";
       break;
-    case "tool_result": {
-      const index = draft.findLast((item) => item.kind === "tool" && item.id === event.toolUseId);
-      if (index < 0) break;
-      const tool = draft.edit<ToolItem>(index);
-      tool.result = event.content;
-      tool.state = event.isError ? "error" : "done";
+    case "tool_result":
+      applyToolResult(draft, event);
       break;
-    }
     case "usage":
       draft.state.usage = {
         inputTokens: event.inputTokens,
@@ -95,6 +82,7 @@ export function foldPersistedEvent(draft: RunDraft, event: PersistedEvent, runId
       };
       break;
     case "error":
+      if (event.code === PERMISSION_REFUSED) markLastFailedRefused(draft);
       draft.add({ kind: "notice", key: draft.key(), level: "error", message: event.message, code: event.code });
       break;
     case "artifact":

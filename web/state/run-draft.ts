@@ -1,20 +1,54 @@
 /**
- * A mutable working copy of a RunState for folding many events between two renders. Items are copied on first
- * write after each snapshot, so a published snapshot never changes and unchanged items keep their identity
- * (cheap re-renders when one delta touches one item).
+ * A mutable working copy of a RunState for folding many events between two renders. Items (and a sub-agent's list
+ * of child items) are copied on first write after each snapshot, so a published snapshot never changes and
+ * unchanged items keep their identity (cheap re-renders when one delta touches one item).
  */
-import type { RunItem, RunState } from "./run-state.ts";
+import type { RunItem, RunState, ToolItem } from "./run-state.ts";
 
 const OUTPUT_LIMIT = 64 * 1024;
 
+/** One writable list of items: the run's own, or the children of a sub-agent's tool call. */
+export class ItemList {
+  constructor(
+    readonly items: RunItem[],
+    private readonly fresh: WeakSet<object>,
+  ) {}
+
+  last(): RunItem | undefined {
+    return this.items[this.items.length - 1];
+  }
+
+  add<T extends RunItem>(item: T): T {
+    this.items.push(item);
+    this.fresh.add(item);
+    return item;
+  }
+
+  /** The item at `index`, made writable (copied once per snapshot). */
+  edit<T extends RunItem>(index: number): T {
+    const item = this.items[index] as T;
+    if (this.fresh.has(item)) return item;
+    const copy = { ...item };
+    this.items[index] = copy;
+    this.fresh.add(copy);
+    return copy;
+  }
+
+  /** Index of the newest item matching `test`, or -1. */
+  findLast(test: (item: RunItem) => boolean): number {
+    for (let i = this.items.length - 1; i >= 0; i--) if (test(this.items[i]!)) return i;
+    return -1;
+  }
+}
+
 export class RunDraft {
-  private fresh = new WeakSet<RunItem>();
+  private fresh = new WeakSet<object>();
   private nextKey = 0;
   readonly state: RunState;
 
   constructor(initial: RunState) {
     this.state = { ...initial, items: initial.items.slice(), files: initial.files.slice() };
-    this.nextKey = initial.items.length;
+    this.nextKey = countItems(initial.items);
   }
 
   /** A key unique within this run, for list rendering. */
@@ -22,30 +56,47 @@ export class RunDraft {
     return `i${this.nextKey++}`;
   }
 
+  /** The run's own (top-level) items. */
+  get root(): ItemList {
+    return new ItemList(this.state.items, this.fresh);
+  }
+
+  /**
+   * The list a sub-agent's items go into: the children of the tool call `parentToolUseId`, wherever it sits in the
+   * tree. An unknown parent (or none) is the top level, so a call whose parent never arrived is shown, not lost.
+   */
+  list(parentToolUseId?: string): ItemList {
+    const path = parentToolUseId === undefined ? undefined : pathTo(this.state.items, parentToolUseId);
+    if (!path) return this.root;
+    let list = this.root;
+    for (const index of path) {
+      const tool = list.edit<ToolItem>(index);
+      const children = tool.children ?? [];
+      if (!this.fresh.has(children)) {
+        tool.children = children.slice();
+        this.fresh.add(tool.children);
+      }
+      list = new ItemList(tool.children!, this.fresh);
+    }
+    return list;
+  }
+
   last(): RunItem | undefined {
-    return this.state.items[this.state.items.length - 1];
+    return this.root.last();
   }
 
   add<T extends RunItem>(item: T): T {
-    this.state.items.push(item);
-    this.fresh.add(item);
-    return item;
+    return this.root.add(item);
   }
 
-  /** The item at `index`, made writable (copied once per snapshot). */
+  /** The top-level item at `index`, made writable (copied once per snapshot). */
   edit<T extends RunItem>(index: number): T {
-    const item = this.state.items[index] as T;
-    if (this.fresh.has(item)) return item;
-    const copy = { ...item };
-    this.state.items[index] = copy;
-    this.fresh.add(copy);
-    return copy;
+    return this.root.edit<T>(index);
   }
 
-  /** Index of the newest item matching `test`, or -1. */
+  /** Index of the newest top-level item matching `test`, or -1. */
   findLast(test: (item: RunItem) => boolean): number {
-    for (let i = this.state.items.length - 1; i >= 0; i--) if (test(this.state.items[i]!)) return i;
-    return -1;
+    return this.root.findLast(test);
   }
 
   touchFile(path: string): void {
@@ -62,4 +113,20 @@ export class RunDraft {
     this.fresh = new WeakSet();
     return { ...this.state, items: this.state.items.slice() };
   }
+}
+
+/** Indexes from the top level down to the tool call `id` (newest first at each level), or undefined. */
+function pathTo(items: readonly RunItem[], id: string): number[] | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind !== "tool") continue;
+    if (item.id === id) return [i];
+    const below = item.children ? pathTo(item.children, id) : undefined;
+    if (below) return [i, ...below];
+  }
+  return undefined;
+}
+
+function countItems(items: readonly RunItem[]): number {
+  return items.reduce((n, item) => n + 1 + (item.kind === "tool" && item.children ? countItems(item.children) : 0), 0);
 }

@@ -7,6 +7,7 @@ import type { AgentEvent } from "../../server/contracts/events.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import type { RunDraft } from "./run-draft.ts";
 import type { TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
+import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn } from "./tool-fold.ts";
 
 /** What a fold means for the rest of the page. */
 export interface FoldEffect {
@@ -115,12 +116,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
     }
     case "tool_use": {
       closeThinking(draft);
-      const index = findTool(draft, event.id);
-      const tool = index >= 0 ? draft.edit<ToolItem>(index) : draft.add(newTool(draft.key(), event.id, event.name));
-      tool.name = event.name;
-      tool.toolKind = event.kind;
-      tool.input = event.input;
-      if (event.path) tool.path = event.path;
+      applyToolUse(draft, event);
       s.statusLabel = "working";
       if ((event.kind === "file_write" || event.kind === "file_edit") && event.path) {
         draft.touchFile(event.path);
@@ -129,16 +125,11 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "tool_input_delta": {
-      const index = findTool(draft, event.id);
-      const tool = index >= 0 ? draft.edit<ToolItem>(index) : draft.add(newTool(draft.key(), event.id, event.name));
-      tool.inputDraft += event.delta;
+      toolIn(draft, draft.root, event.id, event.name).inputDraft += event.delta;
       break;
     }
     case "tool_result": {
-      const index = findTool(draft, event.toolUseId);
-      const tool = index >= 0 ? draft.edit<ToolItem>(index) : draft.add(newTool(draft.key(), event.toolUseId, "tool"));
-      tool.result = event.content;
-      tool.state = event.isError ? "error" : "done";
+      const tool = applyToolResult(draft, event);
       // tool_use is the request: the file exists only once its result is in, so list the files again now.
       if (isFileChange(tool)) effect.filesChanged = true;
       break;
@@ -167,6 +158,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "error":
+      if (event.code === PERMISSION_REFUSED) markLastFailedRefused(draft);
       draft.add({ kind: "notice", key: draft.key(), level: event.terminal ? "error" : "warning", message: event.message, code: event.code });
       break;
     case "raw":
@@ -181,22 +173,7 @@ function isFileChange(tool: ToolItem): boolean {
   return tool.toolKind === "file_write" || tool.toolKind === "file_edit";
 }
 
-function newTool(key: string, id: string, name: string): ToolItem {
-  return { kind: "tool", key, id, name, toolKind: "other", input: undefined, inputDraft: "", state: "running" };
-}
-
-function findTool(draft: RunDraft, id: string): number {
-  return draft.findLast((item) => item.kind === "tool" && item.id === id);
-}
-
 function closeThinking(draft: RunDraft): void {
   const index = draft.findLast((item) => item.kind === "thinking");
   if (index >= 0 && (draft.state.items[index] as ThinkingItem).open) draft.edit<ThinkingItem>(index).open = false;
-}
-
-function settleRunningTools(draft: RunDraft, state: "done" | "error"): void {
-  draft.state.items.forEach((item, index) => {
-    // A todo call is a snapshot of the plan, not work that can be cut off.
-    if (item.kind === "tool" && item.state === "running") draft.edit<ToolItem>(index).state = item.toolKind === "todo" ? "done" : state;
-  });
 }

@@ -24,7 +24,10 @@ export interface ThinkingItem {
 /** Where a tool call stands. */
 export type ToolState = "running" | "done" | "error";
 
-/** One tool call with its input, and its result once it settles. */
+/**
+ * One tool call with its input, and its result once it settles. A call that started a sub-agent (Claude `Task`)
+ * holds that sub-agent's own items in `children`: a child run whose status is this call's `state`.
+ */
 export interface ToolItem {
   kind: "tool";
   key: string;
@@ -37,6 +40,12 @@ export interface ToolItem {
   inputDraft: string;
   result?: string;
   state: ToolState;
+  /** A shell command's exit code, when the CLI reported one. */
+  exitCode?: number;
+  /** The agent or its permission layer refused the call (shown apart from an ordinary failure). */
+  refused?: boolean;
+  /** The items of the sub-agent this call started (tool calls, notices), in order. */
+  children?: RunItem[];
 }
 
 /** Something to tell the user that is not answer text (errors, diagnostics, retries). */

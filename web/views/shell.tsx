@@ -1,10 +1,11 @@
-/** The app shell: top bar, projects sidebar, conversation, files panel, and the settings dialog. */
+/** The app shell: top bar, projects sidebar, conversation, files panel, and the settings and usage dialogs. */
 import type { AppModel } from "../state/app.ts";
 import { AgentSetupDialog } from "../components/agent-setup-dialog.tsx";
 import { ConversationView } from "./conversation-view.tsx";
 import { FilesPanel } from "./files-panel.tsx";
 import { Settings } from "./settings.tsx";
 import { Sidebar } from "./sidebar.tsx";
+import { UsageView } from "./usage-view.tsx";
 
 export function Shell({ app }: { app: AppModel }) {
   const state = app.daemon.state.value;
@@ -19,6 +20,9 @@ export function Shell({ app }: { app: AppModel }) {
           {state.kind === "offline" && `daemon unreachable: ${state.message}`}
         </span>
         <span class="spacer" />
+        <button type="button" class="ghost" data-testid="open-usage" onClick={app.usage.show}>
+          Usage
+        </button>
         <button type="button" class="ghost" data-testid="open-settings" onClick={() => (app.settingsOpen.value = true)}>
           Settings
         </button>
@@ -35,6 +39,7 @@ export function Shell({ app }: { app: AppModel }) {
       <ConversationView app={app} />
       <FilesPanel files={app.files} />
       {app.settingsOpen.value && <Settings app={app} />}
+      {app.usage.open.value && <UsageView usage={app.usage} />}
       <AgentSetupDialog setup={app.agentSetup} />
     </div>
   );

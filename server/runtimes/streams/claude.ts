@@ -3,7 +3,8 @@
  * With `--include-partial-messages`, `stream_event` frames carry raw Anthropic SSE deltas and the per-block
  * `assistant` lines repeat what was streamed; without it only the `assistant` lines arrive. Text already streamed for
  * a message is not repeated, tool input assembled from `input_json_delta` wins over the wrapper's copy, and frames of
- * sub-agents (`parent_tool_use_id` set) show their tool calls but never their text and never end the main turn.
+ * sub-agents (`parent_tool_use_id` set) show their tool calls, linked to the `Task`/`Agent` call that started them by
+ * `parentToolUseId`, but never their text, and never end the main turn.
  */
 import type { AgentEvent } from "../../contracts/events.ts";
 import { isTaskTool, TaskList } from "./claude-tasks.ts";
@@ -46,16 +47,17 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
   /** An assistant-level error (e.g. authentication_failed) waits for `result`, which repeats it as the terminal one. */
   let pendingError: { message: string; code: string } | undefined;
 
-  function emitToolUse(out: AgentEvent[], id: string, name: string, input: unknown): void {
+  function emitToolUse(out: AgentEvent[], id: string, name: string, input: unknown, parentToolUseId?: string): void {
     if (emittedTools.has(id)) return;
     emittedTools.add(id);
+    const parent = parentToolUseId ? { parentToolUseId } : {};
     if (isTaskTool(name)) {
       const todoId = `${id}:todo-task`;
       renamedToolIds.set(id, todoId);
-      out.push(toolUseEvent(todoId, "TodoWrite", tasks.apply(name, input), cwd));
+      out.push({ ...toolUseEvent(todoId, "TodoWrite", tasks.apply(name, input), cwd), ...parent });
       return;
     }
-    out.push(toolUseEvent(id, name, input, cwd));
+    out.push({ ...toolUseEvent(id, name, input, cwd), ...parent });
   }
 
   function turnEnd(out: AgentEvent[], messageId: string, stopReason: string | undefined): void {
@@ -173,7 +175,8 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
   function onAssistant(rec: JsonRecord, line: string | undefined): AgentEvent[] {
     const message = obj(rec.message);
     if (!message) return [rawRecord(rec, line)];
-    const isSubAgent = Boolean(rec.parent_tool_use_id);
+    const parentToolUseId = str(rec.parent_tool_use_id) || undefined;
+    const isSubAgent = parentToolUseId !== undefined;
     const messageId = str(message.id) ?? "";
     const out: AgentEvent[] = [];
     const texts: string[] = [];
@@ -188,7 +191,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       if (block.type === "tool_use" || block.type === "server_tool_use") {
         const id = str(block.id);
         if (!id) continue;
-        emitToolUse(out, id, str(block.name) ?? "tool", assembledInput.has(id) ? assembledInput.get(id) : (block.input ?? {}));
+        emitToolUse(out, id, str(block.name) ?? "tool", assembledInput.has(id) ? assembledInput.get(id) : (block.input ?? {}), parentToolUseId);
       } else if (block.type === "text") {
         const text = str(block.text) ?? "";
         texts.push(text);
@@ -211,6 +214,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
 
   function onUser(rec: JsonRecord): AgentEvent[] {
     const out: AgentEvent[] = [];
+    const parentToolUseId = str(rec.parent_tool_use_id) || undefined;
     for (const item of arr(obj(rec.message)?.content)) {
       const block = obj(item);
       // Keyed on tool_use_id rather than `type`, so a result block with an unexpected type label still lands.
@@ -218,7 +222,13 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       if (!block || (block.type !== "tool_result" && !id)) continue;
       if (!id) continue;
       const result: AgentEvent = { type: "tool_result", toolUseId: renamedToolIds.get(id) ?? id, content: stringifyContent(block.content) };
-      if (block.is_error === true) result.isError = true;
+      if (block.is_error === true) {
+        result.isError = true;
+        // A failed Bash call's result starts "Exit code N"; a successful one carries no code at all.
+        const exit = /^Exit code (\d+)\b/.exec(result.content);
+        if (exit) result.exitCode = Number(exit[1]);
+      }
+      if (parentToolUseId) result.parentToolUseId = parentToolUseId;
       out.push(result);
     }
     return out;

@@ -80,6 +80,7 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
       const failed = item.status === "failed" || (exit !== undefined && exit !== 0);
       const result: AgentEvent = { type: "tool_result", toolUseId: id, content: str(item.aggregated_output) ?? "" };
       if (failed) result.isError = true;
+      if (exit !== undefined) result.exitCode = exit;
       out.push(result);
     }
     return out;

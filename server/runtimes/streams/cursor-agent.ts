@@ -104,6 +104,7 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
     const content = success ? shellOutput(success) ?? stringifyContent(success) : stringifyContent(failure ?? payload.result ?? "");
     const event: AgentEvent = { type: "tool_result", toolUseId: id, content };
     if (!success || (exit !== undefined && exit !== 0)) event.isError = true;
+    if (exit !== undefined) event.exitCode = exit;
     out.push(event);
   }
 

@@ -61,3 +61,23 @@ export function answerTranscript(cwd: string, text: string, file: string): strin
   writeFileSync(file, [init, JSON.stringify(message), JSON.stringify(end)].join("\n") + "\n");
   return file;
 }
+
+/**
+ * The `Task` sub-agent transcript (tests/fixtures/claude/subagent-task.synthetic.jsonl) in two parts, so a test can
+ * look at the child run while it still works: everything up to the sub-agent's report, then the report onwards.
+ */
+export function subAgentTranscript(cwd: string, outDir: string): { working: string; rest: string } {
+  const lines = recording("subagent-task.synthetic").map((line) => line.replaceAll("/project", cwd));
+  const report = lines.findIndex((line) => line.includes('"tool_use_id":"toolu_01TaskSurvey"'));
+  const files = { working: join(outDir, "subagent-working.jsonl"), rest: join(outDir, "subagent-rest.jsonl") };
+  writeFileSync(files.working, lines.slice(0, report).join("\n") + "\n");
+  writeFileSync(files.rest, lines.slice(report).join("\n") + "\n");
+  return files;
+}
+
+/** The recorded write turn in one file (its result line reports tokens and cost), pointed at `cwd`. */
+export function writeTranscript(cwd: string, outDir: string): string {
+  const file = join(outDir, "write-turn.jsonl");
+  writeFileSync(file, recording("write").map((line) => line.replaceAll("<CWD>", cwd)).join("\n") + "\n");
+  return file;
+}

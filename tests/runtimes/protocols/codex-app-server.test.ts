@@ -53,7 +53,7 @@ describe("codex app-server transport", () => {
       ["p1:style.css", "Edit", "file_edit", "style.css"],
     ]);
     expect(ofType(events, "tool_result")).toEqual([
-      { type: "tool_result", toolUseId: "c1", content: "a.txt\n" },
+      { type: "tool_result", toolUseId: "c1", content: "a.txt\n", exitCode: 0 },
       { type: "tool_result", toolUseId: "p1:index.html", content: "applied +2 -0" },
       { type: "tool_result", toolUseId: "p1:style.css", content: "applied +2 -1" },
     ]);

@@ -126,6 +126,7 @@ export class CodexItemMapper {
         this.openCommands.delete(item.id);
         const result: AgentEventOf<"tool_result"> = { type: "tool_result", toolUseId: item.id, content: item.aggregatedOutput ?? "" };
         if (item.status === "failed" || item.status === "declined" || (typeof item.exitCode === "number" && item.exitCode !== 0)) result.isError = true;
+        if (typeof item.exitCode === "number") result.exitCode = item.exitCode;
         return [...events, result];
       }
       case "mcpToolCall": {

@@ -1,0 +1,8 @@
+/** Usage: what finished runs reported using (tokens, cost, duration), per run, for the usage view. Read-only. */
+import { Elysia } from "elysia";
+import { UsageQuery, type UsageResponse } from "../contracts/usage.ts";
+import type { RunsRepo } from "../store/runs-repo.ts";
+import { parseBody } from "./errors.ts";
+
+export const usageRoutes = (runs: RunsRepo) =>
+  new Elysia({ name: "usage" }).get("/api/usage", ({ query }): UsageResponse => ({ runs: runs.usage(parseBody(UsageQuery, query)) }));

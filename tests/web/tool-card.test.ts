@@ -1,0 +1,82 @@
+/** Issue #19: tool calls people can read — command, exit code and output; edits as diffs; failures marked. */
+import { describe, expect, test } from "bun:test";
+import { h } from "preact";
+import { ToolCard } from "../../web/components/tool-card.tsx";
+import { editDiff } from "../../web/lib/edit-diff.ts";
+import type { ToolItem } from "../../web/state/run-state.ts";
+import { vnodeToHtml } from "../support/web-vnode-html.ts";
+
+function tool(over: Partial<ToolItem>): ToolItem {
+  return { kind: "tool", key: "k", id: "t", name: "Bash", toolKind: "command", input: {}, inputDraft: "", state: "done", ...over };
+}
+
+const html = (t: ToolItem) => vnodeToHtml(h(ToolCard, { tool: t }));
+
+describe("edit diffs from the call's input", () => {
+  test("Claude Edit: old_string → new_string as removed and added lines, unchanged lines as context", () => {
+    expect(editDiff({ file_path: "/p/a.css", old_string: "a {}\nh1 { color: red; }\n", new_string: "a {}\nh1 { color: navy; }\n" })).toEqual([
+      { kind: "ctx", text: "a {}" },
+      { kind: "del", text: "h1 { color: red; }" },
+      { kind: "add", text: "h1 { color: navy; }" },
+    ]);
+  });
+
+  test("MultiEdit: one hunk per edit; Write: every line added; a unified diff in the input is read as one", () => {
+    expect(editDiff({ edits: [{ old_string: "x", new_string: "y" }] })).toEqual([
+      { kind: "hunk", text: "@@ edit 1 @@" },
+      { kind: "del", text: "x" },
+      { kind: "add", text: "y" },
+    ]);
+    expect(editDiff({ file_path: "/p/n.txt", content: "one\ntwo\n" })).toEqual([
+      { kind: "add", text: "one" },
+      { kind: "add", text: "two" },
+    ]);
+    expect(editDiff({ diff: "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n" })).toEqual([
+      { kind: "hunk", text: "@@ -1 +1 @@" },
+      { kind: "del", text: "old" },
+      { kind: "add", text: "new" },
+    ]);
+  });
+
+  test("an input with no change in it has no diff; a huge one is cut with a count of what was left out", () => {
+    expect(editDiff({ file_path: "/p/a", change: "update" })).toBeUndefined();
+    const lines = editDiff({ content: "x\n".repeat(1000) })!;
+    expect(lines).toHaveLength(401);
+    expect(lines.at(-1)).toEqual({ kind: "hunk", text: "… 600 more lines" });
+  });
+});
+
+describe("tool cards", () => {
+  test("a shell command shows its command line, its exit code and its output", () => {
+    const out = html(tool({ input: { command: "npx stylelint styles/main.css" }, result: "Exit code 2\n✖ color-named", state: "error", exitCode: 2 }));
+    expect(out).toContain("npx stylelint styles/main.css");
+    expect(out).toContain('data-testid="tool-exit" data-exit="2"');
+    expect(out).toContain('data-testid="tool-output" open');
+    expect(out).toContain("✖ color-named");
+  });
+
+  test("long successful output is folded until asked for", () => {
+    const out = html(tool({ input: { command: "seq 100" }, result: Array.from({ length: 100 }, (_, i) => String(i)).join("\n"), exitCode: 0 }));
+    expect(out).toContain('<details class="tool-output" data-testid="tool-output"><summary>Output · 100 lines');
+    expect(out).toContain('data-exit="0"');
+    expect(out).not.toContain("tool-failure");
+  });
+
+  test("an edit shows its path and the diff of what it replaced", () => {
+    const out = html(tool({ name: "Edit", toolKind: "file_edit", path: "styles/main.css", input: { file_path: "/p/styles/main.css", old_string: "red", new_string: "navy" } }));
+    expect(out).toContain("styles/main.css");
+    expect(out).toContain('data-testid="tool-diff"');
+    expect(out).toContain('data-kind="del">-red');
+    expect(out).toContain('data-kind="add">+navy');
+  });
+
+  test("a failed call and a refused call each carry a visible mark, and the failure text is shown", () => {
+    const failed = html(tool({ name: "Edit", toolKind: "file_edit", input: {}, result: "File has not been read yet.", state: "error" }));
+    expect(failed).toContain('data-failure="failed"');
+    expect(failed).toContain('data-testid="tool-error">File has not been read yet.');
+    const refused = html(tool({ name: "Write", toolKind: "file_write", input: {}, result: "denied", state: "error", refused: true }));
+    expect(refused).toContain('data-failure="refused"');
+    expect(refused).toContain('data-refused="true"');
+    expect(html(tool({ result: "ok" }))).not.toContain("tool-failure");
+  });
+});
