@@ -57,10 +57,10 @@ describe("/api/usage", () => {
   });
 });
 
-test("migration 4 copies the figures of runs stored before it from their messages, skipping malformed JSON", () => {
+test("the usage migration (7) copies the figures of runs stored before it from their messages, skipping malformed JSON", () => {
   using dir = tempDir("od-usage-migration-");
   const path = join(dir.path, "od.db");
-  const old = openDatabase(path, openBunSqlite, MIGRATIONS.filter((m) => m.version <= 3));
+  const old = openDatabase(path, openBunSqlite, MIGRATIONS.filter((m) => m.version < 7));
   const insertRun = old.prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, status, created_at, started_at, ended_at) VALUES (?, 'p', 'c', 'claude', NULL, ?, 1, 1, 2)");
   const insertMessage = old.prepare("INSERT INTO messages (id, conversation_id, role, text, events_json, run_id, created_at) VALUES (?, 'c', 'assistant', '', ?, ?, 1)");
   old.exec("INSERT INTO projects (id, name, path, created_at) VALUES ('p', 'p', '/p', 1); INSERT INTO conversations (id, project_id, title, created_at, updated_at) VALUES ('c', 'p', 't', 1, 1)");
@@ -73,7 +73,7 @@ test("migration 4 copies the figures of runs stored before it from their message
   old.close();
 
   const db = openDatabase(path, openBunSqlite);
-  expect(schemaVersion(db)).toBe(4);
+  expect(schemaVersion(db)).toBe(MIGRATIONS.at(-1)!.version);
   const rows = db.prepare("SELECT id, input_tokens, output_tokens, cost_usd FROM runs ORDER BY id").all();
   expect(rows).toEqual([
     { id: "r1", input_tokens: 5, output_tokens: 7, cost_usd: 0.25 },
