@@ -31,14 +31,17 @@ export function resetPeakRss(pid: number): boolean {
   }
 }
 
-/** Follows a process's peak RSS until stopped: the highest VmHWM (and VmRSS) seen, sampled every `everyMs`. */
-export function samplePeakRss(pid: number, everyMs = 10): { stop(): Promise<number> } {
+/**
+ * Follows a process's peak RSS until stopped: the highest of `fields` seen, sampled every `everyMs` (VmHWM is the
+ * kernel's own peak, so sampling it misses nothing; leave it out when it holds an older peak that could not be reset).
+ */
+export function samplePeakRss(pid: number, everyMs = 10, fields: readonly ("VmHWM" | "VmRSS")[] = ["VmHWM", "VmRSS"]): { stop(): Promise<number> } {
   let peak = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
-      const [hwm, rss] = await Promise.all([procStatusMb(pid, "VmHWM"), procStatusMb(pid, "VmRSS")]);
-      peak = Math.max(peak, hwm ?? 0, rss ?? 0);
+      const values = await Promise.all(fields.map((field) => procStatusMb(pid, field)));
+      peak = Math.max(peak, ...values.map((value) => value ?? 0));
       await Bun.sleep(everyMs);
     }
   })();
@@ -51,7 +54,8 @@ export function samplePeakRss(pid: number, everyMs = 10): { stop(): Promise<numb
   };
 }
 
-export type Measured = { ms: number; peakMb: number; exitCode: number; stdoutBytes: number; stderr: string };
+/** `cpuMs`: user + system CPU of the process and the children it waited for (wait4's rusage), for diagnosis. */
+export type Measured = { ms: number; cpuMs: number; peakMb: number; exitCode: number; stdoutBytes: number; stderr: string };
 
 /**
  * Spawn argv, feed it `stdin` (then EOF), drain its stdout (or send it to /dev/null), and time spawn → exit with
@@ -81,7 +85,8 @@ export async function measureProcess(
   const peakMb = await sampler.stop();
   const errText = await stderr;
   if (exitCode !== 0) throw new Error(`${argv.join(" ")} exited ${exitCode}: ${errText.slice(-2000)}`);
-  return { ms, peakMb, exitCode, stdoutBytes, stderr: errText };
+  const cpuMs = Number(proc.resourceUsage()?.cpuTime.total ?? 0n) / 1000;
+  return { ms, cpuMs, peakMb, exitCode, stdoutBytes, stderr: errText };
 }
 
 /**

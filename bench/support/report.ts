@@ -4,13 +4,17 @@
  */
 import { appendFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { formatSummary, summaryExitCode, type Figure } from "./figures.ts";
+import { formatSummary, summaryExitCode, verdictOf, type Figure } from "./figures.ts";
 
 export function reportFigures(figures: readonly Figure[]): void {
   const resultsFile = process.env.OD_BENCH_RESULTS;
-  if (resultsFile) appendFileSync(resultsFile, figures.map((figure) => `${JSON.stringify(figure)}\n`).join(""));
+  if (resultsFile) {
+    appendFileSync(resultsFile, figures.map((figure) => `${JSON.stringify(figure)}\n`).join(""));
+    for (const figure of figures) note(`${figure.id}: ${verdictOf(figure).text}`);
+    return;
+  }
   console.log(`\n${formatSummary(figures)}`);
-  if (!resultsFile) process.exitCode = summaryExitCode(figures);
+  process.exitCode = summaryExitCode(figures);
 }
 
 /** The 1/5/15-minute load averages, so a reader knows how busy the (shared) machine was. */
