@@ -8,13 +8,12 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Figure } from "./support/figures.ts";
+import { figureOf, type Figure } from "./support/figures.ts";
 import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
 import { startBenchDaemon, type BenchDaemon } from "./support/daemon.ts";
 import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
-import { summarize } from "./support/stats.ts";
 
 const LINES = 50_000;
 const END_FRAME = "event: end\n";
@@ -53,15 +52,15 @@ export async function measureApiRun(): Promise<Figure[]> {
     cli: async () => (await measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env, cwd: projectDir, stdin: CLAUDE_STDIN })).ms,
   });
   return [
-    {
+    figureOf({
       id: "api.perEvent",
       title: `HTTP API run, POST → SSE end, ${LINES / 1000}k events (total time)`,
       unit: "s",
-      od: summarize(runs.od.map((ms) => ms / 1000)),
-      baseline: summarize(runs.cli.map((ms) => ms / 1000)),
-      judged: summarize(runs.od.map((ms, i) => ((ms - runs.cli[i]!) * 1000) / LINES)),
+      od: runs.od.map((ms) => ms / 1000),
+      baseline: runs.cli.map((ms) => ms / 1000),
+      judged: runs.od.map((ms, i) => ((ms - runs.cli[i]!) * 1000) / LINES),
       target: { op: "<=", value: 5, unit: "µs/event", text: "≤ 5 µs/event over the CLI" },
-    },
+    }),
   ];
 }
 

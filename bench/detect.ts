@@ -9,11 +9,10 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BASE_AGENT_DEFS } from "../server/runtimes/registry.ts";
-import type { Figure } from "./support/figures.ts";
+import { figureOf, type Figure } from "./support/figures.ts";
 import { benchEnv, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
-import { summarize } from "./support/stats.ts";
 
 const BASELINE_SCRIPT = join(import.meta.dir, "fixtures", "parallel-probes.ts");
 /** The def whose later probes sleep longest. */
@@ -61,15 +60,15 @@ export async function measureDetect(): Promise<Figure[]> {
     baseline: () => measureProcess([process.execPath, BASELINE_SCRIPT, log, bin], { env }),
   });
   return [
-    {
+    figureOf({
       id: "detect.agents",
       title: `od agents --json, ${BASE_AGENT_DEFS.length} fake CLIs, vs their probes spawned plainly`,
       unit: "ms",
-      od: summarize(runs.od.map((r) => r.ms)),
-      baseline: summarize(runs.baseline.map((r) => r.ms)),
-      judged: summarize(runs.od.map((r, i) => r.ms / runs.baseline[i]!.ms)),
+      od: runs.od.map((r) => r.ms),
+      baseline: runs.baseline.map((r) => r.ms),
+      judged: runs.od.map((r, i) => r.ms / runs.baseline[i]!.ms),
       target: { op: "<=", value: 1.2, unit: "×", text: "≤ 1.2× the plain spawn" },
-    },
+    }),
   ];
 }
 

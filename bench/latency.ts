@@ -12,12 +12,12 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Figure } from "./support/figures.ts";
+import { figureOf, type Figure } from "./support/figures.ts";
 import { readBlocks, sseData, startBenchDaemon, type BenchDaemon } from "./support/daemon.ts";
 import { benchEnv, fakeBin, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, procStatusMb, resetPeakRss, samplePeakRss } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
-import { percentile, summarize } from "./support/stats.ts";
+import { percentile } from "./support/stats.ts";
 
 const PACED_CLI = join(import.meta.dir, "fixtures", "paced-cli.ts");
 const RATE = 5000;
@@ -81,15 +81,15 @@ async function measureLatency(od: string, dir: string): Promise<Figure> {
     od: async () => p99(await streamLatencies(bench, await bench.startRun(projectId, "opencode"))),
     floor: async () => p99(await directLatencies(bin, env)),
   });
-  return {
+  return figureOf({
     id: "latency.p99",
     title: `CLI write → SSE frame at ${RATE / 1000}k events/s, p99 (baseline: harness floor)`,
     unit: "ms",
-    od: summarize(runs.od),
-    baseline: summarize(runs.floor),
-    judged: summarize(runs.od),
+    od: runs.od,
+    baseline: runs.floor,
+    judged: runs.od,
     target: { op: "<=", value: 5, unit: "ms", text: "p99 ≤ 5 ms" },
-  };
+  });
 }
 
 /** One fresh daemon: idle RSS after a warm-up run, then the peak while 10 runs stream at once. */
@@ -114,15 +114,15 @@ async function memoryRound(od: string, dir: string, round: number): Promise<{ id
 async function measureMemory(od: string, dir: string): Promise<Figure> {
   const rounds: { idleMb: number; peakMb: number }[] = [];
   for (let round = 0; round < benchReps(); round++) rounds.push(await memoryRound(od, dir, round));
-  return {
+  return figureOf({
     id: "memory.tenRuns",
     title: `daemon RSS, ${MEMORY_RUNS} runs at ${RATE / 1000}k events/s each: peak (baseline: idle)`,
     unit: "MB",
-    od: summarize(rounds.map((r) => r.peakMb)),
-    baseline: summarize(rounds.map((r) => r.idleMb)),
-    judged: summarize(rounds.map((r) => r.peakMb - r.idleMb)),
+    od: rounds.map((r) => r.peakMb),
+    baseline: rounds.map((r) => r.idleMb),
+    judged: rounds.map((r) => r.peakMb - r.idleMb),
     target: { op: "<=", value: 30, unit: "MB", text: "peak ≤ +30 MB over idle" },
-  };
+  });
 }
 
 export async function measureLatencyAndMemory(): Promise<Figure[]> {

@@ -9,12 +9,11 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Figure } from "./support/figures.ts";
+import { figureOf, type Figure } from "./support/figures.ts";
 import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
 import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
-import { summarize } from "./support/stats.ts";
 
 const SHORT_LINES = 20;
 const LONG_LINES = 100_000;
@@ -43,33 +42,33 @@ export async function measureOdRun(): Promise<Figure[]> {
   });
   const pairs = (a: typeof runs.odShort, b: typeof runs.cliShort, f: (x: number, y: number) => number) => a.map((run, i) => f(run.ms, b[i]!.ms));
   return [
-    {
+    figureOf({
       id: "run.short",
       title: `od run, ${SHORT_LINES}-line CLI run, vs the CLI alone`,
       unit: "ms",
-      od: summarize(runs.odShort.map((r) => r.ms)),
-      baseline: summarize(runs.cliShort.map((r) => r.ms)),
-      judged: summarize(pairs(runs.odShort, runs.cliShort, (o, c) => o - c)),
+      od: runs.odShort.map((r) => r.ms),
+      baseline: runs.cliShort.map((r) => r.ms),
+      judged: pairs(runs.odShort, runs.cliShort, (o, c) => o - c),
       target: { op: "<=", value: 30, unit: "ms", text: "≤ +30 ms over the CLI" },
-    },
-    {
+    }),
+    figureOf({
       id: "run.perLine",
       title: `od run per line, ${LONG_LINES / 1000}k lines (total time)`,
       unit: "s",
-      od: summarize(runs.odLong.map((r) => r.ms / 1000)),
-      baseline: summarize(runs.cliLong.map((r) => r.ms / 1000)),
-      judged: summarize(pairs(runs.odLong, runs.cliLong, (o, c) => ((o - c) * 1000) / LONG_LINES)),
+      od: runs.odLong.map((r) => r.ms / 1000),
+      baseline: runs.cliLong.map((r) => r.ms / 1000),
+      judged: pairs(runs.odLong, runs.cliLong, (o, c) => ((o - c) * 1000) / LONG_LINES),
       target: { op: "<=", value: 5, unit: "µs/line", text: "≤ 5 µs/line over the CLI" },
-    },
-    {
+    }),
+    figureOf({
       id: "run.peakRss",
       title: `od run peak RSS, ${LONG_LINES / 1000}k lines (baseline: ${SHORT_LINES} lines)`,
       unit: "MB",
-      od: summarize(runs.odLong.map((r) => r.peakMb)),
-      baseline: summarize(runs.odShort.map((r) => r.peakMb)),
-      judged: summarize(runs.odLong.map((run, i) => run.peakMb - runs.odShort[i]!.peakMb)),
+      od: runs.odLong.map((r) => r.peakMb),
+      baseline: runs.odShort.map((r) => r.peakMb),
+      judged: runs.odLong.map((run, i) => run.peakMb - runs.odShort[i]!.peakMb),
       target: { op: "<=", value: 10, unit: "MB", text: "flat: ≤ +10 MB over 20 lines" },
-    },
+    }),
   ];
 }
 

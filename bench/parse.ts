@@ -9,7 +9,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { listFixtures } from "../tests/runtimes/streams/golden.ts";
-import type { Figure } from "./support/figures.ts";
+import { figureOf, type Figure } from "./support/figures.ts";
 import { odBinary, ROOT, workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
@@ -43,15 +43,15 @@ export async function measureParse(): Promise<Figure[]> {
   const cpu = (side: typeof runs.od) => summarize(side.map((r) => r.cpuMs));
   note(`parse: CPU ms od ${JSON.stringify(cpu(runs.od))}, baseline ${JSON.stringify(cpu(runs.baseline))}; ${loadText()}`);
   return [
-    {
+    figureOf({
       id: "parse.throughput",
       title: "od parse claude-stream-json 50 MiB → /dev/null",
       unit: "MB/s",
-      od: summarize(runs.od.map((r) => rate(r.ms))),
-      baseline: summarize(runs.baseline.map((r) => rate(r.ms))),
-      judged: summarize(runs.od.map((r, i) => (100 * runs.baseline[i]!.ms) / r.ms)),
+      od: runs.od.map((r) => rate(r.ms)),
+      baseline: runs.baseline.map((r) => rate(r.ms)),
+      judged: runs.od.map((r, i) => (100 * runs.baseline[i]!.ms) / r.ms),
       target: { op: ">=", value: 70, unit: "%", text: "≥ 70 % of read + JSON.parse" },
-    },
+    }),
   ];
 }
 

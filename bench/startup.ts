@@ -11,8 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomSecret } from "../server/http/credentials.ts";
-import { summarize } from "./support/stats.ts";
-import type { Figure } from "./support/figures.ts";
+import { figureOf, type Figure } from "./support/figures.ts";
 import { benchEnv, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, procStatusMb } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
@@ -81,24 +80,24 @@ export async function measureStartup(): Promise<Figure[]> {
   });
   const ratios = runs.od.map((run, i) => run.readyMs / runs.baseline[i]!.readyMs);
   return [
-    {
+    figureOf({
       id: "startup.engineReady",
       title: "exec → engine ready (1st authenticated 200)",
       unit: "ms",
-      od: summarize(runs.od.map((r) => r.readyMs)),
-      baseline: summarize(runs.baseline.map((r) => r.readyMs)),
-      judged: summarize(ratios),
+      od: runs.od.map((r) => r.readyMs),
+      baseline: runs.baseline.map((r) => r.readyMs),
+      judged: ratios,
       target: { op: "<=", value: 2, unit: "×", text: "≤ 2× bare Bun.serve" },
-    },
-    {
+    }),
+    figureOf({
       id: "startup.idleRss",
       title: "idle RSS (1.5 s after engine ready)",
       unit: "MB",
-      od: summarize(runs.od.map((r) => r.idleMb)),
-      baseline: summarize(runs.baseline.map((r) => r.idleMb)),
-      judged: summarize(runs.od.map((r) => r.idleMb)),
+      od: runs.od.map((r) => r.idleMb),
+      baseline: runs.baseline.map((r) => r.idleMb),
+      judged: runs.od.map((r) => r.idleMb),
       target: { op: "<=", value: 45, unit: "MB", text: "≤ 45 MB" },
-    },
+    }),
   ];
 }
 

@@ -4,7 +4,7 @@
  * Pure: no I/O here (see report.ts).
  */
 import { z } from "zod";
-import type { Stats } from "./stats.ts";
+import { summarize, type Stats } from "./stats.ts";
 
 const StatsSchema = z.object({ min: z.number(), median: z.number(), max: z.number(), n: z.number().int().positive() });
 
@@ -20,6 +20,8 @@ export const FigureSchema = z.object({
   unit: z.string(),
   od: StatsSchema,
   baseline: StatsSchema.optional(),
+  /** od over its baseline, round by round (each round's pair ran back to back). */
+  ratio: StatsSchema.optional(),
   /** The per-repetition quantity the target is about (od − baseline, a ratio, a peak…), in `target.unit`. */
   judged: StatsSchema,
   target: TargetSchema,
@@ -41,10 +43,26 @@ export function verdictOf(figure: Pick<Figure, "judged" | "target">): Verdict {
   return { ok, text: `MISS (${formatValue(value, target.unit)}; off by ${formatValue(by, target.unit)})` };
 }
 
-/** od's median over the baseline's median, or undefined without a (non-zero) baseline. */
-export function ratioOf(figure: Pick<Figure, "od" | "baseline">): number | undefined {
+/** The median of the round-by-round ratios, else od's median over the baseline's; undefined without a baseline. */
+export function ratioOf(figure: Pick<Figure, "od" | "baseline" | "ratio">): number | undefined {
+  if (figure.ratio) return figure.ratio.median;
   if (!figure.baseline || figure.baseline.median === 0) return undefined;
   return figure.od.median / figure.baseline.median;
+}
+
+/** The values of one figure, round by round (index i of od, baseline and judged come from round i). */
+export type FigureRounds = Omit<Figure, "od" | "baseline" | "ratio" | "judged"> & { od: number[]; baseline?: number[]; judged: number[] };
+
+/** Summarize a figure's rounds; the ratio is taken round by round, so a slow round of the machine cancels out. */
+export function figureOf(rounds: FigureRounds): Figure {
+  const { od, baseline, judged, ...rest } = rounds;
+  if (baseline && baseline.length !== od.length) throw new Error(`${rounds.id}: ${od.length} od rounds but ${baseline.length} baseline rounds`);
+  return {
+    ...rest,
+    od: summarize(od),
+    ...(baseline ? { baseline: summarize(baseline), ratio: summarize(od.map((value, i) => value / baseline[i]!)) } : {}),
+    judged: summarize(judged),
+  };
 }
 
 /** A number with as many digits as its size deserves, then its unit ("×" and "%" stick to the number). */

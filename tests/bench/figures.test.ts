@@ -1,6 +1,6 @@
 // What `npm run bench` concludes from the figures: verdicts, the one summary table, and its exit code.
 import { describe, expect, test } from "bun:test";
-import { formatSummary, formatValue, parseFigureLines, ratioOf, SUMMARY_COLUMNS, summaryExitCode, verdictOf, type Figure } from "../../bench/support/figures.ts";
+import { figureOf, formatSummary, formatValue, parseFigureLines, ratioOf, SUMMARY_COLUMNS, summaryExitCode, verdictOf, type Figure } from "../../bench/support/figures.ts";
 
 const stats = (min: number, median: number, max: number) => ({ min, median, max, n: 5 });
 
@@ -50,6 +50,31 @@ describe("ratioOf", () => {
   test("od's median over the baseline's median; none without a baseline", () => {
     expect(ratioOf(missed)).toBe(13.5);
     expect(ratioOf({ od: stats(1, 2, 3) })).toBeUndefined();
+  });
+
+  test("the round-by-round ratio when the figure has one", () => {
+    expect(ratioOf({ ...missed, ratio: stats(9, 10, 11) })).toBe(10);
+  });
+});
+
+describe("figureOf", () => {
+  const rounds = { id: "x", title: "x", unit: "ms", target: missed.target };
+
+  test("pairs od with the baseline of the same round: a slow round of the machine cancels out", () => {
+    // Round 2 ran while the machine was busy: both sides tripled.
+    const figure = figureOf({ ...rounds, od: [20, 60, 22], baseline: [10, 30, 10], judged: [10, 30, 12] });
+    expect(figure.od).toEqual({ min: 20, median: 22, max: 60, n: 3 });
+    expect(figure.baseline).toEqual({ min: 10, median: 10, max: 30, n: 3 });
+    expect(figure.ratio).toEqual({ min: 2, median: 2, max: 2.2, n: 3 });
+    expect(figure.judged.median).toBe(12);
+  });
+
+  test("rounds that do not pair up are an error", () => {
+    expect(() => figureOf({ ...rounds, od: [1, 2], baseline: [1], judged: [0, 1] })).toThrow();
+  });
+
+  test("without a baseline there is no ratio", () => {
+    expect(figureOf({ ...rounds, od: [1, 2, 3], judged: [1, 2, 3] }).ratio).toBeUndefined();
   });
 });
 
