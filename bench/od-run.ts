@@ -14,6 +14,7 @@ import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-s
 import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
+import { summarize } from "./support/stats.ts";
 
 const SHORT_LINES = 20;
 const LONG_LINES = 100_000;
@@ -40,6 +41,8 @@ export async function measureOdRun(): Promise<Figure[]> {
     cliLong: cli(scripts.long),
     odLong: viaOd(scripts.long),
   });
+  const cpu = (side: typeof runs.odShort) => summarize(side.map((r) => r.cpuMs)).median.toFixed(0);
+  note(`od run: median CPU ms (with the CLI it ran) short ${cpu(runs.odShort)} vs CLI ${cpu(runs.cliShort)}, long ${cpu(runs.odLong)} vs CLI ${cpu(runs.cliLong)}; ${loadText()}`);
   const pairs = (a: typeof runs.odShort, b: typeof runs.cliShort, f: (x: number, y: number) => number) => a.map((run, i) => f(run.ms, b[i]!.ms));
   return [
     figureOf({
