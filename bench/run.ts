@@ -14,7 +14,7 @@ import { odBinary } from "./support/od.ts";
 import { benchReps } from "./support/process.ts";
 import { loadText } from "./support/report.ts";
 
-export const BENCHES = ["startup", "od-run", "api-run", "parse", "latency", "detect"] as const;
+const BENCHES = ["startup", "od-run", "api-run", "parse", "latency", "detect"] as const;
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(BENCHES as readonly string[]).includes(name));
