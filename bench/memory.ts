@@ -17,7 +17,8 @@ import { startDaemonProcess } from "../tests/support/daemon-process.ts";
 import { writeShim } from "../tests/support/fake-agents.ts";
 import { watchPeakRss } from "../tests/support/peak-rss.ts";
 import { tempDir } from "../tests/support/temp.ts";
-import { fmt } from "./support.ts";
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 const root = join(import.meta.dir, "..");
 const main = join(root, "server", "main.ts");

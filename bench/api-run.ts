@@ -1,0 +1,67 @@
+#!/usr/bin/env bun
+/**
+ * A run through the HTTP API of a real daemon (dist/od): POST /api/runs → the SSE stream's `end` frame, for a fake
+ * Claude CLI writing 50k text lines, against the same CLI run alone (same argv, stdin and output, stdout drained),
+ * alternately, after one untimed run of each. Per event: (API run − CLI alone) / lines. Target ≤ 5 µs per event.
+ * The SSE client only looks for the `end` frame, so it adds as little as a client can.
+ *   bun run bench/api-run.ts            (OD_BENCH_REPS=N for N rounds, default 5)
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { figureOf, type Figure } from "./support/figures.ts";
+import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
+import { startBenchDaemon, type BenchDaemon } from "./support/daemon.ts";
+import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
+import { benchReps, interleaved, measureProcess } from "./support/process.ts";
+import { loadText, note, reportFigures } from "./support/report.ts";
+
+const LINES = 50_000;
+const END_FRAME = "event: end\n";
+
+/** POST → the stream closes after its `end` frame; ms. */
+async function apiRun(bench: BenchDaemon, projectId: string): Promise<number> {
+  const started = performance.now();
+  const runId = await bench.startRun(projectId, "claude");
+  const res = await bench.events(runId);
+  if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
+  const decoder = new TextDecoder();
+  let tail = "";
+  let ended = false;
+  for await (const chunk of res.body) {
+    const text = tail + decoder.decode(chunk, { stream: true });
+    if (text.includes(END_FRAME)) ended = true;
+    tail = text.slice(-END_FRAME.length);
+  }
+  if (!ended) throw new Error(`run ${runId}: the stream closed without an end frame`);
+  return performance.now() - started;
+}
+
+export async function measureApiRun(): Promise<Figure[]> {
+  using dir = workDir("api-run");
+  const od = await odBinary();
+  const bin = fakeBin(dir.path, { claude: FAKE_CLI });
+  const script = writeClaudeScript(join(dir.path, "script.json"), LINES);
+  const env = benchEnv(bin, dir.path, { FAKE_CLI_SCRIPT: `@${script}` });
+  const projectDir = join(dir.path, "project");
+  mkdirSync(projectDir);
+  await using bench = await startBenchDaemon(od, join(dir.path, "data"), env);
+  const projectId = await bench.project(projectDir);
+  note(`api run: ${loadText()}`);
+  const runs = await interleaved(benchReps(), {
+    od: () => apiRun(bench, projectId),
+    cli: async () => (await measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env, cwd: projectDir, stdin: CLAUDE_STDIN })).ms,
+  });
+  return [
+    figureOf({
+      id: "api.perEvent",
+      title: `HTTP API run, POST → SSE end, ${LINES / 1000}k events (total time)`,
+      unit: "s",
+      od: runs.od.map((ms) => ms / 1000),
+      baseline: runs.cli.map((ms) => ms / 1000),
+      judged: runs.od.map((ms, i) => ((ms - runs.cli[i]!) * 1000) / LINES),
+      target: { op: "<=", value: 5, unit: "µs/event", text: "≤ 5 µs/event over the CLI" },
+    }),
+  ];
+}
+
+if (import.meta.main) reportFigures(await measureApiRun());

@@ -1,0 +1,78 @@
+#!/usr/bin/env bun
+/**
+ * `od run` as a user runs it (dist/od, a process, `--json` lines drained from its stdout) against the same fake
+ * Claude CLI run alone (same argv, same stdin, same output), alternately, after one untimed run of each:
+ *  - a short run (20 lines): od's fixed cost over the CLI. Target ≤ +30 ms.
+ *  - a long run (100k lines): od's cost per line over the CLI, (od − CLI) / lines. Target ≤ 5 µs/line.
+ *  - od's peak RSS (VmHWM, sampled) on the long run against the short one: memory must stay flat. Target ≤ +10 MB.
+ *   bun run bench/od-run.ts            (OD_BENCH_REPS=N for N rounds, default 5)
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { figureOf, type Figure } from "./support/figures.ts";
+import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
+import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
+import { benchReps, interleaved, measureProcess } from "./support/process.ts";
+import { loadText, note, reportFigures } from "./support/report.ts";
+import { summarize } from "./support/stats.ts";
+
+const SHORT_LINES = 20;
+const LONG_LINES = 100_000;
+
+export async function measureOdRun(): Promise<Figure[]> {
+  using dir = workDir("od-run");
+  const od = await odBinary();
+  const bin = fakeBin(dir.path, { claude: FAKE_CLI });
+  const project = join(dir.path, "project");
+  mkdirSync(project);
+  const dataDir = join(dir.path, "data");
+  const scripts = {
+    short: writeClaudeScript(join(dir.path, "short.json"), SHORT_LINES),
+    long: writeClaudeScript(join(dir.path, "long.json"), LONG_LINES),
+  };
+  const envFor = (script: string) => benchEnv(bin, dir.path, { FAKE_CLI_SCRIPT: `@${script}` });
+  const cli = (script: string) => () => measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
+  const viaOd = (script: string) => () =>
+    measureProcess([od, "run", "--agent", "claude", "--project", project, "--data-dir", dataDir, "--json", "go"], { env: envFor(script), cwd: project });
+  note(`od run: ${loadText()}`);
+  const runs = await interleaved(benchReps(), {
+    cliShort: cli(scripts.short),
+    odShort: viaOd(scripts.short),
+    cliLong: cli(scripts.long),
+    odLong: viaOd(scripts.long),
+  });
+  const cpu = (side: typeof runs.odShort) => summarize(side.map((r) => r.cpuMs)).median.toFixed(0);
+  note(`od run: median CPU ms (with the CLI it ran) short ${cpu(runs.odShort)} vs CLI ${cpu(runs.cliShort)}, long ${cpu(runs.odLong)} vs CLI ${cpu(runs.cliLong)}; ${loadText()}`);
+  const pairs = (a: typeof runs.odShort, b: typeof runs.cliShort, f: (x: number, y: number) => number) => a.map((run, i) => f(run.ms, b[i]!.ms));
+  return [
+    figureOf({
+      id: "run.short",
+      title: `od run, ${SHORT_LINES}-line CLI run, vs the CLI alone`,
+      unit: "ms",
+      od: runs.odShort.map((r) => r.ms),
+      baseline: runs.cliShort.map((r) => r.ms),
+      judged: pairs(runs.odShort, runs.cliShort, (o, c) => o - c),
+      target: { op: "<=", value: 30, unit: "ms", text: "≤ +30 ms over the CLI" },
+    }),
+    figureOf({
+      id: "run.perLine",
+      title: `od run per line, ${LONG_LINES / 1000}k lines (total time)`,
+      unit: "s",
+      od: runs.odLong.map((r) => r.ms / 1000),
+      baseline: runs.cliLong.map((r) => r.ms / 1000),
+      judged: pairs(runs.odLong, runs.cliLong, (o, c) => ((o - c) * 1000) / LONG_LINES),
+      target: { op: "<=", value: 5, unit: "µs/line", text: "≤ 5 µs/line over the CLI" },
+    }),
+    figureOf({
+      id: "run.peakRss",
+      title: `od run peak RSS, ${LONG_LINES / 1000}k lines (baseline: ${SHORT_LINES} lines)`,
+      unit: "MB",
+      od: runs.odLong.map((r) => r.peakMb),
+      baseline: runs.odShort.map((r) => r.peakMb),
+      judged: runs.odLong.map((run, i) => run.peakMb - runs.odShort[i]!.peakMb),
+      target: { op: "<=", value: 10, unit: "MB", text: "flat: ≤ +10 MB over 20 lines" },
+    }),
+  ];
+}
+
+if (import.meta.main) reportFigures(await measureOdRun());

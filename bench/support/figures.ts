@@ -1,0 +1,125 @@
+/**
+ * What a benchmark reports: one figure per measured quantity (od's value, the baseline's, both as min/median/max over
+ * interleaved repetitions, and the quantity the target judges), and the one summary table `npm run bench` ends with.
+ * Pure: no I/O here (see report.ts).
+ */
+import { z } from "zod";
+import { summarize, type Stats } from "./stats.ts";
+
+const StatsSchema = z.object({ min: z.number(), median: z.number(), max: z.number(), n: z.number().int().positive() });
+
+/** A target on the judged quantity; the verdict compares the judged median with it. */
+const TargetSchema = z.object({ op: z.enum(["<=", ">="]), value: z.number(), unit: z.string(), text: z.string() });
+
+export const FigureSchema = z.object({
+  /** Stable id, e.g. `run.short`. */
+  id: z.string(),
+  /** What the figure is, for the table. */
+  title: z.string(),
+  /** Unit of `od` and `baseline`. */
+  unit: z.string(),
+  od: StatsSchema,
+  baseline: StatsSchema.optional(),
+  /** od over its baseline, round by round (each round's pair ran back to back). */
+  ratio: StatsSchema.optional(),
+  /** The per-repetition quantity the target is about (od − baseline, a ratio, a peak…), in `target.unit`. */
+  judged: StatsSchema,
+  target: TargetSchema,
+});
+
+export type Figure = z.infer<typeof FigureSchema>;
+export type Target = Figure["target"];
+/** A benchmark that could not produce its figures (it crashed or exited non-zero). */
+export type BenchFailure = { bench: string; message: string };
+export type Verdict = { ok: boolean; text: string };
+
+/** Judged on the median over the repetitions; a miss says by how much. */
+export function verdictOf(figure: Pick<Figure, "judged" | "target">): Verdict {
+  const { judged, target } = figure;
+  const value = judged.median;
+  const ok = target.op === "<=" ? value <= target.value : value >= target.value;
+  if (ok) return { ok, text: `ok (${formatValue(value, target.unit)})` };
+  const by = Math.abs(value - target.value);
+  return { ok, text: `MISS (${formatValue(value, target.unit)}; off by ${formatValue(by, target.unit)})` };
+}
+
+/** The median of the round-by-round ratios, else od's median over the baseline's; undefined without a baseline. */
+export function ratioOf(figure: Pick<Figure, "od" | "baseline" | "ratio">): number | undefined {
+  if (figure.ratio) return figure.ratio.median;
+  if (!figure.baseline || figure.baseline.median === 0) return undefined;
+  return figure.od.median / figure.baseline.median;
+}
+
+/** The values of one figure, round by round (index i of od, baseline and judged come from round i). */
+export type FigureRounds = Omit<Figure, "od" | "baseline" | "ratio" | "judged"> & { od: number[]; baseline?: number[]; judged: number[] };
+
+/** Summarize a figure's rounds; the ratio is taken round by round, so a slow round of the machine cancels out. */
+export function figureOf(rounds: FigureRounds): Figure {
+  const { od, baseline, judged, ...rest } = rounds;
+  if (baseline && baseline.length !== od.length) throw new Error(`${rounds.id}: ${od.length} od rounds but ${baseline.length} baseline rounds`);
+  return {
+    ...rest,
+    od: summarize(od),
+    ...(baseline ? { baseline: summarize(baseline), ratio: summarize(od.map((value, i) => value / baseline[i]!)) } : {}),
+    judged: summarize(judged),
+  };
+}
+
+/** A number with as many digits as its size deserves, then its unit ("×" and "%" stick to the number). */
+export function formatValue(value: number, unit: string): string {
+  const size = Math.abs(value);
+  const digits = size >= 100 ? 0 : size >= 10 ? 1 : size >= 1 ? 2 : size === 0 ? 0 : 3;
+  const text = value.toFixed(digits);
+  if (unit === "") return text;
+  return unit === "×" || unit === "%" ? `${text}${unit}` : `${text} ${unit}`;
+}
+
+/** "median (min–max) unit". */
+export function formatStats(stats: Stats, unit: string): string {
+  const bare = (n: number) => formatValue(n, "");
+  return `${formatValue(stats.median, unit)} (${bare(stats.min)}–${bare(stats.max)})`;
+}
+
+export const SUMMARY_COLUMNS = ["figure", "od", "baseline", "ratio", "target", "verdict"] as const;
+
+/** One row per figure, then one per failed benchmark. */
+export function summaryRows(figures: readonly Figure[], failures: readonly BenchFailure[] = []): string[][] {
+  const rows = figures.map((figure) => {
+    const ratio = ratioOf(figure);
+    return [
+      figure.title,
+      formatStats(figure.od, figure.unit),
+      figure.baseline ? formatStats(figure.baseline, figure.unit) : "–",
+      ratio === undefined ? "–" : formatValue(ratio, "×"),
+      figure.target.text,
+      verdictOf(figure).text,
+    ];
+  });
+  for (const failure of failures) rows.push([`${failure.bench}: ${failure.message}`, "–", "–", "–", "–", "FAILED (no figures)"]);
+  return rows;
+}
+
+/** The summary as a Markdown table (it reads in a terminal and pastes into an issue), plus a last line with the count. */
+export function formatSummary(figures: readonly Figure[], failures: readonly BenchFailure[] = []): string {
+  const rows = [[...SUMMARY_COLUMNS], ...summaryRows(figures, failures)];
+  const widths = SUMMARY_COLUMNS.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
+  const rule = `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`;
+  const missed = figures.filter((figure) => !verdictOf(figure).ok).length;
+  const tail = `${figures.length - missed} of ${figures.length} targets met${missed ? `, ${missed} missed` : ""}${failures.length ? `, ${failures.length} benchmark(s) failed` : ""}`;
+  return [line(rows[0]!), rule, ...rows.slice(1).map(line), "", tail].join("\n");
+}
+
+/** Non-zero when any target is missed, any benchmark failed, or nothing was measured at all. */
+export function summaryExitCode(figures: readonly Figure[], failures: readonly BenchFailure[] = []): number {
+  if (failures.length > 0 || figures.length === 0) return 1;
+  return figures.every((figure) => verdictOf(figure).ok) ? 0 : 1;
+}
+
+/** Parse the JSON lines benchmarks append to the results file; a malformed line is an error, never a skipped figure. */
+export function parseFigureLines(text: string): Figure[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => FigureSchema.parse(JSON.parse(line)));
+}
