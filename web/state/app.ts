@@ -17,6 +17,8 @@ import { createMcpModel, createSkillsModel } from "./optional-features.ts";
 import type { FrameScheduler } from "./scheduler.ts";
 import { createWorkspaceModel } from "./workspace.ts";
 
+export type Drawer = "projects" | "files" | null;
+
 export interface AppEnv {
   api: Api;
   stream: RunEventStream;
@@ -40,8 +42,18 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   });
   const agentSetup = createAgentSetupModel({ api, agents, config });
   const connectionTests = createConnectionTestsModel(api);
-  const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open });
+  const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open, ensureProject: workspace.ensureProject });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
+  /** Settings opened to show the agents that are not installed (their group expanded). */
+  const settingsFocus = signal<"not-installed" | null>(null, { name: "app.settingsFocus" });
+  /** The side panel shown as a drawer on screens too narrow for it to be a column (CSS decides which are). */
+  const drawer = signal<Drawer>(null, { name: "app.drawer" });
+
+  function openSettings(focus: "not-installed" | null = null): void {
+    settingsFocus.value = focus;
+    settingsOpen.value = true;
+    drawer.value = null;
+  }
 
   const stops = [
     effect(() => {
@@ -82,6 +94,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { api, daemon, config, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;
