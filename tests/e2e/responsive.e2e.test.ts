@@ -284,3 +284,38 @@ describe("first run and responsive layout in Chromium", () => {
     }, 90_000);
   }
 });
+
+describe("no agent installed, on a phone", () => {
+  const temp = tempDir("od-e2e-no-agent-");
+  let od: RunningDaemon;
+  let binDir: string;
+
+  beforeAll(async () => {
+    const empty = join(temp.path, "bin");
+    mkdirSync(empty, { recursive: true });
+    const copy = await binaryCopy();
+    binDir = copy.dir;
+    chmodSync(copy.bin, 0o755);
+    // Nothing on PATH: detection finds no agent CLI.
+    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], { cwd: copy.dir, env: { PATH: empty } });
+  }, 180_000);
+
+  afterAll(async () => {
+    await od?.stop();
+    temp[Symbol.dispose]();
+    if (binDir) rmSync(binDir, { recursive: true, force: true });
+  });
+
+  test("390x844: the install guidance and the composer both show, inside the viewport", async () => {
+    await using browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    await page.goto(await od.signInUrl());
+    await page.waitForSelector("[data-testid=no-agent] [data-testid=copy-command]");
+    await page.waitForSelector("[data-testid=composer-input]");
+    expect(await layoutProblems(page)).toEqual([]);
+    await expectFits(page, "[data-testid=no-agent]");
+    expect(await page.isDisabled("[data-testid=send]")).toBe(true);
+    await page.screenshot({ path: join(screenshots, "no-agent-390x844.png") });
+  }, 60_000);
+});

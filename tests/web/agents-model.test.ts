@@ -83,6 +83,22 @@ describe("agents model", () => {
     expect(model.pickable.value.map((a) => a.id)).toEqual(["claude", "qwen", "deepseek-harness"]);
   });
 
+  test("the install suggestions put the CLIs the empty state names first, one command per agent", () => {
+    const missing = (id: string, ...commands: string[]) =>
+      agent(id, "unavailable", {
+        name: id,
+        diagnostics: [{ reason: "not-installed", severity: "error", message: `${id} is not installed`, fixActions: commands.map((command) => ({ kind: "copyCommand" as const, command })) }],
+      });
+    const model = createAgentsModel(createApi(fakeFetch({}).fetch));
+    model.agents.value = [missing("aider", "pip install aider"), missing("codex", "npm i -g codex", "codex login"), missing("amp", "npm i -g amp"), missing("claude", "npm i -g claude")];
+    expect(model.installSuggestions.value.map((c) => [c.agentId, c.command])).toEqual([
+      ["claude", "npm i -g claude"],
+      ["codex", "npm i -g codex"],
+      ["aider", "pip install aider"],
+      ["amp", "npm i -g amp"],
+    ]);
+  });
+
   test("a stream that ends without done falls back to the plain list", async () => {
     const body = sseBody();
     const { fetch, calls } = fakeFetch({

@@ -10,6 +10,9 @@ import { readSseFrames } from "../api/sse.ts";
 /** A page load reuses a probe pass this recent instead of probing every CLI again. */
 const PAGE_LOAD_MAX_AGE_MS = 30_000;
 
+/** The CLIs an empty state suggests first (the ones its text names), in this order; the rest follow by name. */
+export const FEATURED_AGENT_IDS = ["claude", "codex", "opencode", "copilot", "cursor-agent", "pi"];
+
 export type AgentsLoad = "idle" | "loading" | "done" | "error";
 
 /** An install or login command an empty state can offer, with the agent it is for. */
@@ -51,6 +54,15 @@ export function createAgentsModel(api: Api) {
         copyCommands(a).map((command) => ({ agentId: a.id, agentName: a.name, command })),
       ),
     { name: "agents.suggestedCommands" },
+  );
+  /** The first command of each agent that is not usable yet, the featured CLIs first (for the "install one" state). */
+  const installSuggestions = computed(
+    () => {
+      const rank = (id: string) => (FEATURED_AGENT_IDS.includes(id) ? FEATURED_AGENT_IDS.indexOf(id) : FEATURED_AGENT_IDS.length);
+      const firstPerAgent = suggestedCommands.value.filter((c, i, all) => all.findIndex((o) => o.agentId === c.agentId) === i);
+      return firstPerAgent.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c.agentId) - rank(b.c.agentId) || a.i - b.i).map(({ c }) => c);
+    },
+    { name: "agents.installSuggestions" },
   );
 
   function upsert(agent: AgentInfo): void {
@@ -123,7 +135,7 @@ export function createAgentsModel(api: Api) {
     abort?.abort();
   }
 
-  return { agents, load, error, rescanning, groups, available, pickable, suggestedCommands, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
+  return { agents, load, error, rescanning, groups, available, pickable, suggestedCommands, installSuggestions, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
 }
 export type AgentsModel = ReturnType<typeof createAgentsModel>;
 

@@ -16,20 +16,32 @@ function LiveRun({ run, onOpenFile }: { run: RunModel; onOpenFile: (path: string
   );
 }
 
+const INSTALL_SUGGESTIONS_SHOWN = 6;
+
 function NoAgentInstalled({ app }: { app: AppModel }) {
-  const commands = app.agents.suggestedCommands.value;
+  const commands = app.agents.installSuggestions.value;
+  const others = app.agents.groups.value.notInstalled.length - Math.min(commands.length, INSTALL_SUGGESTIONS_SHOWN);
   return (
     <div class="empty-state" data-testid="no-agent">
       <h1>Install a coding agent to begin</h1>
       <p>od drives the agent CLIs you already have — Claude Code, Codex, OpenCode, Copilot, Pi and more. None was found on this machine.</p>
       {commands.length > 0 && (
         <ul class="install-list">
-          {commands.slice(0, 6).map((c) => (
-            <li key={`${c.agentId}:${c.command}`}>
-              <span>{c.agentName}</span> <CopyCommand command={c.command} />
+          {commands.slice(0, INSTALL_SUGGESTIONS_SHOWN).map((c) => (
+            <li key={c.agentId}>
+              <strong>{c.agentName}</strong>
+              <CopyCommand command={c.command} />
             </li>
           ))}
         </ul>
+      )}
+      {others > 0 && (
+        <p>
+          <button type="button" class="link" data-testid="more-agents" onClick={() => app.openSettings("not-installed")}>
+            {others} more agents
+          </button>{" "}
+          in Settings.
+        </p>
       )}
       <p>
         Then{" "}
