@@ -253,6 +253,10 @@ describe("first run and responsive layout in Chromium", () => {
 
         await page.click("[data-testid=open-settings]");
         await page.waitForSelector("[data-testid=settings] [data-testid=agent-card][data-agent-id=claude]");
+        // With the widest parts open too: a card's defaults and env editor, the missing agents' install commands.
+        await page.click("[data-testid=agent-card][data-agent-id=claude] details > summary");
+        await page.click("[data-testid=not-installed] > summary");
+        await page.waitForSelector("[data-testid=agent-card][data-agent-id=codex] .missing-head [data-testid=copy-command]", { state: "visible" });
         await expectFits(page, "[data-testid=settings]");
         await page.screenshot({ path: join(screenshots, `${size}-settings.png`) });
         await page.keyboard.press("Escape");

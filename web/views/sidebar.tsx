@@ -20,7 +20,8 @@ function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDo
       <input data-testid="project-name" placeholder="Project name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
       <input
         data-testid="project-path"
-        placeholder="Existing folder (absolute path), or leave empty for a new one"
+        placeholder="Existing folder (absolute path; optional)"
+        title="Leave empty for a new folder under od's data dir"
         value={path}
         onInput={(e) => setPath((e.currentTarget as HTMLInputElement).value)}
       />
