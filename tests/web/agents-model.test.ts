@@ -70,16 +70,14 @@ describe("agents model", () => {
       agent("deepseek-harness", "setup-required", { name: "DeepSeek Harness" }),
       agent("aider", "unavailable", { name: "aider" }),
       agent("claude", "available", { name: "Claude Code" }),
-      agent("slow", "probing", { name: "Slow CLI" }),
     ])
       body.send("agent", a);
     body.send("done", {});
     await loading;
-    const { installed, setupRequired, notInstalled, probing } = model.groups.value;
+    const { installed, setupRequired, notInstalled } = model.groups.value;
     expect(installed.map((a) => a.id)).toEqual(["claude", "qwen"]);
     expect(setupRequired.map((a) => a.id)).toEqual(["deepseek-harness"]);
     expect(notInstalled.map((a) => a.id)).toEqual(["aider", "amr"]);
-    expect(probing.map((a) => a.id)).toEqual(["slow"]);
     expect(model.pickable.value.map((a) => a.id)).toEqual(["claude", "qwen", "deepseek-harness"]);
   });
 

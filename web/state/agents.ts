@@ -38,8 +38,6 @@ export function createAgentsModel(api: Api) {
         installed: sorted.filter((a) => a.state === "available"),
         setupRequired: sorted.filter((a) => a.state === "setup-required"),
         notInstalled: sorted.filter((a) => a.state === "unavailable"),
-        /** The pass stopped waiting for these; their real result follows. */
-        probing: sorted.filter((a) => a.state === "probing"),
       };
     },
     { name: "agents.groups" },

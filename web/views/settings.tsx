@@ -110,10 +110,9 @@ export function Settings({ app }: { app: AppModel }) {
     addEventListener("keydown", onKey);
     return () => removeEventListener("keydown", onKey);
   }, []);
-  const full: Array<[string, typeof groups.installed]> = [
+  const sections: Array<[string, typeof groups.installed]> = [
     ["Installed", groups.installed],
     ["Setup required", groups.setupRequired],
-    ["Still probing", groups.probing],
   ];
   return (
     <div class="overlay" onClick={(e) => e.target === e.currentTarget && close()}>
@@ -144,7 +143,7 @@ export function Settings({ app }: { app: AppModel }) {
             </button>
           </div>
           {agents.error.value && <p class="error">{agents.error.value}</p>}
-          {full.map(([title, list]) =>
+          {sections.map(([title, list]) =>
             list.length ? (
               <div key={title} class="agent-group" data-group={title}>
                 <h4>
