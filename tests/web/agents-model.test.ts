@@ -57,6 +57,46 @@ describe("agents model", () => {
     expect(model.suggestedCommands.value).toEqual([{ agentId: "codex", agentName: "CODEX", command: "npm i -g @openai/codex" }]);
   });
 
+  // Issue #19: cards arrive as probes settle (a missing CLI settles first), which put a niche missing agent first
+  // and the one installed agent second.
+  test("groups read by name whatever order probes settle in; the picker offers installed, then setup-required", async () => {
+    const body = sseBody();
+    const { fetch } = fakeFetch({ "POST /api/agents/rescan?stream=1": () => body.response() });
+    const model = createAgentsModel(createApi(fetch));
+    const loading = model.refresh();
+    for (const a of [
+      agent("amr", "unavailable", { name: "AMR" }),
+      agent("qwen", "available", { name: "Qwen Code" }),
+      agent("deepseek-harness", "setup-required", { name: "DeepSeek Harness" }),
+      agent("aider", "unavailable", { name: "aider" }),
+      agent("claude", "available", { name: "Claude Code" }),
+    ])
+      body.send("agent", a);
+    body.send("done", {});
+    await loading;
+    const { installed, setupRequired, notInstalled } = model.groups.value;
+    expect(installed.map((a) => a.id)).toEqual(["claude", "qwen"]);
+    expect(setupRequired.map((a) => a.id)).toEqual(["deepseek-harness"]);
+    expect(notInstalled.map((a) => a.id)).toEqual(["aider", "amr"]);
+    expect(model.pickable.value.map((a) => a.id)).toEqual(["claude", "qwen", "deepseek-harness"]);
+  });
+
+  test("the install suggestions put the CLIs the empty state names first, one command per agent", () => {
+    const missing = (id: string, ...commands: string[]) =>
+      agent(id, "unavailable", {
+        name: id,
+        diagnostics: [{ reason: "not-installed", severity: "error", message: `${id} is not installed`, fixActions: commands.map((command) => ({ kind: "copyCommand" as const, command })) }],
+      });
+    const model = createAgentsModel(createApi(fakeFetch({}).fetch));
+    model.agents.value = [missing("aider", "pip install aider"), missing("codex", "npm i -g codex", "codex login"), missing("amp", "npm i -g amp"), missing("claude", "npm i -g claude")];
+    expect(model.installSuggestions.value.map((c) => [c.agentId, c.command])).toEqual([
+      ["claude", "npm i -g claude"],
+      ["codex", "npm i -g codex"],
+      ["aider", "pip install aider"],
+      ["amp", "npm i -g amp"],
+    ]);
+  });
+
   test("a stream that ends without done falls back to the plain list", async () => {
     const body = sseBody();
     const { fetch, calls } = fakeFetch({

@@ -1,6 +1,7 @@
 /** One agent in Settings: what detection found, what is wrong and how to fix it, and its per-agent defaults. */
 import { useState } from "preact/hooks";
 import type { AgentFixAction, AgentInfo } from "../../server/contracts/agents.ts";
+import { copyCommands } from "../state/agents.ts";
 import type { ConfigModel } from "../state/config.ts";
 import type { ConnectionTestsModel } from "../state/connection-tests.ts";
 import { safeHref } from "../lib/markdown.ts";
@@ -213,6 +214,52 @@ export function AgentCard({ agent, config, onRescan, onSetup, connectionTests }:
           <summary>Defaults and environment</summary>
           <Defaults agent={agent} config={config} />
           <EnvEditor agent={agent} config={config} />
+        </details>
+      )}
+    </article>
+  );
+}
+
+/**
+ * An agent that is not installed, as one line: its name, its install command with a Copy button (or its install
+ * guide), and what detection found behind a disclosure.
+ */
+export function MissingAgentRow({ agent, onRescan }: { agent: AgentInfo; onRescan: () => void }) {
+  const command = copyCommands(agent)[0];
+  const guide = safeHref(agent.installUrl ?? "");
+  const docs = safeHref(agent.docsUrl ?? "");
+  return (
+    <article class="agent-card missing-agent" data-testid="agent-card" data-agent-id={agent.id} data-state={agent.state}>
+      <div class="missing-head">
+        <strong>{agent.name}</strong>
+        {command ? (
+          <CopyCommand command={command} />
+        ) : guide ? (
+          <a class="button small" href={guide} target="_blank" rel="noopener noreferrer">
+            Install guide
+          </a>
+        ) : docs ? (
+          <a class="button small" href={docs} target="_blank" rel="noopener noreferrer">
+            Docs
+          </a>
+        ) : null}
+      </div>
+      {agent.diagnostics.length > 0 && (
+        <details class="missing-details">
+          <summary>Details</summary>
+          {agent.diagnostics.map((d, i) => (
+            <div key={i} class={`diagnostic severity-${d.severity}`} data-testid="diagnostic" data-reason={d.reason}>
+              <p>{d.message}</p>
+              {d.detail && <p class="muted">{d.detail}</p>}
+              <div class="fix-actions">
+                {d.fixActions
+                  .filter((action) => !(action.kind === "copyCommand" && action.command === command))
+                  .map((action, j) => (
+                    <FixAction key={j} agent={agent} action={action} onRescan={onRescan} />
+                  ))}
+              </div>
+            </div>
+          ))}
         </details>
       )}
     </article>

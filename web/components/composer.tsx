@@ -1,16 +1,19 @@
 /** The prompt box: agent/model/reasoning pickers, skill chips with `@` completion, image attachments, Send/Stop. */
 import { useRef, useState } from "preact/hooks";
-import type { AgentInfo } from "../../server/contracts/agents.ts";
 import type { AgentsModel } from "../state/agents.ts";
 import type { ComposerModel } from "../state/composer.ts";
 import type { ConversationModel } from "../state/conversation.ts";
 
-function unavailableReason(agent: AgentInfo): string {
-  return agent.diagnostics[0]?.message ?? (agent.state === "setup-required" ? "setup required" : "not installed");
-}
+/** The picker's last option: not an agent, it opens Settings on the agents that are not installed. */
+export const INSTALL_MORE = "__install";
 
-export function AgentPicker({ composer, agents }: { composer: ComposerModel; agents: AgentsModel }) {
+/**
+ * Installed agents first, then the ones needing od's setup step (enabled: choosing one opens its setup dialog);
+ * the agents that are not installed are one last option that opens Settings on their install commands.
+ */
+export function AgentPicker({ composer, agents, onInstallMore }: { composer: ComposerModel; agents: AgentsModel; onInstallMore?: () => void }) {
   const current = composer.agent.value;
+  const missing = agents.groups.value.notInstalled.length;
   return (
     <select
       data-testid="agent-picker"
@@ -21,22 +24,22 @@ export function AgentPicker({ composer, agents }: { composer: ComposerModel; age
         const id = select.value;
         // A setup-required agent opens its setup dialog; the picker stays on the current agent until setup selects it.
         if (!agents.byId(id)?.available) select.value = current?.id ?? "";
-        composer.chooseAgent(id);
+        if (id === INSTALL_MORE) onInstallMore?.();
+        else composer.chooseAgent(id);
       }}
     >
       {!current && <option value="">{agents.load.value === "loading" ? "Detecting agents…" : "No agent available"}</option>}
-      {agents.agents.value.map((agent) => (
-        <option
-          key={agent.id}
-          value={agent.id}
-          disabled={agent.state === "unavailable"}
-          data-state={agent.state}
-          title={agent.available ? agent.path : unavailableReason(agent)}
-        >
+      {agents.pickable.value.map((agent) => (
+        <option key={agent.id} value={agent.id} data-state={agent.state} title={agent.path}>
           {agent.name}
-          {agent.available ? "" : agent.state === "setup-required" ? " — set up…" : ` — ${unavailableReason(agent)}`}
+          {agent.state === "setup-required" ? " — set up…" : ""}
         </option>
       ))}
+      {missing > 0 && onInstallMore && (
+        <option value={INSTALL_MORE} data-testid="install-more">
+          {missing} more not installed…
+        </option>
+      )}
     </select>
   );
 }
@@ -98,7 +101,17 @@ function ModelPicker({ composer }: { composer: ComposerModel }) {
   );
 }
 
-export function Composer({ composer, agents, conversation }: { composer: ComposerModel; agents: AgentsModel; conversation: ConversationModel }) {
+export function Composer({
+  composer,
+  agents,
+  conversation,
+  onInstallMore,
+}: {
+  composer: ComposerModel;
+  agents: AgentsModel;
+  conversation: ConversationModel;
+  onInstallMore?: () => void;
+}) {
   const fileInput = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const running = conversation.activeRun.value !== null;
@@ -181,7 +194,7 @@ export function Composer({ composer, agents, conversation }: { composer: Compose
         }}
       />
       <div class="composer-bar">
-        <AgentPicker composer={composer} agents={agents} />
+        <AgentPicker composer={composer} agents={agents} onInstallMore={onInstallMore} />
         <ModelPicker composer={composer} />
         <button type="button" class="ghost" title="Attach images" onClick={() => fileInput.current?.click()}>
           Attach
@@ -201,6 +214,7 @@ export function Composer({ composer, agents, conversation }: { composer: Compose
         />
         <span class="spacer" />
         {composer.uploading.value > 0 && <span class="muted">uploading…</span>}
+        {composer.startingProject.value && <span class="muted">starting a project…</span>}
         {running ? (
           <button type="button" class="danger" data-testid="stop" onClick={() => void conversation.stop()}>
             Stop (Esc)

@@ -10,6 +10,9 @@ import { readSseFrames } from "../api/sse.ts";
 /** A page load reuses a probe pass this recent instead of probing every CLI again. */
 const PAGE_LOAD_MAX_AGE_MS = 30_000;
 
+/** The CLIs an empty state suggests first (the ones its text names), in this order; the rest follow by name. */
+export const FEATURED_AGENT_IDS = ["claude", "codex", "opencode", "copilot", "cursor-agent", "pi"];
+
 export type AgentsLoad = "idle" | "loading" | "done" | "error";
 
 /** An install or login command an empty state can offer, with the agent it is for. */
@@ -26,26 +29,38 @@ export function createAgentsModel(api: Api) {
   const rescanning = signal(false, { name: "agents.rescanning" });
   let abort: AbortController | null = null;
 
+  // Cards arrive in the order their probes settle (a missing CLI settles first), so each group is sorted by name:
+  // the list reads the same on every load.
   const groups = computed(
-    () => ({
-      installed: agents.value.filter((a) => a.state === "available"),
-      setupRequired: agents.value.filter((a) => a.state === "setup-required"),
-      notInstalled: agents.value.filter((a) => a.state === "unavailable"),
-    }),
+    () => {
+      const sorted = [...agents.value].sort(byName);
+      return {
+        installed: sorted.filter((a) => a.state === "available"),
+        setupRequired: sorted.filter((a) => a.state === "setup-required"),
+        notInstalled: sorted.filter((a) => a.state === "unavailable"),
+      };
+    },
     { name: "agents.groups" },
   );
   const available = computed(() => groups.value.installed, { name: "agents.available" });
+  /** What the agent picker offers: installed agents first, then the ones a setup step would make usable. */
+  const pickable = computed(() => [...groups.value.installed, ...groups.value.setupRequired], { name: "agents.pickable" });
   /** Copyable commands from the diagnostics of agents that are not usable yet (for the "install one" state). */
   const suggestedCommands = computed(
     () =>
-      agents.value
-        .filter((a) => !a.available)
-        .flatMap((a) =>
-          a.diagnostics.flatMap((d) =>
-            d.fixActions.flatMap((f) => (f.kind === "copyCommand" ? [{ agentId: a.id, agentName: a.name, command: f.command }] : [])),
-          ),
-        ),
+      [...groups.value.setupRequired, ...groups.value.notInstalled].flatMap((a) =>
+        copyCommands(a).map((command) => ({ agentId: a.id, agentName: a.name, command })),
+      ),
     { name: "agents.suggestedCommands" },
+  );
+  /** The first command of each agent that is not usable yet, the featured CLIs first (for the "install one" state). */
+  const installSuggestions = computed(
+    () => {
+      const rank = (id: string) => (FEATURED_AGENT_IDS.includes(id) ? FEATURED_AGENT_IDS.indexOf(id) : FEATURED_AGENT_IDS.length);
+      const firstPerAgent = suggestedCommands.value.filter((c, i, all) => all.findIndex((o) => o.agentId === c.agentId) === i);
+      return firstPerAgent.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c.agentId) - rank(b.c.agentId) || a.i - b.i).map(({ c }) => c);
+    },
+    { name: "agents.installSuggestions" },
   );
 
   function upsert(agent: AgentInfo): void {
@@ -118,9 +133,18 @@ export function createAgentsModel(api: Api) {
     abort?.abort();
   }
 
-  return { agents, load, error, rescanning, groups, available, suggestedCommands, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
+  return { agents, load, error, rescanning, groups, available, pickable, suggestedCommands, installSuggestions, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
 }
 export type AgentsModel = ReturnType<typeof createAgentsModel>;
+
+/** The copyable commands (install, log in) the agent's diagnostics offer, first one first. */
+export function copyCommands(agent: AgentInfo): string[] {
+  return agent.diagnostics.flatMap((d) => d.fixActions.flatMap((f) => (f.kind === "copyCommand" ? [f.command] : [])));
+}
+
+function byName(a: AgentInfo, b: AgentInfo): number {
+  return a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id.localeCompare(b.id);
+}
 
 function parseAgent(data: string): AgentInfo | null {
   try {

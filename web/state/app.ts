@@ -19,6 +19,8 @@ import type { FrameScheduler } from "./scheduler.ts";
 import { createUsageModel } from "./usage.ts";
 import { createWorkspaceModel } from "./workspace.ts";
 
+export type Drawer = "projects" | "files" | null;
+
 export interface AppEnv {
   api: Api;
   stream: RunEventStream;
@@ -43,9 +45,19 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   });
   const agentSetup = createAgentSetupModel({ api, agents, config });
   const connectionTests = createConnectionTestsModel(api);
-  const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open });
+  const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open, ensureProject: workspace.ensureProject });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
   const usage = createUsageModel(api);
+  /** Settings opened to show the agents that are not installed (their group expanded). */
+  const settingsFocus = signal<"not-installed" | null>(null, { name: "app.settingsFocus" });
+  /** The side panel shown as a drawer on screens too narrow for it to be a column (CSS decides which are). */
+  const drawer = signal<Drawer>(null, { name: "app.drawer" });
+
+  function openSettings(focus: "not-installed" | null = null): void {
+    settingsFocus.value = focus;
+    settingsOpen.value = true;
+    drawer.value = null;
+  }
 
   const stops = [
     effect(() => {
@@ -86,6 +98,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { api, daemon, config, changes, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, usage, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, changes, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, usage, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

@@ -27,14 +27,21 @@ export interface ComposerDeps {
   skills: SkillsModel;
   /** Picking an agent that needs setup opens its setup dialog instead of selecting it. */
   requestSetup?: (agentId: string) => void;
+  /**
+   * With no project open, a prompt (or an image) first opens one through this — the first screen takes a prompt at
+   * once. Resolves to the project id once the conversation is on it; throws with a reason the composer shows.
+   */
+  ensureProject?: () => Promise<string>;
 }
 
-export function createComposerModel({ api, agents, config, conversation, skills, requestSetup }: ComposerDeps) {
+export function createComposerModel({ api, agents, config, conversation, skills, requestSetup, ensureProject }: ComposerDeps) {
   const text = signal("", { name: "composer.text" });
   const attachments = signal<Attachment[]>([], { name: "composer.attachments" });
   const skillIds = signal<string[]>([], { name: "composer.skillIds" });
   const uploading = signal(0, { name: "composer.uploading" });
   const error = signal<string | null>(null, { name: "composer.error" });
+  /** A default project is being opened for the first prompt. */
+  const startingProject = signal(false, { name: "composer.startingProject" });
 
   /** The configured agent when it is available, else the first available one. */
   const agent = computed(
@@ -60,9 +67,31 @@ export function createComposerModel({ api, agents, config, conversation, skills,
   const mentionQuery = computed(() => (skills.supported.value ? (MENTION.exec(text.value)?.[2] ?? null) : null), { name: "composer.mentionQuery" });
   const mentionOptions = computed(() => (mentionQuery.value === null ? [] : skills.complete(mentionQuery.value)), { name: "composer.mentionOptions" });
   const canSend = computed(
-    () => text.value.trim() !== "" && agent.value !== null && uploading.value === 0 && !conversation.sending.value && conversation.projectId.value !== null,
+    () =>
+      text.value.trim() !== "" &&
+      agent.value !== null &&
+      uploading.value === 0 &&
+      !conversation.sending.value &&
+      !startingProject.value &&
+      (conversation.projectId.value !== null || ensureProject !== undefined),
     { name: "composer.canSend" },
   );
+
+  /** The conversation's project, opening one first when there is none; null (with the reason shown) if that fails. */
+  async function projectForInput(): Promise<string | null> {
+    const current = conversation.projectId.peek();
+    if (current || !ensureProject) return current;
+    startingProject.value = true;
+    try {
+      await ensureProject();
+      return conversation.projectId.peek();
+    } catch (projectError) {
+      error.value = errorMessage(projectError);
+      return null;
+    } finally {
+      startingProject.value = false;
+    }
+  }
 
   function chooseAgent(id: string): void {
     if (agents.byId(id)?.state === "setup-required" && requestSetup) return requestSetup(id);
@@ -91,10 +120,11 @@ export function createComposerModel({ api, agents, config, conversation, skills,
 
   /** Uploads images (drag, paste or pick) into the project; non-images are ignored. */
   async function addImages(files: Iterable<File>): Promise<void> {
-    const project = conversation.projectId.peek();
+    const images = [...files].filter((file) => file.type.startsWith("image/"));
+    if (!images.length) return;
+    const project = await projectForInput();
     if (!project) return;
-    for (const file of files) {
-      if (!file.type.startsWith("image/")) continue;
+    for (const file of images) {
       uploading.value++;
       try {
         const dataBase64 = await toBase64(file);
@@ -138,6 +168,7 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     const body = request();
     if (!body) return;
     error.value = null;
+    if (!(await projectForInput())) return;
     if (await conversation.send(body)) {
       text.value = "";
       attachments.value = [];
@@ -151,6 +182,7 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     skillIds,
     uploading,
     error,
+    startingProject,
     agent,
     models,
     selectedModel,

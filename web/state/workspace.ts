@@ -3,6 +3,9 @@ import { computed, signal } from "@preact/signals";
 import type { Conversation, Project } from "../../server/contracts/projects.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 
+/** The project a first prompt starts in when none is open: a new folder under the data dir, renamable later. */
+export const DEFAULT_PROJECT_NAME = "My project";
+
 export function createWorkspaceModel(api: Api) {
   const projects = signal<Project[]>([], { name: "workspace.projects" });
   const conversations = signal<Record<string, Conversation[]>>({}, { name: "workspace.conversations" });
@@ -61,6 +64,28 @@ export function createWorkspaceModel(api: Api) {
     return created.project;
   }
 
+  let ensuring: Promise<string> | null = null;
+  /**
+   * The open project's id; with none open (a first prompt), the project named {@link DEFAULT_PROJECT_NAME}, opened
+   * or created. Throws with the daemon's reason when it cannot be created.
+   */
+  function ensureProject(): Promise<string> {
+    const open = projectId.peek();
+    if (open) return Promise.resolve(open);
+    return (ensuring ??= openDefaultProject().finally(() => (ensuring = null)));
+  }
+
+  async function openDefaultProject(): Promise<string> {
+    const existing = projects.peek().find((p) => p.name === DEFAULT_PROJECT_NAME);
+    if (existing) {
+      await open(existing.id);
+      return existing.id;
+    }
+    const created = await createProject(DEFAULT_PROJECT_NAME);
+    if (!created) throw new Error(`Could not create the project “${DEFAULT_PROJECT_NAME}”: ${error.peek() ?? "unknown error"}`);
+    return created.id;
+  }
+
   async function renameProject(id: string, name: string): Promise<void> {
     await attempt(() => api.put(`/api/projects/${encodeURIComponent(id)}`, { name }));
     projects.value = projects.value.map((p) => (p.id === id ? { ...p, name } : p));
@@ -115,6 +140,7 @@ export function createWorkspaceModel(api: Api) {
     open,
     openConversation,
     createProject,
+    ensureProject,
     renameProject,
     deleteProject,
     createConversation,

@@ -5,6 +5,7 @@ import { Composer } from "../components/composer.tsx";
 import { RunView } from "../components/run-view.tsx";
 import type { AppModel } from "../state/app.ts";
 import type { RunChangesModel } from "../state/run-changes.ts";
+import { DEFAULT_PROJECT_NAME } from "../state/workspace.ts";
 import type { RunModel } from "../state/run-model.ts";
 
 function LiveRun({ run, onOpenFile, changes }: { run: RunModel; onOpenFile: (path: string) => void; changes: RunChangesModel }) {
@@ -16,20 +17,32 @@ function LiveRun({ run, onOpenFile, changes }: { run: RunModel; onOpenFile: (pat
   );
 }
 
+const INSTALL_SUGGESTIONS_SHOWN = 6;
+
 function NoAgentInstalled({ app }: { app: AppModel }) {
-  const commands = app.agents.suggestedCommands.value;
+  const commands = app.agents.installSuggestions.value;
+  const others = app.agents.groups.value.notInstalled.length - Math.min(commands.length, INSTALL_SUGGESTIONS_SHOWN);
   return (
     <div class="empty-state" data-testid="no-agent">
       <h1>Install a coding agent to begin</h1>
       <p>od drives the agent CLIs you already have — Claude Code, Codex, OpenCode, Copilot, Pi and more. None was found on this machine.</p>
       {commands.length > 0 && (
         <ul class="install-list">
-          {commands.slice(0, 6).map((c) => (
-            <li key={`${c.agentId}:${c.command}`}>
-              <span>{c.agentName}</span> <CopyCommand command={c.command} />
+          {commands.slice(0, INSTALL_SUGGESTIONS_SHOWN).map((c) => (
+            <li key={c.agentId}>
+              <strong>{c.agentName}</strong>
+              <CopyCommand command={c.command} />
             </li>
           ))}
         </ul>
+      )}
+      {others > 0 && (
+        <p>
+          <button type="button" class="link" data-testid="more-agents" onClick={() => app.openSettings("not-installed")}>
+            {others} more agents
+          </button>{" "}
+          in Settings.
+        </p>
       )}
       <p>
         Then{" "}
@@ -46,11 +59,66 @@ function NoAgentInstalled({ app }: { app: AppModel }) {
   );
 }
 
+/** Which agents detection found, on the first screen: pick one here; the rest are one click away in Settings. */
+function FoundAgents({ app }: { app: AppModel }) {
+  const { agents, composer } = app;
+  const found = agents.pickable.value;
+  const missing = agents.groups.value.notInstalled.length;
+  const current = composer.agent.value?.id;
+  if (!found.length && agents.load.value !== "loading") return null;
+  return (
+    <div class="found-agents" data-testid="found-agents">
+      <span class="muted">{agents.load.value === "loading" ? "Detecting agents…" : `Found on this machine (${found.length}):`}</span>
+      <ul class="agent-chips">
+        {found.map((agent) => (
+          <li key={agent.id}>
+            <button
+              type="button"
+              class={`agent-chip${agent.id === current ? " selected" : ""}`}
+              data-testid="found-agent"
+              data-agent-id={agent.id}
+              data-state={agent.state}
+              aria-pressed={agent.id === current}
+              title={agent.path}
+              onClick={() => composer.chooseAgent(agent.id)}
+            >
+              {agent.name}
+              {agent.state === "setup-required" ? " — set up…" : agent.version ? <span class="muted"> {agent.version}</span> : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {missing > 0 && agents.load.value === "done" && (
+        <button type="button" class="link" data-testid="more-agents" onClick={() => app.openSettings("not-installed")}>
+          {missing} more not installed — how to install
+        </button>
+      )}
+    </div>
+  );
+}
+
+function FirstScreen({ app }: { app: AppModel }) {
+  const hasProjects = app.workspace.projects.value.length > 0;
+  return (
+    <div class="empty-state" data-testid="first-screen">
+      <h1>What should your agent build?</h1>
+      <p>
+        {hasProjects ? "Pick a project in the sidebar, or type" : "Type"} a prompt below and press Enter: it starts in a new project,{" "}
+        <strong>{DEFAULT_PROJECT_NAME}</strong>, a folder od keeps for you (rename it any time).
+      </p>
+      <FoundAgents app={app} />
+    </div>
+  );
+}
+
 export function ConversationView({ app }: { app: AppModel }) {
   const { conversation, workspace, agents, files } = app;
   const bottom = useRef<HTMLDivElement>(null);
   const timeline = conversation.timeline.value;
-  const openFile = (path: string) => void files.select(path);
+  const openFile = (path: string) => {
+    void files.select(path);
+    app.drawer.value = "files"; // a drawer on narrow screens; a column (and this a no-op) on wide ones
+  };
   const lastRunState = conversation.activeRun.value?.state.value;
 
   useEffect(() => {
@@ -58,20 +126,17 @@ export function ConversationView({ app }: { app: AppModel }) {
   }, [timeline.length, lastRunState]);
 
   const noAgents = agents.load.value === "done" && agents.available.value.length === 0;
+  const ready = app.daemon.state.value.kind === "ready";
   return (
     <main class="conversation" aria-label="Conversation">
       <div class="timeline" data-testid="timeline">
-        {!workspace.project.value && (
-          <div class="empty-state">
-            <h1>One calm place for your coding agents</h1>
-            <p>Create a project (a folder on disk) in the sidebar, or open one you already have, then ask an agent to build something.</p>
-          </div>
-        )}
+        {!workspace.project.value && !noAgents && ready && <FirstScreen app={app} />}
         {workspace.project.value && timeline.length === 0 && !noAgents && (
           <div class="empty-state">
             <h1>{workspace.conversation.value?.title ?? workspace.project.value.name}</h1>
-            <p class="muted">{workspace.project.value.path}</p>
-            <p>Describe what you want; the agent works in this folder and its files appear on the right.</p>
+            <p class="muted project-path">{workspace.project.value.path}</p>
+            <p>Describe what you want; the agent works in this folder and the files it writes appear under Files.</p>
+            <FoundAgents app={app} />
           </div>
         )}
         {noAgents && <NoAgentInstalled app={app} />}
@@ -91,7 +156,7 @@ export function ConversationView({ app }: { app: AppModel }) {
         })}
         <div ref={bottom} />
       </div>
-      {workspace.project.value && <Composer composer={app.composer} agents={agents} conversation={conversation} />}
+      {ready && <Composer composer={app.composer} agents={agents} conversation={conversation} onInstallMore={() => app.openSettings("not-installed")} />}
     </main>
   );
 }

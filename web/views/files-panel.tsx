@@ -33,7 +33,8 @@ function Preview({ files }: { files: FilesModel }) {
   );
 }
 
-export function FilesPanel({ files }: { files: FilesModel }) {
+/** `onClose`: closes the panel when it is a drawer (narrow screens). */
+export function FilesPanel({ files, onClose }: { files: FilesModel; onClose?: () => void }) {
   return (
     <aside class="files" aria-label="Files" data-testid="files-panel">
       <div class="sidebar-head">
@@ -43,6 +44,9 @@ export function FilesPanel({ files }: { files: FilesModel }) {
             ↻
           </button>
         )}
+        <button type="button" class="icon drawer-close" aria-label="Close files" onClick={onClose}>
+          ×
+        </button>
       </div>
       {files.files.value.length === 0 && <p class="empty">Files your agents write appear here.</p>}
       <ul class="file-list">

@@ -1,8 +1,9 @@
 /** Settings: the agent inventory (streaming in), MCP servers when the daemon has them, and the theme. */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { SessionLinkResponse } from "../../server/contracts/session.ts";
 import { errorMessage, type Api } from "../api/client.ts";
-import { AgentCard } from "../components/agent-card.tsx";
+import type { AgentInfo } from "../../server/contracts/agents.ts";
+import { AgentCard, MissingAgentRow } from "../components/agent-card.tsx";
 import { CopyCommand } from "../components/copy-button.tsx";
 import type { AppModel } from "../state/app.ts";
 import type { McpModel } from "../state/optional-features.ts";
@@ -49,6 +50,25 @@ function McpEditor({ mcp }: { mcp: McpModel }) {
   );
 }
 
+/** The agents that are not installed: one collapsed group, each a line with its install command. */
+function NotInstalled({ agents, expanded, onRescan }: { agents: AgentInfo[]; expanded: boolean; onRescan: () => void }) {
+  const group = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (expanded) group.current?.scrollIntoView?.({ block: "start" });
+  }, [expanded]);
+  return (
+    <details ref={group} class="agent-group not-installed" data-group="Not installed" data-testid="not-installed" open={expanded}>
+      <summary>
+        <h4>Not installed ({agents.length})</h4>
+        <span class="muted">install one, then Rescan</span>
+      </summary>
+      {agents.map((agent) => (
+        <MissingAgentRow key={agent.id} agent={agent} onRescan={onRescan} />
+      ))}
+    </details>
+  );
+}
+
 /** A fresh one-time sign-in link for another browser (each link signs in one browser, once, within minutes). */
 function SignInAnotherBrowser({ api }: { api: Api }) {
   const [link, setLink] = useState<string | null>(null);
@@ -79,7 +99,10 @@ function SignInAnotherBrowser({ api }: { api: Api }) {
 export function Settings({ app }: { app: AppModel }) {
   const { agents, config } = app;
   const groups = agents.groups.value;
-  const close = () => (app.settingsOpen.value = false);
+  const close = () => {
+    app.settingsOpen.value = false;
+    app.settingsFocus.value = null;
+  };
   const rescan = () => void agents.rescan();
   useEffect(() => {
     // Esc belongs to the setup dialog while it is open on top of Settings.
@@ -90,7 +113,6 @@ export function Settings({ app }: { app: AppModel }) {
   const sections: Array<[string, typeof groups.installed]> = [
     ["Installed", groups.installed],
     ["Setup required", groups.setupRequired],
-    ["Not installed", groups.notInstalled],
   ];
   return (
     <div class="overlay" onClick={(e) => e.target === e.currentTarget && close()}>
@@ -133,6 +155,7 @@ export function Settings({ app }: { app: AppModel }) {
               </div>
             ) : null,
           )}
+          {groups.notInstalled.length > 0 && <NotInstalled agents={groups.notInstalled} expanded={app.settingsFocus.value === "not-installed"} onRescan={rescan} />}
         </section>
         <McpEditor mcp={app.mcp} />
         <SignInAnotherBrowser api={app.api} />

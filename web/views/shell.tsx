@@ -1,5 +1,9 @@
-/** The app shell: top bar, projects sidebar, conversation, files panel, and the settings and usage dialogs. */
-import type { AppModel } from "../state/app.ts";
+/**
+ * The app shell: top bar, projects sidebar, conversation, files panel, and the settings and usage dialogs. On narrow
+ * screens the sidebar and the files panel become drawers (styles.css decides when); the top bar's toggles open them.
+ */
+import { useEffect } from "preact/hooks";
+import type { AppModel, Drawer } from "../state/app.ts";
 import { AgentSetupDialog } from "../components/agent-setup-dialog.tsx";
 import { ConversationView } from "./conversation-view.tsx";
 import { FilesPanel } from "./files-panel.tsx";
@@ -7,11 +11,44 @@ import { Settings } from "./settings.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { UsageView } from "./usage-view.tsx";
 
+/** `icon`: shown before the label, which narrow phones drop (an icon alone must be one everyone reads, like ☰). */
+function DrawerToggle({ app, drawer, label, icon }: { app: AppModel; drawer: Exclude<Drawer, null>; label: string; icon?: string }) {
+  const open = app.drawer.value === drawer;
+  return (
+    <button
+      type="button"
+      class={`ghost drawer-toggle toggle-${drawer}`}
+      data-testid={`toggle-${drawer}`}
+      aria-expanded={open}
+      aria-label={label}
+      title={label}
+      onClick={() => (app.drawer.value = open ? null : drawer)}
+    >
+      {icon ? (
+        <>
+          <span aria-hidden="true">{icon}</span>
+          <span class="toggle-label">{label}</span>
+        </>
+      ) : (
+        label
+      )}
+    </button>
+  );
+}
+
 export function Shell({ app }: { app: AppModel }) {
   const state = app.daemon.state.value;
+  const drawer = app.drawer.value;
+  const closeDrawer = () => (app.drawer.value = null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && !app.settingsOpen.peek() && closeDrawer();
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, []);
   return (
-    <div class="shell" data-state={state.kind}>
+    <div class={`shell${drawer ? ` drawer-${drawer}` : ""}`} data-state={state.kind}>
       <header class="topbar">
+        <DrawerToggle app={app} drawer="projects" label="Projects" icon="☰" />
         <span class="brand">od</span>
         <span class="daemon-status" id="daemon-status">
           {state.kind === "ready" && `connected · v${state.version}`}
@@ -20,10 +57,11 @@ export function Shell({ app }: { app: AppModel }) {
           {state.kind === "offline" && `daemon unreachable: ${state.message}`}
         </span>
         <span class="spacer" />
+        <DrawerToggle app={app} drawer="files" label="Files" />
         <button type="button" class="ghost" data-testid="open-usage" onClick={app.usage.show}>
           Usage
         </button>
-        <button type="button" class="ghost" data-testid="open-settings" onClick={() => (app.settingsOpen.value = true)}>
+        <button type="button" class="ghost" data-testid="open-settings" onClick={() => app.openSettings()}>
           Settings
         </button>
       </header>
@@ -35,9 +73,10 @@ export function Shell({ app }: { app: AppModel }) {
           {state.reason && <p class="muted">{state.reason}</p>}
         </div>
       )}
-      <Sidebar workspace={app.workspace} />
+      <Sidebar workspace={app.workspace} onNavigate={closeDrawer} />
       <ConversationView app={app} />
-      <FilesPanel files={app.files} />
+      <FilesPanel files={app.files} onClose={closeDrawer} />
+      {drawer && <div class={`drawer-backdrop for-${drawer}`} data-testid="drawer-backdrop" onClick={closeDrawer} />}
       {app.settingsOpen.value && <Settings app={app} />}
       {app.usage.open.value && <UsageView usage={app.usage} />}
       <AgentSetupDialog setup={app.agentSetup} />

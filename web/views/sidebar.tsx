@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import type { WorkspaceModel } from "../state/workspace.ts";
 
-function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDone: () => void }) {
+function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDone: (created: boolean) => void }) {
   const [name, setName] = useState("");
   const [path, setPath] = useState("");
   return (
@@ -14,13 +14,14 @@ function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDo
         const trimmedPath = path.trim();
         const projectName = name.trim() || trimmedPath.split(/[\\/]/).filter(Boolean).pop() || "";
         if (!projectName) return;
-        if (await workspace.createProject(projectName, trimmedPath || undefined)) onDone();
+        if (await workspace.createProject(projectName, trimmedPath || undefined)) onDone(true);
       }}
     >
       <input data-testid="project-name" placeholder="Project name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
       <input
         data-testid="project-path"
-        placeholder="Existing folder (absolute path), or leave empty for a new one"
+        placeholder="Existing folder (absolute path; optional)"
+        title="Leave empty for a new folder under od's data dir"
         value={path}
         onInput={(e) => setPath((e.currentTarget as HTMLInputElement).value)}
       />
@@ -28,7 +29,7 @@ function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDo
         <button type="submit" class="primary small" data-testid="create-project">
           {path.trim() ? "Open folder" : "Create"}
         </button>
-        <button type="button" class="ghost small" onClick={onDone}>
+        <button type="button" class="ghost small" onClick={() => onDone(false)}>
           Cancel
         </button>
       </div>
@@ -41,7 +42,8 @@ function rename(current: string, apply: (value: string) => void): void {
   if (next && next !== current) apply(next);
 }
 
-export function Sidebar({ workspace }: { workspace: WorkspaceModel }) {
+/** `onNavigate`: a project or conversation was opened (closes the sidebar when it is a drawer). */
+export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; onNavigate?: () => void }) {
   const [adding, setAdding] = useState(false);
   const projectId = workspace.projectId.value;
   return (
@@ -51,14 +53,33 @@ export function Sidebar({ workspace }: { workspace: WorkspaceModel }) {
         <button type="button" class="ghost small" data-testid="new-project" onClick={() => setAdding(!adding)}>
           + New
         </button>
+        <button type="button" class="icon drawer-close" aria-label="Close projects" onClick={onNavigate}>
+          ×
+        </button>
       </div>
-      {adding && <NewProjectForm workspace={workspace} onDone={() => setAdding(false)} />}
-      {workspace.loaded.value && workspace.projects.value.length === 0 && !adding && <p class="empty">No projects yet. Create one, or open a folder you already have.</p>}
+      {adding && (
+        <NewProjectForm
+          workspace={workspace}
+          onDone={(created) => {
+            setAdding(false);
+            if (created) onNavigate?.();
+          }}
+        />
+      )}
+      {workspace.loaded.value && workspace.projects.value.length === 0 && !adding && <p class="empty">No projects yet. Your first prompt starts one; or create one here, or open a folder you already have.</p>}
       <ul class="project-list">
         {workspace.projects.value.map((project) => (
           <li key={project.id} class={project.id === projectId ? "selected" : ""} data-testid="project-item" data-project-id={project.id}>
             <div class="item-row">
-              <button type="button" class="item-title" title={project.path} onClick={() => void workspace.open(project.id)}>
+              <button
+                type="button"
+                class="item-title"
+                title={project.path}
+                onClick={() => {
+                  void workspace.open(project.id);
+                  onNavigate?.();
+                }}
+              >
                 {project.name}
               </button>
               <button type="button" class="icon" title="Rename project" onClick={() => rename(project.name, (name) => void workspace.renameProject(project.id, name))}>
@@ -76,14 +97,29 @@ export function Sidebar({ workspace }: { workspace: WorkspaceModel }) {
             {project.id === projectId && (
               <ul class="conversation-list">
                 <li>
-                  <button type="button" class="ghost small" data-testid="new-conversation" onClick={() => workspace.openConversation(null)}>
+                  <button
+                    type="button"
+                    class="ghost small"
+                    data-testid="new-conversation"
+                    onClick={() => {
+                      workspace.openConversation(null);
+                      onNavigate?.();
+                    }}
+                  >
                     + New conversation
                   </button>
                 </li>
                 {(workspace.conversations.value[project.id] ?? []).map((c) => (
                   <li key={c.id} class={c.id === workspace.conversationId.value ? "selected" : ""} data-testid="conversation-item" data-conversation-id={c.id}>
                     <div class="item-row">
-                      <button type="button" class="item-title" onClick={() => workspace.openConversation(c.id)}>
+                      <button
+                        type="button"
+                        class="item-title"
+                        onClick={() => {
+                          workspace.openConversation(c.id);
+                          onNavigate?.();
+                        }}
+                      >
                         {c.title || "Untitled"}
                       </button>
                       <button type="button" class="icon" title="Rename" onClick={() => rename(c.title, (title) => void workspace.renameConversation(c.id, title))}>
