@@ -24,6 +24,12 @@ describe("safe Markdown", () => {
     expect(html("line one  \nline two")).toBe("<p>line one<br></br>line two</p>");
   });
 
+  test("a paragraph's final whitespace is dropped, as CommonMark says (a streamed answer often ends in a space)", () => {
+    expect(html("word0 word1 ")).toBe("<p>word0 word1</p>");
+    expect(html("one **two** \t")).toBe("<p>one <strong>two</strong></p>");
+    expect(html("- item \n- other")).toBe("<ul><li>item</li><li>other</li></ul>");
+  });
+
   test("GFM tables are tables, with alignment and inline Markdown in cells", () => {
     expect(html("| Name | Size |\n|:-----|-----:|\n| `a.ts` | **12** |\n| b \\| c | 3 |")).toBe(
       '<div class="table-scroll"><table><thead><tr><th style="text-align: left">Name</th><th style="text-align: right">Size</th></tr></thead>' +

@@ -73,9 +73,9 @@ function toBlock(token: Tokens.Generic): MdBlock | null {
     case "heading":
       return { t: "heading", level: token.depth as 1, c: inlines(token.tokens ?? []) };
     case "paragraph":
-      return { t: "para", c: inlines(token.tokens ?? []) };
+      return { t: "para", c: trimEnd(inlines(token.tokens ?? [])) };
     case "text":
-      return { t: "text", c: token.tokens ? inlines(token.tokens) : textOf(token.text) };
+      return { t: "text", c: trimEnd(token.tokens ? inlines(token.tokens) : textOf(token.text)) };
     case "code":
       // An unclosed fence (still streaming) is code to the end, as CommonMark says.
       return { t: "code", lang: languageOf(token.lang), v: token.text };
@@ -157,6 +157,14 @@ function textOf(text: string): MdInline[] {
 }
 
 /** Adjacent text runs (split by escapes and entities) become one node. */
+/** CommonMark drops a paragraph's final whitespace (the lexer keeps it on the last line when no newline follows). */
+function trimEnd(nodes: MdInline[]): MdInline[] {
+  const last = nodes.at(-1);
+  if (last?.t !== "text") return nodes;
+  const v = last.v.trimEnd();
+  return v ? [...nodes.slice(0, -1), { t: "text", v }] : nodes.slice(0, -1);
+}
+
 function mergeText(nodes: MdInline[]): MdInline[] {
   const out: MdInline[] = [];
   for (const node of nodes) {
