@@ -69,6 +69,37 @@ describe("codex app-server transport", () => {
     expect((await run.children[0]!.exited).code).toBe(0);
   });
 
+  test("a spawned sub-agent is a task call; its thread's tool calls hang under it, its text and turn end stay out", async () => {
+    const child = (method: string, params: Record<string, unknown>) => ({ notify: { method, params: { threadId: "thread-child-1", turnId: "turn-child-1", ...params } } });
+    const spawn = { type: "collabAgentToolCall", id: "collab-1", tool: "spawnAgent", senderThreadId: "thread-fake-1", prompt: "Survey the styles", model: null, reasoningEffort: null };
+    const run = await codex({
+      turn: [
+        notify("item/started", { item: { ...spawn, status: "inProgress", receiverThreadIds: ["thread-child-1"], agentsStates: {} } }),
+        child("item/started", { item: { type: "commandExecution", id: "c-child", command: "ls styles", status: "inProgress" } }),
+        child("item/agentMessage/delta", { itemId: "m-child", delta: "child chatter" }),
+        child("item/completed", { item: { type: "commandExecution", id: "c-child", command: "ls styles", status: "failed", aggregatedOutput: "no such dir\n", exitCode: 2 } }),
+        child("item/completed", { item: { type: "agentMessage", id: "m-child", text: "child chatter" } }),
+        child("turn/completed", { turn: { id: "turn-child-1", status: "completed", error: null, items: [] } }),
+        notify("item/completed", {
+          item: { ...spawn, status: "completed", receiverThreadIds: ["thread-child-1"], agentsStates: { "thread-child-1": { status: "completed", message: "two stylesheets" } } },
+        }),
+        notify("item/agentMessage/delta", { itemId: "m1", delta: "Done." }),
+      ],
+    });
+    expect(await run.session.result).toEqual({ status: "completed", sessionId: "thread-fake-1" });
+    const events = await run.done;
+    for (const event of events) AgentEvent.parse(event);
+    expect(ofType(events, "text_delta").map((e) => e.delta).join("")).toBe("Done.");
+    expect(ofType(events, "tool_use").map((e) => [e.id, e.name, e.kind, e.parentToolUseId])).toEqual([
+      ["collab-1", "spawnAgent", "task", undefined],
+      ["c-child", "Bash", "command", "collab-1"],
+    ]);
+    expect(ofType(events, "tool_result")).toEqual([
+      { type: "tool_result", toolUseId: "c-child", content: "no such dir\n", isError: true, exitCode: 2, parentToolUseId: "collab-1" },
+      { type: "tool_result", toolUseId: "collab-1", content: "thread-child-1: completed — two stylesheets" },
+    ]);
+  });
+
   test("patch streaming stays off for old, prerelease and unknown servers", async () => {
     expect(serverVersion("open-design/0.171.0 (Debian 12; x86_64) xterm")).toEqual({ version: "0.171.0", prerelease: false });
     expect(supportsPatchStreaming("codex_cli_rs/0.123.0 (Linux)")).toBe(true);

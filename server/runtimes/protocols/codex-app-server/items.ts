@@ -2,7 +2,9 @@
  * Maps codex app-server notifications onto AgentEvents: agentMessage deltas → text, reasoning summary deltas →
  * thinking, commandExecution → tool_use/tool_result, fileChange (with early patch previews) → one Write/Edit row per
  * file settled with diff stats, token usage summed per turn, error notifications with auth/quota/upstream codes.
- * Stateful per turn; never throws on odd input.
+ * Sub-agents: a `collabAgentToolCall` that spawns agents is a `task` call, and the tool calls of the threads it
+ * spawned (notifications whose `threadId` is one of its receivers) carry its id as `parentToolUseId`; their text
+ * and thinking stay out of the answer, as Claude's sub-agents' do. Stateful per turn; never throws on odd input.
  */
 import type { AgentEvent, AgentEventOf, Usage } from "../../../contracts/events.ts";
 import { isRecord, relativeToCwd } from "../../streams/tool-kind.ts";
@@ -44,6 +46,8 @@ export class CodexItemMapper {
   private sawText = false;
   private turnSentAt: number | null = null;
   private textItems = 0;
+  /** A spawned sub-agent's thread → the collab call that spawned it. */
+  private readonly childThreads = new Map<string, string>();
   /** The latest non-retried error of this turn. */
   lastError: CodexTurnError | null = null;
 
@@ -56,8 +60,15 @@ export class CodexItemMapper {
     this.turnSentAt = this.now();
   }
 
+  /** True when a notification comes from a sub-agent's thread (its turn ending is not the main turn's). */
+  isSubAgentThread(params: unknown): boolean {
+    return isRecord(params) && typeof params.threadId === "string" && this.childThreads.has(params.threadId);
+  }
+
   map(method: string, params: unknown): AgentEvent[] {
     const p = isRecord(params) ? params : {};
+    const parent = typeof p.threadId === "string" ? this.childThreads.get(p.threadId) : undefined;
+    if (parent !== undefined) return this.mapSubAgent(parent, method, p);
     switch (method) {
       case "turn/started":
         return [{ type: "status", label: "thinking" }];
@@ -95,8 +106,38 @@ export class CodexItemMapper {
     return events;
   }
 
+  /** A sub-agent's notification: its tool calls (and token usage) only, each linked to the call that spawned it. */
+  private mapSubAgent(parent: string, method: string, p: Record<string, unknown>): AgentEvent[] {
+    const item = isRecord(p.item) ? (p.item as ThreadItem) : undefined;
+    const events =
+      method === "item/started" && item ? this.itemStarted(item)
+      : method === "item/completed" && item && item.type !== "agentMessage" && item.type !== "reasoning" ? this.itemCompleted(item)
+      : method === "item/fileChange/patchUpdated" || method === "thread/tokenUsage/updated" ? this.map(method, { ...p, threadId: undefined })
+      : [];
+    return events.map((event) => (event.type === "tool_use" || event.type === "tool_result" ? { ...event, parentToolUseId: parent } : event));
+  }
+
+  private collabCall(item: Extract<ThreadItem, { type: "collabAgentToolCall" }>, completed: boolean): AgentEvent[] {
+    for (const thread of item.receiverThreadIds ?? []) if (typeof thread === "string") this.childThreads.set(thread, item.id);
+    const events: AgentEvent[] = [];
+    if (!this.openCommands.has(item.id)) {
+      this.openCommands.add(item.id);
+      const input = { ...(item.prompt ? { prompt: item.prompt } : {}), ...(item.model ? { model: item.model } : {}), ...(item.receiverThreadIds?.length ? { agents: item.receiverThreadIds } : {}) };
+      events.push({ type: "tool_use", id: item.id, name: item.tool, input, kind: "task", startedAt: this.now() });
+    }
+    if (completed) {
+      this.openCommands.delete(item.id);
+      const states = Object.entries(item.agentsStates ?? {}).flatMap(([thread, state]) => (state ? [`${thread}: ${state.status}${state.message ? ` — ${state.message}` : ""}`] : []));
+      const failed = item.status === "failed" || item.status === "interrupted";
+      events.push({ type: "tool_result", toolUseId: item.id, content: states.join("\n") || item.status, ...(failed ? { isError: true } : {}) });
+    }
+    return events;
+  }
+
   private itemStarted(item: ThreadItem): AgentEvent[] {
     switch (item.type) {
+      case "collabAgentToolCall":
+        return this.collabCall(item, false);
       case "commandExecution": {
         this.openCommands.add(item.id);
         const use: AgentEventOf<"tool_use"> = { type: "tool_use", id: item.id, name: "Bash", input: { command: item.command }, kind: "command", startedAt: this.now() };
@@ -115,6 +156,8 @@ export class CodexItemMapper {
 
   private itemCompleted(item: ThreadItem): AgentEvent[] {
     switch (item.type) {
+      case "collabAgentToolCall":
+        return this.collabCall(item, true);
       case "agentMessage":
         // Without deltas (older servers), the completed message is the text.
         if (this.messagesWithDeltas.has(item.id) || typeof item.text !== "string" || item.text === "") return [];

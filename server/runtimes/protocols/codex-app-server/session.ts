@@ -79,7 +79,8 @@ class CodexRun {
   }
 
   private onNotification(method: string, params: unknown): void {
-    if (method === "turn/completed") {
+    // A spawned sub-agent's turn ends inside the main turn: only the main thread's completion ends it.
+    if (method === "turn/completed" && !this.mapper.isSubAgentThread(params)) {
       const turn = isRecord(params) && isRecord(params.turn) ? params.turn : {};
       const status = typeof turn.status === "string" ? turn.status : "completed";
       let error: ProtocolFailure | null = null;
