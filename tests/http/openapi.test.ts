@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { API_ROUTES } from "../../server/contracts/api-routes.ts";
 import { startEngine } from "../../server/engine.ts";
@@ -59,6 +61,15 @@ describe("GET /api/openapi.json", () => {
       const projectBody = document.paths["/api/projects"]!.post!.requestBody!.content["application/json"]!.schema;
       expect(projectBody.required).toEqual(["name"]);
     });
+  });
+
+  test("the README's HTTP API section names every route", () => {
+    const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### The HTTP API"), readme.indexOf("### Security"));
+    const named = (path: string) => new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w/:.-])`).test(section);
+    const missing = [...new Set(API_ROUTES.map((route) => route.path))].filter((path) => !named(path));
+    expect(section.length).toBeGreaterThan(1000);
+    expect(missing).toEqual([]);
   });
 
   test("the validator is not a rubber stamp: a document with a broken operation fails", async () => {
