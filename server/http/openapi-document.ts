@@ -111,9 +111,20 @@ function errorResponses(route: ApiRoute): Record<string, JsonObject> {
   return responses;
 }
 
-/** One schema, inlined (no `$defs`: a `#/…` reference inside a path item would point at the document root). */
+/**
+ * One schema, inlined (no `$defs`: a `#/…` reference inside a path item would point at the document root). An
+ * answer (`output`) is open to new fields, since contracts grow by adding them: zod's closed output objects are
+ * opened, so a generated client keeps working when an answer gains one. Request bodies stay as strict as od is.
+ */
 function schemaOf(schema: z.ZodType, io: "input" | "output"): JsonObject {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonObject;
   if ("$defs" in json) throw new Error("a recursive schema cannot be inlined into the OpenAPI document");
-  return json;
+  return io === "output" ? (openObjects(json) as JsonObject) : json;
+}
+
+function openObjects(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(openObjects);
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value).filter(([key, child]) => !(key === "additionalProperties" && child === false));
+  return Object.fromEntries(entries.map(([key, child]) => [key, openObjects(child)]));
 }

@@ -60,6 +60,9 @@ describe("GET /api/openapi.json", () => {
       expect(runBody.required).toEqual(["projectId", "message"]);
       const projectBody = document.paths["/api/projects"]!.post!.requestBody!.content["application/json"]!.schema;
       expect(projectBody.required).toEqual(["name"]);
+      expect(projectBody).toMatchObject({ additionalProperties: false }); // od refuses unknown body fields
+      // Answers may gain fields (contracts grow by adding), so no answer schema is closed.
+      expect(JSON.stringify((document.paths as Record<string, unknown>)["/api/runs/{id}"])).not.toContain('"additionalProperties":false');
     });
   });
 
