@@ -11,7 +11,13 @@ export type OpenApiSource = () => string | Promise<string>;
 export function openApiRoutes(source: OpenApiSource) {
   let text: Promise<string> | undefined;
   return new Elysia({ name: "openapi" }).get("/api/openapi.json", async () => {
-    text ??= Promise.resolve(source());
+    // A failed read or generation is not kept: the next request tries again.
+    text ??= Promise.resolve()
+      .then(source)
+      .catch((error: unknown) => {
+        text = undefined;
+        throw error;
+      });
     return new Response(await text, { headers: { "content-type": "application/json" } });
   });
 }

@@ -5,6 +5,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { API_ROUTES } from "../../server/contracts/api-routes.ts";
 import { startEngine } from "../../server/engine.ts";
 import { Credentials } from "../../server/http/credentials.ts";
+import { openApiRoutes } from "../../server/http/openapi.ts";
 import { openApiDocument } from "../../server/http/openapi-document.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { VERSION } from "../../server/version.ts";
@@ -73,6 +74,20 @@ describe("GET /api/openapi.json", () => {
     const missing = [...new Set(API_ROUTES.map((route) => route.path))].filter((path) => !named(path));
     expect(section.length).toBeGreaterThan(1000);
     expect(missing).toEqual([]);
+  });
+
+  test("a document that could not be read is tried again on the next request, then kept", async () => {
+    let calls = 0;
+    const routes = openApiRoutes(() => {
+      calls += 1;
+      if (calls === 1) throw new Error("embedded file unreadable");
+      return '{"openapi":"3.1.0"}';
+    });
+    const get = () => routes.handle(new Request("http://127.0.0.1/api/openapi.json"));
+    expect((await get()).status).toBe(500);
+    expect(await (await get()).json()).toEqual({ openapi: "3.1.0" });
+    await get();
+    expect(calls).toBe(2);
   });
 
   test("the validator is not a rubber stamp: a document with a broken operation fails", async () => {
