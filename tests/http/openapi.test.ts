@@ -78,7 +78,7 @@ describe("GET /api/openapi.json", () => {
 
   test("a document that could not be read is tried again on the next request, then kept", async () => {
     let calls = 0;
-    const routes = openApiRoutes(() => {
+    const routes = openApiRoutes(async () => {
       calls += 1;
       if (calls === 1) throw new Error("embedded file unreadable");
       return '{"openapi":"3.1.0"}';
