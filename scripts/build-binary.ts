@@ -1,12 +1,14 @@
 #!/usr/bin/env bun
 /**
- * Builds the single `od` executable: web bundle + DSH profile tarball (dist/dsh) → embedded assets → `bun build --compile`.
+ * Builds the single `od` executable: web bundle + OpenAPI document + DSH profile tarball (dist/dsh) → embedded assets →
+ * `bun build --compile`.
  *   bun run scripts/build-binary.ts            → dist/od for this machine
  *   bun run scripts/build-binary.ts --release  → dist/release/od-<os>-<arch>[.exe] for every target + SHA256SUMS
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { buildOpenApi } from "./build-openapi.ts";
 import { buildWeb } from "./build-web.ts";
 import { packDshRuntime } from "./pack-dsh-runtime.ts";
 
@@ -49,9 +51,10 @@ export async function compileOd(outfile: string, target?: Bun.Build.CompileTarge
   return outfile;
 }
 
-/** Everything the binary embeds: the web bundle (dist/web) and the DSH profile tarball + manifest (dist/dsh). */
+/** Everything the binary embeds: the web bundle (dist/web), the OpenAPI document and the DSH profile tarball + manifest (dist/dsh). */
 export async function buildEmbeddedAssets(): Promise<void> {
   await buildWeb();
+  buildOpenApi();
   await packDshRuntime();
 }
 

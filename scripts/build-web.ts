@@ -31,5 +31,6 @@ export async function buildWeb(): Promise<string> {
 
 if (import.meta.main) {
   const dir = await buildWeb();
-  console.log(`web bundle written to ${dir.replace(root + "/", "")}`);
+  // On stderr: under `npm start` the daemon's URL line must be the first line on stdout.
+  console.error(`web bundle written to ${dir.replace(root + "/", "")}`);
 }

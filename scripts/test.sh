@@ -2,7 +2,12 @@
 # The whole test suite (`npm test`), the inner loop (`npm run test:fast`: no browser, no real CLIs), or only the
 # real-CLI suite (`npm run test:realcli`).
 # Builds the web bundle (tests import dist/), type-checks, runs bun test, and ends with one plain line
-# "N passed, N failed" (also written to dist/test-summary.txt for .ci/run).
+# "N passed, N failed" summed over every bun test process (also written to dist/test-summary.txt for .ci/run).
+# Any failing part fails the whole run.
+#
+# `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
+# tests/realcli/setup.ts) in the background while the unit, route, Deno and browser tests run, then runs the
+# real-CLI suite on its own: beside other suites, its CLI probes miss their 10 s limits on 2 cores.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
@@ -10,31 +15,82 @@ mode=${1:-all}   # all | --fast | --realcli
 
 mkdir -p dist
 summary_file=dist/test-summary.txt
-fail_early() { echo "$1"; echo "0 passed, 1 failed" | tee "$summary_file"; exit 1; }
+work=$(mktemp -d)
+installer=""
+passed=0 failed=0 skipped=0 status=0
 
-"$bin/bun" run scripts/build-web.ts >/dev/null || fail_early "web build failed"
-"$bin/tsc" -p . || fail_early "type check failed"
+stop_installer() { if [ -n "$installer" ]; then kill -TERM -- "-$installer" 2>/dev/null; wait "$installer" 2>/dev/null; fi; }
+trap 'rm -rf "$work"' EXIT
+trap 'stop_installer; exit 130' INT TERM
 
-args=()
+finish() {
+  [ "$failed" -gt 0 ] && status=1
+  local line="$passed passed, $failed failed"
+  [ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
+  echo "$line" | tee "$summary_file"
+  exit "$status"
+}
+# A failed build or type check: the background install may finish (it is only a cache); no more tests start.
+fail_early() {
+  echo "$1"
+  [ -n "$installer" ] && wait "$installer"
+  failed=1
+  finish
+}
+
+count() { grep -E "^ *[0-9]+ $2\$" "$1" | tail -n 1 | awk '{print $1}'; }
+# Add one bun test process's counts (from its log) to the totals; a run that counted nothing or exited non-zero
+# without a failure still fails.
+tally() {
+  local log=$1 rc=$2 p f e s
+  p=$(count "$log" pass); f=$(count "$log" fail); e=$(count "$log" error); s=$(count "$log" skip)
+  p=${p:-0}; f=$(( ${f:-0} + ${e:-0} )); s=${s:-0}
+  if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then echo "no tests ran ($3)"; f=1; fi
+  [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  [ "$rc" -ne 0 ] && status=1
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+}
+# bun test ARGS…, shown as it runs and counted; $1 names the part.
+run_live() {
+  local name=$1; shift
+  "$bin/bun" test "$@" 2>&1 | tee "$work/$name.log"
+  tally "$work/$name.log" "${PIPESTATUS[0]}" "$name"
+}
+# The pinned real CLIs (a no-op while tests/realcli/.cache matches the pins); writes install.status when done.
+install_clis() {
+  "$bin/bun" tests/realcli/setup.ts >"$work/install.log" 2>&1
+  echo $? >"$work/install.status"
+}
+# True when install_clis succeeded, else its output is shown and counted as one failure.
+installed() {
+  [ "$(cat "$work/install.status" 2>/dev/null)" = 0 ] && return 0
+  echo "real-CLI install failed:"; cat "$work/install.log"
+  failed=$((failed + 1)); status=1
+  return 1
+}
+
+out=$("$bin/bun" run scripts/build-web.ts 2>&1) || fail_early "web build failed: $out"
+
 case "$mode" in
-  --fast) args+=("--path-ignore-patterns=**/e2e/**" "--path-ignore-patterns=**/realcli/**") ;;
-  --realcli) args+=("./tests/realcli") ;;
+  --fast)
+    "$bin/tsc" -p . || fail_early "type check failed"
+    run_live unit "--path-ignore-patterns=**/e2e/**" "--path-ignore-patterns=**/realcli/**"
+    ;;
+  --realcli)
+    "$bin/tsc" -p . || fail_early "type check failed"
+    install_clis
+    installed && run_live realcli ./tests/realcli
+    ;;
+  *)
+    # The install in its own process group, so an interrupt stops all of it.
+    set -m
+    install_clis </dev/null &
+    installer=$!
+    set +m
+    "$bin/tsc" -p . || fail_early "type check failed"
+    run_live main "--path-ignore-patterns=**/realcli/**"
+    wait "$installer"
+    installed && run_live realcli ./tests/realcli
+    ;;
 esac
-
-log=$(mktemp)
-"$bin/bun" test "${args[@]}" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-
-count() { grep -E "^ *[0-9]+ $1\$" "$log" | tail -n 1 | awk '{print $1}'; }
-passed=$(count pass); failed=$(count fail); errors=$(count error); skipped=$(count skip)
-passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} )); skipped=${skipped:-0}
-rm -f "$log"
-
-if [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
-  failed=1; status=1; echo "no tests ran"
-fi
-[ "$failed" -gt 0 ] && [ "$status" -eq 0 ] && status=1
-line="$passed passed, $failed failed"
-[ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
-echo "$line" | tee "$summary_file"
-exit "$status"
+finish

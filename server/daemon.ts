@@ -11,6 +11,7 @@ import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 import { collectStartupGarbage } from "./platform/memory.ts";
 import type { UiAssets } from "./http/ui.ts";
+import type { OpenApiSource } from "./http/openapi.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
 import { VERSION } from "./version.ts";
@@ -36,6 +37,8 @@ export type DaemonOptions = {
   env?: Record<string, string | undefined>;
   /** Bundled skills embedded in the binary (`BUNDLED_SKILL_FILES`); absent → read from the source folder. */
   bundledSkillFiles?: BundledSkillFiles;
+  /** `GET /api/openapi.json`'s text (the binary's embedded copy); absent → generated from the route table. */
+  openApi?: OpenApiSource;
 };
 
 export type Daemon = {
@@ -77,7 +80,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     startEngine = () =>
       void loadEngineModule()
         .then(({ startEngine: start }) =>
-          start({ dataDir: options.dataDir, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, openSqlite: options.openSqlite, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles }),
+          start({ dataDir: options.dataDir, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, openSqlite: options.openSqlite, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles, openApi: options.openApi }),
         )
         .then((loaded) => {
           engine = loaded;

@@ -10,6 +10,7 @@ import { agentRoutes } from "./http/agents.ts";
 import { connectionTestRoutes } from "./http/connection-test.ts";
 import type { GuardOptions } from "./http/guard.ts";
 import { mcpRoutes } from "./http/mcp.ts";
+import { generatedOpenApi, openApiRoutes, type OpenApiSource } from "./http/openapi.ts";
 import { projectRoutes } from "./http/projects.ts";
 import { runChangeRoutes } from "./http/run-changes.ts";
 import { runOutputLinkRoutes } from "./http/run-output-link.ts";
@@ -36,6 +37,8 @@ export type EngineOptions = {
   openSqlite: SqliteOpener;
   dshRuntime?: () => DshRuntimeSource;
   bundledSkillFiles?: BundledSkillFiles;
+  /** The OpenAPI document's text (the binary's embedded dist/openapi.json); generated from the route table when absent. */
+  openApi?: OpenApiSource;
 };
 
 export type Engine = { app: App; store: Store; services: Services; stop(): Promise<void> };
@@ -67,6 +70,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       mcpRoutes({ userPath: dataPaths(dataDir).mcp, projectDirOf, defs: services.defs }),
       uploadRoutes(projectDirOf),
       connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env, dataDir, appConfig: () => store.appConfig.get() }),
+      openApiRoutes(options.openApi ?? generatedOpenApi(VERSION)),
     ],
   });
   return {

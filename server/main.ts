@@ -8,6 +8,7 @@ import { processIO } from "./cli/process-io.ts";
 import type { ServeRuntime } from "./cli/serve-command.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
+import type { OpenApiSource } from "./http/openapi.ts";
 import type { UiAssets } from "./http/ui.ts";
 import { openBunSqlite } from "./platform/sqlite-bun.ts";
 import { serveWithBun } from "./platform/serve-bun.ts";
@@ -20,10 +21,12 @@ export type EmbeddedAssets = {
   dshRuntime: () => DshRuntimeSource;
   /** Bundled skills compiled into the binary (source runs read server/skills/bundled/ directly). */
   bundledSkillFiles?: BundledSkillFiles;
+  /** dist/openapi.json as the build generated it (source runs generate it on first request). */
+  openApi?: OpenApiSource;
 };
 
 export async function main(argv: string[], assets: EmbeddedAssets): Promise<number> {
-  const runtime: ServeRuntime = { openSqlite: openBunSqlite, serve: serveWithBun, ui: assets.ui, dshRuntime: assets.dshRuntime, bundledSkillFiles: assets.bundledSkillFiles };
+  const runtime: ServeRuntime = { openSqlite: openBunSqlite, serve: serveWithBun, ui: assets.ui, dshRuntime: assets.dshRuntime, bundledSkillFiles: assets.bundledSkillFiles, openApi: assets.openApi };
   const io = processIO();
   try {
     return await dispatch(argv, buildCommands(runtime), io, { version: VERSION, defaultCommand: "serve" });

@@ -15,3 +15,7 @@ declare module "*/app.js" {
   const path: string;
   export default path;
 }
+declare module "*/openapi.json" {
+  const path: string;
+  export default path;
+}

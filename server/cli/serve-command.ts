@@ -3,6 +3,7 @@ import type { HttpServe } from "../daemon.ts";
 import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
 import type { BundledSkillFiles } from "../skills/bundled-root.ts";
 import { isLoopbackHost, startDaemon } from "../daemon.ts";
+import type { OpenApiSource } from "../http/openapi.ts";
 import type { UiAssets } from "../http/ui.ts";
 import { chosenDataDir } from "../data-dir.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
@@ -17,6 +18,8 @@ export type ServeRuntime = {
   /** The DSH profile package setup installs (embedded in the binary, packed from source otherwise). */
   dshRuntime?: () => DshRuntimeSource;
   bundledSkillFiles?: BundledSkillFiles;
+  /** The OpenAPI document's text, embedded in the binary (source runs generate it). */
+  openApi?: OpenApiSource;
 };
 
 export const DEFAULT_PORT = 7456;
@@ -60,6 +63,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
         ui: runtime.ui?.(),
         ...(runtime.dshRuntime ? { dshRuntime: runtime.dshRuntime } : {}),
         ...(runtime.bundledSkillFiles ? { bundledSkillFiles: runtime.bundledSkillFiles } : {}),
+        ...(runtime.openApi ? { openApi: runtime.openApi } : {}),
         openSqlite: runtime.openSqlite,
         serve: runtime.serve,
       });

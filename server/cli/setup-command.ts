@@ -15,12 +15,18 @@ export type SetupCommandDeps = {
 /** The only agent with a companion to set up (kept here so help needs no DSH module). */
 const DSH_AGENT_ID = "deepseek-harness";
 
+/** What DeepSeek Harness is and why it needs setup: the first lines of this command's help, word for word in the README. */
+export const DSH_SETUP_EXPLAINED =
+  "DeepSeek Harness (dsh) is an agent CLI for DeepSeek models that runs whatever profile it is given; od drives it " +
+  "through open-design, a small profile of its own (embedded in od) that speaks od's run protocol, and this setup " +
+  "installs that profile into your dsh (needed once, and again only when od reports it outdated).";
+
 export function createSetupCommand(deps: SetupCommandDeps = {}): CommandSpec {
   const source = deps.source ?? devDshRuntimeSource;
   return {
     name: "setup",
     summary: "Install an agent's od companion (deepseek-harness: the open-design DSH profile)",
-    details: "Uses $DSH_BIN (default: dsh on PATH) and $DSH_HOME (default ~/.dsh). Exit code 0 when the profile is ready.",
+    details: `${DSH_SETUP_EXPLAINED}\nUses $DSH_BIN (default: dsh on PATH) and $DSH_HOME (default ~/.dsh). Exit code 0 when the profile is ready.`,
     flags: [
       { name: "json", type: "boolean", description: "Print the result as JSON" },
       { name: "print-manifest", type: "boolean", description: "Print the embedded profile manifest and exit" },

@@ -6,8 +6,8 @@
 import { transportFacts } from "./transport-facts.ts";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import type { AppConfig } from "../contracts/app-config.ts";
+import type { ConnectionTestKind, ConnectionTestRequest, ConnectionTestResult } from "../contracts/connection-test.ts";
 import { spawnEnvForAgent } from "../runtimes/env.ts";
 import { buildInvocation, readerFor, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
@@ -24,32 +24,9 @@ export const CONNECTION_TEST_PROMPT = "Reply with the single word OK.";
 /** A test that has not produced output in this long is stopped (the user is waiting on a dialog). */
 export const CONNECTION_TEST_FIRST_OUTPUT_MS = 60_000;
 
-/** `POST /api/test/connection`. `mode` is accepted for compatibility (only `agent` exists). */
-export const ConnectionTestRequest = z.object({
-  agentId: z.string().min(1),
-  model: z.string().nullish(),
-  reasoning: z.string().nullish(),
-  mode: z.literal("agent").optional(),
-});
-export type ConnectionTestRequest = z.infer<typeof ConnectionTestRequest>;
+// The wire shapes live with the other contracts; re-exported for the route module and the UI.
+export { ConnectionTestKind, ConnectionTestRequest, ConnectionTestResult } from "../contracts/connection-test.ts";
 
-/** Why a connection test failed, coarse enough for a one-line hint. */
-export const ConnectionTestKind = z.enum(["auth", "quota", "upstream", "config", "timeout", "invalid_model_id", "not_installed", "unknown"]);
-export type ConnectionTestKind = z.infer<typeof ConnectionTestKind>;
-
-/** The answer (always HTTP 200): `ok`, or `kind` + `detail` saying what went wrong. */
-export const ConnectionTestResult = z.object({
-  ok: z.boolean(),
-  kind: ConnectionTestKind.optional(),
-  /** Spawn to end of the attempt. */
-  latencyMs: z.number(),
-  /** The model the test asked for (absent: the CLI's default). */
-  model: z.string().optional(),
-  agentName: z.string().optional(),
-  /** The agent's reply on success; the reason (and what to do) on failure. */
-  detail: z.string().optional(),
-});
-export type ConnectionTestResult = z.infer<typeof ConnectionTestResult>;
 
 export type ConnectionTestDeps = {
   defs: readonly RuntimeAgentDef[];

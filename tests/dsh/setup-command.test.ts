@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packDshRuntime } from "../../scripts/pack-dsh-runtime.ts";
 import type { CommandIO } from "../../server/cli/command.ts";
-import { createSetupCommand } from "../../server/cli/setup-command.ts";
+import { dispatch } from "../../server/cli/dispatch.ts";
+import { createSetupCommand, DSH_SETUP_EXPLAINED } from "../../server/cli/setup-command.ts";
 import { folderDshRuntimeSource } from "../../server/dsh/embedded-runtime.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -45,4 +47,13 @@ test("a missing dsh fails with exit 1; an unknown agent is a usage error", async
   expect(missing.out.stderr).toContain("AGENT_NOT_INSTALLED");
   const unknown = io({});
   expect(await command().run({ flags: {}, positionals: ["claude"] }, unknown.commandIO)).toBe(2);
+});
+
+test("--help says what DeepSeek Harness is and why setup is needed, in the README's words", async () => {
+  const { out, commandIO } = io({});
+  const commands = [{ name: "setup", load: async () => command() }];
+  expect(await dispatch(["setup", "deepseek-harness", "--help"], commands, commandIO, { version: "0", defaultCommand: "setup" })).toBe(0);
+  expect(out.stdout).toContain(`\n\n${DSH_SETUP_EXPLAINED}\n`);
+  const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8").replace(/\s+/g, " ");
+  expect(readme).toContain(DSH_SETUP_EXPLAINED);
 });

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { openApiDocument } from "../../server/http/openapi-document.ts";
+import { VERSION } from "../../server/version.ts";
 import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
 import { tempDir } from "../support/temp.ts";
 import { binaryCopy } from "./support/binary.ts";
@@ -41,6 +43,11 @@ describe("the binary in Chromium", () => {
     if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as T;
   }
+
+  test("serves the OpenAPI document its build embedded, to an authenticated client only", async () => {
+    expect(await api("/api/openapi.json")).toEqual(JSON.parse(JSON.stringify(openApiDocument(VERSION))));
+    expect((await fetch(`${od.origin}/api/openapi.json`)).status).toBe(401);
+  });
 
   test("the printed URL's one-time code signs one browser in, into origin-scoped storage, with no cookie; it works once", async () => {
     expect(od.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);

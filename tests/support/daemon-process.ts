@@ -49,15 +49,19 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
   void (async () => {
     for (;;) if ((await reader.next()).done) break;
   })();
-  const firstLine = buffered.split("\n")[0]!;
-  const match = FIRST_LINE.exec(firstLine);
-  if (!match) throw new Error(`unexpected first line: ${JSON.stringify(firstLine)}`);
   const stop = async () => {
     child.kill("SIGTERM", { group: true });
     const timer = setTimeout(() => child.kill("SIGKILL", { group: true }), 5_000);
     await child.exited;
     clearTimeout(timer);
   };
+  const firstLine = buffered.split("\n")[0]!;
+  const match = FIRST_LINE.exec(firstLine);
+  if (!match) {
+    // Whatever printed that line is still running: stop it before failing.
+    await stop();
+    throw new Error(`unexpected first line: ${JSON.stringify(firstLine)}`);
+  }
   const origin = match[1]!;
   return {
     child,

@@ -1,0 +1,272 @@
+/**
+ * Every HTTP API route in one table: method, path, who may call it, its query, request body, answers and error
+ * statuses, each with the zod schema that route validates or returns. The OpenAPI document (`GET /api/openapi.json`,
+ * server/http/openapi-document.ts) is generated from this table, and a test holds it to exactly the routes the app
+ * mounts, so a route added without an entry here fails the suite.
+ */
+import { z } from "zod";
+import { AgentListResponse, RescanRequest } from "./agents.ts";
+import { AppConfigPatch, AppConfigResponse } from "./app-config.ts";
+import { ConnectionTestRequest, ConnectionTestResult } from "./connection-test.ts";
+import { HealthResponse } from "./http.ts";
+import { McpConfigResponse, McpQuery, PutMcpRequest } from "./mcp.ts";
+import {
+  Conversation,
+  CreateConversationRequest,
+  CreateProjectRequest,
+  Message,
+  Project,
+  ProjectFile,
+  UpdateConversationRequest,
+  UpdateProjectRequest,
+} from "./projects.ts";
+import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunInputRequest, RunSummary } from "./runs.ts";
+import { CreateSessionRequest, CreateSessionResponse, FileLinkRequest, FileLinkResponse, SessionLinkResponse } from "./session.ts";
+import { DshSetupResponse } from "../dsh/setup-contract.ts";
+import { ImportSkillRequest, ListSkillsQuery, SkillDetail, SkillSummary } from "./skills.ts";
+import { UploadRequest, UploadResponse } from "./uploads.ts";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
+
+/**
+ * What a caller must send: nothing (`open`), `Authorization: Bearer` with the API token or a session secret
+ * (`bearer`), or either that or a file ticket from `POST /api/projects/:id/files/link` (`bearer-or-file-ticket`).
+ */
+export type RouteAuth = "open" | "bearer" | "bearer-or-file-ticket";
+
+/** A successful answer: a JSON body, a server-sent event stream, or a file's bytes. */
+export type RouteReply =
+  | { status: number; json: z.ZodType }
+  | { status: number; eventStream: { description: string; event: z.ZodType } }
+  | { status: number; file: string };
+
+export type ApiRoute = {
+  method: HttpMethod;
+  /** Elysia's form: `:name` marks a path parameter. */
+  path: string;
+  summary: string;
+  auth: RouteAuth;
+  query?: z.ZodObject;
+  body?: { schema: z.ZodType; required: boolean };
+  replies: RouteReply[];
+  /** Error statuses this route answers with `{error:{code,message}}`, and the codes behind each. */
+  errors: Record<number, string>;
+};
+
+/** `{ok: true}`: the answer of routes that only act. */
+export const OkResponse = z.object({ ok: z.literal(true) });
+export const ProjectResponse = z.object({ project: Project });
+export const ProjectListResponse = z.object({ projects: z.array(Project) });
+export const ConversationResponse = z.object({ conversation: Conversation });
+export const ConversationListResponse = z.object({ conversations: z.array(Conversation) });
+export const MessageListResponse = z.object({ messages: z.array(Message) });
+export const ProjectFileListResponse = z.object({ files: z.array(ProjectFile) });
+export const RunListResponse = z.object({ runs: z.array(RunSummary) });
+export const CancelRunResponse = z.object({
+  ok: z.literal(true),
+  run: RunSummary,
+  /** The run had already ended; nothing was canceled. */
+  alreadyEnded: z.boolean(),
+});
+export const SkillListResponse = z.object({ skills: z.array(SkillSummary) });
+export const SkillDetailResponse = z.object({ skill: SkillDetail });
+export const SkillResponse = z.object({ skill: SkillSummary });
+
+/** `?stream=1` (or `true`) asks for server-sent events instead of one JSON answer. */
+export const StreamQuery = z.object({ stream: z.enum(["1", "true"]).optional() });
+/** `GET /api/runs/:id/events`: replay after this event id (the `Last-Event-ID` header wins). */
+export const RunEventsQuery = z.object({ after: z.string().regex(/^\d+$/).optional() });
+/** `GET /api/projects/:id/files/raw`: the project-relative file, and the ticket a file link carries. */
+export const RawFileQuery = z.object({ path: z.string().min(1), ticket: z.string().optional() });
+
+/** What an agent stream sends: one `agent` event per agent as its probes settle, then `done`. */
+const AgentStreamEvent = z.object({ event: z.enum(["agent", "done", "error"]), data: z.unknown() });
+const agentStream = {
+  status: 200,
+  eventStream: { description: "`agent` (an AgentInfo) per agent as its probes settle, then `done` (or `error`)", event: AgentStreamEvent },
+} as const;
+
+const BAD_BODY = "BAD_REQUEST, INVALID_JSON";
+const NO_PROJECT = "PROJECT_NOT_FOUND";
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  {
+    method: "GET", path: "/api/health", summary: "Is od up (and is its engine loaded)?", auth: "open",
+    replies: [{ status: 200, json: HealthResponse }], errors: {},
+  },
+  {
+    method: "POST", path: "/api/session", summary: "Trade a one-time launch code (the printed URL's token) for a session secret", auth: "open",
+    body: { schema: CreateSessionRequest, required: true },
+    replies: [{ status: 201, json: CreateSessionResponse }], errors: { 400: BAD_BODY, 401: "INVALID_LAUNCH_CODE" },
+  },
+  {
+    method: "DELETE", path: "/api/session", summary: "Sign this session out", auth: "bearer",
+    replies: [{ status: 200, json: OkResponse }], errors: {},
+  },
+  {
+    method: "POST", path: "/api/session/links", summary: "A fresh one-time sign-in URL for another browser", auth: "bearer",
+    replies: [{ status: 200, json: SessionLinkResponse }], errors: {},
+  },
+  {
+    method: "GET", path: "/api/app-config", summary: "Preferences", auth: "bearer",
+    replies: [{ status: 200, json: AppConfigResponse }], errors: {},
+  },
+  {
+    method: "PUT", path: "/api/app-config", summary: "Change preferences (per-agent maps merge; null removes an entry)", auth: "bearer",
+    body: { schema: AppConfigPatch, required: true },
+    replies: [{ status: 200, json: AppConfigResponse }], errors: { 400: BAD_BODY },
+  },
+  {
+    method: "GET", path: "/api/agents", summary: "Detected agent CLIs (never starts a probe pass but the very first)", auth: "bearer",
+    query: StreamQuery,
+    replies: [{ status: 200, json: AgentListResponse }, agentStream], errors: {},
+  },
+  {
+    method: "POST", path: "/api/agents/rescan", summary: "Probe every agent CLI again (or replay a pass at most maxAgeMs old)", auth: "bearer",
+    query: StreamQuery, body: { schema: RescanRequest, required: false },
+    replies: [{ status: 200, json: AgentListResponse }, agentStream], errors: { 400: BAD_BODY },
+  },
+  {
+    method: "POST", path: "/api/agents/deepseek-harness/setup", summary: "Install od's DeepSeek Harness profile through the user's dsh", auth: "bearer",
+    replies: [{ status: 200, json: DshSetupResponse }],
+    errors: { 409: "AGENT_NOT_INSTALLED", 500: "BUNDLED_COMPANION_INVALID", 502: "COMPANION_INSTALL_FAILED, COMPANION_STILL_INCOMPATIBLE" },
+  },
+  {
+    method: "POST", path: "/api/test/connection", summary: "Run an agent on a tiny prompt: does it work? (always 200)", auth: "bearer",
+    body: { schema: ConnectionTestRequest, required: true },
+    replies: [{ status: 200, json: ConnectionTestResult }], errors: { 400: BAD_BODY },
+  },
+  {
+    method: "GET", path: "/api/projects", summary: "Every project", auth: "bearer",
+    replies: [{ status: 200, json: ProjectListResponse }], errors: {},
+  },
+  {
+    method: "POST", path: "/api/projects", summary: "Add a project: an existing folder, or a new one under the data dir", auth: "bearer",
+    body: { schema: CreateProjectRequest, required: true },
+    replies: [{ status: 201, json: ProjectResponse }], errors: { 400: `${BAD_BODY}, INVALID_PROJECT_PATH`, 409: "PROJECT_EXISTS" },
+  },
+  {
+    method: "GET", path: "/api/projects/:id", summary: "One project", auth: "bearer",
+    replies: [{ status: 200, json: ProjectResponse }], errors: { 404: NO_PROJECT },
+  },
+  {
+    method: "PUT", path: "/api/projects/:id", summary: "Rename a project", auth: "bearer",
+    body: { schema: UpdateProjectRequest, required: true },
+    replies: [{ status: 200, json: ProjectResponse }], errors: { 400: BAD_BODY, 404: NO_PROJECT },
+  },
+  {
+    method: "DELETE", path: "/api/projects/:id", summary: "Forget a project (its folder stays)", auth: "bearer",
+    replies: [{ status: 200, json: OkResponse }], errors: { 404: NO_PROJECT },
+  },
+  {
+    method: "GET", path: "/api/projects/:id/conversations", summary: "A project's conversations", auth: "bearer",
+    replies: [{ status: 200, json: ConversationListResponse }], errors: { 404: NO_PROJECT },
+  },
+  {
+    method: "POST", path: "/api/projects/:id/conversations", summary: "Start a conversation", auth: "bearer",
+    body: { schema: CreateConversationRequest, required: false },
+    replies: [{ status: 201, json: ConversationResponse }], errors: { 400: BAD_BODY, 404: NO_PROJECT },
+  },
+  {
+    method: "PUT", path: "/api/conversations/:id", summary: "Rename a conversation", auth: "bearer",
+    body: { schema: UpdateConversationRequest, required: true },
+    replies: [{ status: 200, json: ConversationResponse }], errors: { 400: BAD_BODY, 404: "CONVERSATION_NOT_FOUND" },
+  },
+  {
+    method: "DELETE", path: "/api/conversations/:id", summary: "Delete a conversation and its messages", auth: "bearer",
+    replies: [{ status: 200, json: OkResponse }], errors: { 404: "CONVERSATION_NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/conversations/:id/messages", summary: "A conversation's messages", auth: "bearer",
+    replies: [{ status: 200, json: MessageListResponse }], errors: { 404: "CONVERSATION_NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/projects/:id/files", summary: "The files in a project's folder", auth: "bearer",
+    replies: [{ status: 200, json: ProjectFileListResponse }], errors: { 404: NO_PROJECT },
+  },
+  {
+    method: "POST", path: "/api/projects/:id/files/link", summary: "A ten-minute URL for one file (frames and images send no header)", auth: "bearer",
+    body: { schema: FileLinkRequest, required: true },
+    replies: [{ status: 200, json: FileLinkResponse }], errors: { 400: `${BAD_BODY}, INVALID_PROJECT_PATH`, 404: `${NO_PROJECT}, FILE_NOT_FOUND` },
+  },
+  {
+    method: "GET", path: "/api/projects/:id/files/raw", summary: "One project file's bytes, served sandboxed", auth: "bearer-or-file-ticket",
+    query: RawFileQuery,
+    replies: [{ status: 200, file: "the file (at most 20 MB), typed by its extension" }],
+    errors: { 400: "INVALID_PROJECT_PATH", 404: `${NO_PROJECT}, FILE_NOT_FOUND`, 413: "FILE_TOO_LARGE" },
+  },
+  {
+    method: "POST", path: "/api/projects/:id/uploads", summary: "Attach an image (base64 in JSON) to a project", auth: "bearer",
+    body: { schema: UploadRequest, required: true },
+    replies: [{ status: 201, json: UploadResponse }],
+    errors: { 400: `${BAD_BODY}, INVALID_BASE64, EMPTY_UPLOAD`, 404: NO_PROJECT, 413: "UPLOAD_TOO_LARGE", 415: "UNSUPPORTED_IMAGE_TYPE" },
+  },
+  {
+    method: "POST", path: "/api/runs", summary: "Start a run (the project must exist: POST /api/projects first)", auth: "bearer",
+    body: { schema: CreateRunRequest, required: true },
+    replies: [{ status: 202, json: CreateRunResponse }],
+    errors: {
+      400: `${BAD_BODY}, UNKNOWN_AGENT, AGENT_UNAVAILABLE, NO_AGENT_AVAILABLE, INVALID_MODEL, UNKNOWN_MODEL, UNKNOWN_REASONING`,
+      404: `${NO_PROJECT}, CONVERSATION_NOT_FOUND`,
+      409: "RUN_IN_PROGRESS",
+      503: "UPSTREAM_UNAVAILABLE",
+    },
+  },
+  {
+    method: "GET", path: "/api/runs", summary: "Runs, filtered", auth: "bearer",
+    query: ListRunsQuery,
+    replies: [{ status: 200, json: RunListResponse }], errors: { 400: "BAD_REQUEST" },
+  },
+  {
+    method: "GET", path: "/api/runs/:id", summary: "One run", auth: "bearer",
+    replies: [{ status: 200, json: RunSummary }], errors: { 404: "NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/runs/:id/events", summary: "A run's events as SSE; Last-Event-ID or ?after=N replays exactly what was missed", auth: "bearer",
+    query: RunEventsQuery,
+    replies: [{ status: 200, eventStream: { description: "one event per RunEvent: `event` is its type, `id` its id, `data` the RunEvent", event: RunEvent } }],
+    errors: { 400: "BAD_REQUEST", 404: "NOT_FOUND" },
+  },
+  {
+    method: "POST", path: "/api/runs/:id/cancel", summary: "Cancel a run (every process of it is stopped)", auth: "bearer",
+    replies: [{ status: 200, json: CancelRunResponse }], errors: { 404: "NOT_FOUND" },
+  },
+  {
+    method: "POST", path: "/api/runs/:id/input", summary: "Send a message to a running agent mid-turn", auth: "bearer",
+    body: { schema: RunInputRequest, required: true },
+    replies: [{ status: 200, json: OkResponse }], errors: { 400: BAD_BODY, 404: "NOT_FOUND", 409: "RUN_NOT_LIVE, INPUT_NOT_SUPPORTED" },
+  },
+  {
+    method: "GET", path: "/api/skills", summary: "Skills (?projectId= adds the project's own)", auth: "bearer",
+    query: ListSkillsQuery,
+    replies: [{ status: 200, json: SkillListResponse }], errors: { 400: "BAD_REQUEST", 404: NO_PROJECT },
+  },
+  {
+    method: "GET", path: "/api/skills/:id", summary: "One skill with its body and files", auth: "bearer",
+    query: ListSkillsQuery,
+    replies: [{ status: 200, json: SkillDetailResponse }], errors: { 400: "BAD_REQUEST", 404: `SKILL_NOT_FOUND, ${NO_PROJECT}` },
+  },
+  {
+    method: "POST", path: "/api/skills/import", summary: "Write a user skill", auth: "bearer",
+    body: { schema: ImportSkillRequest, required: true },
+    replies: [{ status: 201, json: SkillResponse }], errors: { 400: BAD_BODY, 409: "SKILL_EXISTS" },
+  },
+  {
+    method: "DELETE", path: "/api/skills/:id", summary: "Delete a user skill", auth: "bearer",
+    replies: [{ status: 200, json: OkResponse }], errors: { 403: "SKILL_READ_ONLY", 404: "SKILL_NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/mcp", summary: "External MCP servers (?projectId= for the project's list)", auth: "bearer",
+    query: McpQuery,
+    replies: [{ status: 200, json: McpConfigResponse }], errors: { 400: "BAD_REQUEST", 404: NO_PROJECT },
+  },
+  {
+    method: "PUT", path: "/api/mcp", summary: "Replace the MCP server list (?projectId= for the project's list)", auth: "bearer",
+    query: McpQuery, body: { schema: PutMcpRequest, required: true },
+    replies: [{ status: 200, json: McpConfigResponse }], errors: { 400: BAD_BODY, 404: NO_PROJECT },
+  },
+  {
+    method: "GET", path: "/api/openapi.json", summary: "This document: the API as OpenAPI 3.1", auth: "bearer",
+    replies: [{ status: 200, json: z.object({ openapi: z.string() }).loose() }], errors: {},
+  },
+];
