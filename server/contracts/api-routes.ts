@@ -20,17 +20,20 @@ import {
   UpdateConversationRequest,
   UpdateProjectRequest,
 } from "./projects.ts";
-import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunInputRequest, RunSummary } from "./runs.ts";
+import { RunChangesResponse } from "./changes.ts";
+import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunInputRequest, RunOutputQuery, RunSummary } from "./runs.ts";
 import { CreateSessionRequest, CreateSessionResponse, FileLinkRequest, FileLinkResponse, SessionLinkResponse } from "./session.ts";
 import { DshSetupResponse } from "../dsh/setup-contract.ts";
 import { ImportSkillRequest, ListSkillsQuery, SkillDetail, SkillSummary } from "./skills.ts";
 import { UploadRequest, UploadResponse } from "./uploads.ts";
+import { UsageQuery, UsageResponse } from "./usage.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
 /**
  * What a caller must send: nothing (`open`), `Authorization: Bearer` with the API token or a session secret
- * (`bearer`), or either that or a file ticket from `POST /api/projects/:id/files/link` (`bearer-or-file-ticket`).
+ * (`bearer`), or either that or a ticket from `POST /api/projects/:id/files/link` or `POST /api/runs/:id/output/link`
+ * (`bearer-or-file-ticket`).
  */
 export type RouteAuth = "open" | "bearer" | "bearer-or-file-ticket";
 
@@ -226,6 +229,25 @@ export const API_ROUTES: readonly ApiRoute[] = [
     query: RunEventsQuery,
     replies: [{ status: 200, eventStream: { description: "one event per RunEvent: `event` is its type, `id` its id, `data` the RunEvent", event: RunEvent } }],
     errors: { 400: "BAD_REQUEST", 404: "NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/runs/:id/output", summary: "A run's whole answer as text, when its stored message was cut (?offset=&limit= in bytes)", auth: "bearer-or-file-ticket",
+    query: RunOutputQuery,
+    replies: [{ status: 200, file: "the answer's text (x-od-total-bytes and x-od-next-offset say where the next page starts)" }],
+    errors: { 400: "BAD_REQUEST", 404: "NOT_FOUND, OUTPUT_NOT_FOUND" },
+  },
+  {
+    method: "POST", path: "/api/runs/:id/output/link", summary: "A ten-minute URL for a run's whole answer (a new tab sends no header)", auth: "bearer",
+    replies: [{ status: 200, json: FileLinkResponse }], errors: { 404: "NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/runs/:id/changes", summary: "The files a run created, modified or deleted, each with a unified diff", auth: "bearer",
+    replies: [{ status: 200, json: RunChangesResponse }], errors: { 404: "NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/usage", summary: "Each finished run's agent, model, tokens, cost (only when the CLI reported one) and duration, newest first", auth: "bearer",
+    query: UsageQuery,
+    replies: [{ status: 200, json: UsageResponse }], errors: { 400: "BAD_REQUEST" },
   },
   {
     method: "POST", path: "/api/runs/:id/cancel", summary: "Cancel a run (every process of it is stopped)", auth: "bearer",
