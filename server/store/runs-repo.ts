@@ -187,7 +187,17 @@ export class RunsRepo {
       .get(runId, runId);
     return Number(row?.id ?? 0);
   }
+  /**
+   * Synced to disk before it returns, whatever the connection's `synchronous` (NORMAL, see openDatabase): ids past
+   * the reservation reach readers before they are persisted, and must never be handed out again, even after an OS
+   * crash. One sync per reservation (1024 events), not per append.
+   */
   reserveEventIds(runId: string, throughId: number): void {
-    this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
+    this.db.exec("PRAGMA synchronous = FULL");
+    try {
+      this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
+    } finally {
+      this.db.exec("PRAGMA synchronous = NORMAL");
+    }
   }
 }
