@@ -8,14 +8,18 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { DetectionCacheFile, type LastGoodDetection } from "../contracts/agent-detection.ts";
 import type { DetectedAgent } from "./detection.ts";
+import { sameExecutable } from "./executable-stamp.ts";
 
 export type { LastGoodDetection };
 
 /** Where last-good detections are kept. */
 export interface DetectionCache {
   get(agentId: string): LastGoodDetection | undefined;
-  /** Keep this result when it is a complete one (see `isCompleteDetection`); otherwise keep the older one. */
-  remember(agent: DetectedAgent, at?: number): void;
+  /**
+   * Keep this result when it is a complete one (see `isCompleteDetection`); otherwise keep the older one. A `partial`
+   * result (a run-only pass) never replaces a whole one of the same executable.
+   */
+  remember(agent: DetectedAgent, at?: number, partial?: boolean): void;
 }
 
 /** A result worth keeping: the CLI ran, and no probe timed out (nothing it reports is a guess). */
@@ -24,8 +28,23 @@ export function isCompleteDetection(agent: DetectedAgent): boolean {
   return info.state !== "unavailable" && info.state !== "probing" && !info.diagnostics.some((d) => d.reason === "probe-timeout");
 }
 
-function toLastGood(agent: DetectedAgent, at: number): LastGoodDetection {
-  return { info: agent.info, capabilities: agent.capabilities, liveModels: agent.liveModels, at };
+/** Whether `agent` should replace `kept` (undefined: nothing kept yet). */
+function worthKeeping(agent: DetectedAgent, partial: boolean, kept: LastGoodDetection | undefined): boolean {
+  if (!isCompleteDetection(agent) || agent.reused) return false;
+  if (!partial || !kept || kept.partial) return true;
+  // A whole result stays unless its executable has changed since (it describes a CLI that is no longer there).
+  return !!kept.executable && !!agent.executable && !sameExecutable(kept.executable, agent.executable);
+}
+
+function toLastGood(agent: DetectedAgent, at: number, partial: boolean): LastGoodDetection {
+  return {
+    info: agent.info,
+    capabilities: agent.capabilities,
+    liveModels: agent.liveModels,
+    at,
+    ...(agent.executable ? { executable: agent.executable } : {}),
+    ...(partial ? { partial } : {}),
+  };
 }
 
 /** In this process only (tests, and catalogs without a data dir). */
@@ -36,8 +55,8 @@ export class MemoryDetectionCache implements DetectionCache {
     return this.#byAgent.get(agentId);
   }
 
-  remember(agent: DetectedAgent, at = Date.now()): void {
-    if (isCompleteDetection(agent)) this.#byAgent.set(agent.info.id, toLastGood(agent, at));
+  remember(agent: DetectedAgent, at = Date.now(), partial = false): void {
+    if (worthKeeping(agent, partial, this.#byAgent.get(agent.info.id))) this.#byAgent.set(agent.info.id, toLastGood(agent, at, partial));
   }
 }
 
@@ -64,10 +83,12 @@ export class FileDetectionCache implements DetectionCache {
     return this.#entries[agentId];
   }
 
-  remember(agent: DetectedAgent, at = Date.now()): void {
-    if (!isCompleteDetection(agent)) return;
+  remember(agent: DetectedAgent, at = Date.now(), partial = false): void {
+    if (!isCompleteDetection(agent) || agent.reused) return;
     // Re-read first: another od process may have written other agents since this one last looked.
-    const entries = { ...this.#read(), [agent.info.id]: toLastGood(agent, at) };
+    const current = this.#read();
+    if (!worthKeeping(agent, partial, current[agent.info.id])) return;
+    const entries = { ...current, [agent.info.id]: toLastGood(agent, at, partial) };
     this.#entries = entries;
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
