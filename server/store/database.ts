@@ -2,8 +2,8 @@
  * Opens od.db once: WAL mode, a busy timeout, and every pending migration applied.
  * `synchronous = NORMAL`: in WAL mode every commit is in the WAL file (the OS's page cache) before it returns, so a
  * crash or kill -9 of od loses nothing; only an OS crash or power loss can lose the last commits. It drops the
- * fsync each commit paid on the event loop (a run appends a batch every 50 ms). The one write that must outlive even
- * that, a run's event-id reservation, is committed with a sync of its own (`RunsRepo.reserveEventIds`).
+ * fsync each commit paid on the event loop (a run appends a batch every 50 ms). A run's event-id reservation is such
+ * a commit too: after an OS crash its readers (SSE connections, od run's stdout) are gone with the machine.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";

@@ -188,16 +188,10 @@ export class RunsRepo {
     return Number(row?.id ?? 0);
   }
   /**
-   * Synced to disk before it returns, whatever the connection's `synchronous` (NORMAL, see openDatabase): ids past
-   * the reservation reach readers before they are persisted, and must never be handed out again, even after an OS
-   * crash. One sync per reservation (1024 events), not per append.
+   * Committed before it returns (WAL, synchronous = NORMAL: see openDatabase), so it outlives a crash or kill -9 of
+   * od: ids past it may reach readers before they are persisted, and a restarted od never hands them out again.
    */
   reserveEventIds(runId: string, throughId: number): void {
-    this.db.exec("PRAGMA synchronous = FULL");
-    try {
-      this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
-    } finally {
-      this.db.exec("PRAGMA synchronous = NORMAL");
-    }
+    this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
   }
 }

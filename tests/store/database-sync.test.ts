@@ -1,9 +1,8 @@
-/** od.db's durability settings: WAL with `synchronous = NORMAL` (no fsync per commit), a synced id reservation. */
+/** od.db's durability settings: WAL with `synchronous = NORMAL` (no fsync per commit). */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { openDatabase } from "../../server/store/database.ts";
-import { RunsRepo } from "../../server/store/runs-repo.ts";
 import type { SqliteDatabase } from "../../server/store/sqlite.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -16,20 +15,6 @@ describe("od.db durability", () => {
     const db = openDatabase(join(dir.path, "od.db"), openBunSqlite);
     try {
       expect(String(db.prepare("PRAGMA journal_mode").get()?.journal_mode)).toBe("wal");
-      expect(synchronous(db)).toBe(NORMAL);
-    } finally {
-      db.close();
-    }
-  });
-
-  test("an event-id reservation is written and leaves the connection at NORMAL", () => {
-    using dir = tempDir();
-    const db = openDatabase(join(dir.path, "od.db"), openBunSqlite);
-    try {
-      const runs = new RunsRepo(db);
-      // No such run: the update touches nothing, and the setting is restored all the same.
-      runs.reserveEventIds("no-such-run", 1024);
-      expect(runs.lastEventId("no-such-run")).toBe(0);
       expect(synchronous(db)).toBe(NORMAL);
     } finally {
       db.close();
