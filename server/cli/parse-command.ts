@@ -7,6 +7,7 @@ import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentEvent } from "../contracts/events.ts";
 import { isJsonEventParser, isStreamFormat, JSON_EVENT_PARSERS, STREAM_FORMATS } from "../runtimes/streams/formats.ts";
+import { batchedOutput } from "./batched-output.ts";
 import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 
 function flag(args: ParsedArgs, name: string): string | undefined {
@@ -44,7 +45,9 @@ export const parseCommand: CommandSpec = {
     const cwdFlag = flag(args, "cwd");
     const outDir = flag(args, "out-dir");
     const file = args.positionals[0];
-    const print = (event: AgentEvent) => io.stdout(`${JSON.stringify(event)}\n`);
+    // One write per 64 KiB of events (or per turn of the event loop), not one per event.
+    const output = batchedOutput(io.stdout);
+    const print = (event: AgentEvent) => output.write(`${JSON.stringify(event)}\n`);
     const [{ readStreamEvents }, { ArtifactSpool }] = await Promise.all([
       import("../runtimes/streams/read-events.ts"),
       import("../runtimes/streams/artifacts.ts"),
@@ -57,7 +60,9 @@ export const parseCommand: CommandSpec = {
         print(event);
       }
       if (artifacts && outDir !== undefined) for (const event of artifacts.commit(resolve(io.cwd, outDir))) print(event);
+      output.flush();
     } catch (error) {
+      output.flush();
       io.stderr(`od parse: ${error instanceof Error ? error.message : String(error)}\n`);
       return 1;
     }

@@ -92,14 +92,13 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           io.stderr(`od: ${signal} again: stopping the agent without waiting for it\n`);
           services.runs.hurry();
         });
-        const printer = flags.json ? jsonPrinter(io) : humanPrinter(io);
+        const printBatch = flags.json ? jsonPrinter(io) : humanPrinter(io);
         let status: string | undefined;
-        // The log's own JSON text: --json prints it as it is, the human printer parses what it shows.
+        // The live log's own events, a batch per wake-up, each batch one write to stdout.
         for await (const batch of services.runs.eventBatches(created.runId)) {
-          for (const logged of batch) {
-            printer(logged);
-            if (logged.type === "end") status = (parseLoggedEvent(logged) as RunEventOf<"end">).status;
-          }
+          printBatch(batch);
+          const last = batch[batch.length - 1]!;
+          if (last.type === "end") status = (parseLoggedEvent(last) as RunEventOf<"end">).status;
         }
         return status === "succeeded" ? 0 : status === "canceled" ? 130 : 1;
       } finally {
@@ -109,24 +108,39 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
   };
 }
 
+/** --json: the log's JSON text as it is, one line per event, one write per batch. */
 function jsonPrinter(io: CommandIO) {
-  return (logged: LoggedEvent) => io.stdout(logged.json + "\n");
+  return (batch: readonly LoggedEvent[]) => {
+    let text = "";
+    for (const logged of batch) text += logged.json + "\n";
+    io.stdout(text);
+  };
 }
 
+/** The answer as it streams and one line per tool call; stdout is gathered per batch (flushed before any stderr). */
 function humanPrinter(io: CommandIO) {
+  let out = "";
   let atLineStart = true;
+  const flush = () => {
+    if (out) io.stdout(out);
+    out = "";
+  };
+  const stderr = (text: string) => {
+    flush();
+    io.stderr(text);
+  };
   const line = (text: string) => {
-    io.stdout(`${atLineStart ? "" : "\n"}${text}\n`);
+    out += `${atLineStart ? "" : "\n"}${text}\n`;
     atLineStart = true;
   };
-  return (logged: LoggedEvent) => {
+  const print = (logged: LoggedEvent) => {
     if (logged.type !== "agent" && logged.type !== "error" && logged.type !== "end") return;
     const event = parseLoggedEvent(logged);
     switch (event.type) {
       case "agent": {
         const agentEvent = event.event;
         if (agentEvent.type === "text_delta") {
-          io.stdout(agentEvent.delta);
+          out += agentEvent.delta;
           atLineStart = agentEvent.delta.endsWith("\n");
         } else if (agentEvent.type === "tool_use") {
           // A sub-agent's calls are indented under the call that started it.
@@ -137,16 +151,20 @@ function humanPrinter(io: CommandIO) {
         return;
       }
       case "error":
-        io.stderr(`od: ${event.message}\n`);
+        stderr(`od: ${event.message}\n`);
         return;
       case "end":
-        if (!atLineStart) io.stdout("\n");
+        if (!atLineStart) out += "\n";
         if (event.status !== "succeeded") {
-          io.stderr(`od: run ${event.status}: ${event.reason}${event.guidance ? `\n${event.guidance}` : ""}\n`);
+          stderr(`od: run ${event.status}: ${event.reason}${event.guidance ? `\n${event.guidance}` : ""}\n`);
         }
-        for (const file of event.files) io.stderr(`wrote ${file}\n`);
+        for (const file of event.files) stderr(`wrote ${file}\n`);
         return;
     }
+  };
+  return (batch: readonly LoggedEvent[]) => {
+    for (const logged of batch) print(logged);
+    flush();
   };
 }
 

@@ -19,6 +19,15 @@ export const ProbeTimeouts = z
   .strict();
 export type ProbeTimeouts = z.infer<typeof ProbeTimeouts>;
 
+/** An executable as it was when it was probed: its resolved path, the file it leads to, its size and mtime. */
+export const ExecutableStamp = z.object({
+  path: z.string(),
+  realPath: z.string(),
+  size: z.number(),
+  mtimeMs: z.number(),
+});
+export type ExecutableStamp = z.infer<typeof ExecutableStamp>;
+
 /** One agent's last complete detection. */
 export const LastGoodDetection = z.object({
   info: AgentInfo,
@@ -26,6 +35,10 @@ export const LastGoodDetection = z.object({
   liveModels: z.array(RuntimeModelOption).nullable(),
   /** When the pass that produced it finished (ms since the epoch). */
   at: z.number(),
+  /** The executable it probed: `od run` reuses the result, without probing, while this is unchanged. */
+  executable: ExecutableStamp.optional(),
+  /** A run-only result (`od run`: no auth probe, no live models); a whole result is never replaced by one. */
+  partial: z.boolean().optional(),
 });
 export type LastGoodDetection = z.infer<typeof LastGoodDetection>;
 

@@ -34,7 +34,19 @@ export type EventLogOptions = {
   flushChars?: number;
 };
 
-type Waiter = () => void;
+/**
+ * A live reader that has caught up: appends are pushed to its queue, so it never reads back from the tail or sqlite
+ * (a slice, or a page parsed back from its rows) however far the tail moves on while it writes a batch. A reader
+ * whose queue outgrows `FOLLOWER_MAX_EVENTS` / `FOLLOWER_MAX_CHARS` (a stalled SSE client) loses the queue and reads
+ * from the tail or sqlite again until it has caught up, so a slow reader costs bounded memory.
+ */
+type Follower = {
+  queue: LoggedEvent[];
+  chars: number;
+  /** Not queueing: behind, or not yet caught up; reads with `eventsAfter`. */
+  behind: boolean;
+  wake: (() => void) | undefined;
+};
 
 /** Default `tailSize`: ~50 ms of a 5k events/s stream, seconds of a real CLI's. */
 const DEFAULT_TAIL_SIZE = 256;
@@ -45,6 +57,10 @@ const DEFAULT_TAIL_SIZE = 256;
  * ever sent twice with different content. One small write per this many events.
  */
 const ID_RESERVATION = 1024;
+
+/** Most events, and characters of JSON, a caught-up reader's queue holds before it falls back to reading. */
+const FOLLOWER_MAX_EVENTS = 20_000;
+const FOLLOWER_MAX_CHARS = 8 * 1024 * 1024;
 
 /** Most events handed to a batch reader at once (a replay of a long run is cut into chunks of this size). */
 const MAX_BATCH = 1000;
@@ -58,7 +74,7 @@ const MAX_BATCH_CHARS = 4 * 1024 * 1024;
 export class RunEventLog {
   readonly #tail: LoggedEvent[] = [];
   readonly #pending: LoggedEvent[] = [];
-  readonly #waiters = new Set<Waiter>();
+  readonly #followers = new Set<Follower>();
   readonly #tailSize: number;
   readonly #tailCharsMax: number;
   readonly #flushDelayMs: number;
@@ -119,10 +135,23 @@ export class RunEventLog {
     } else {
       this.#flushTimer ??= setTimeout(() => this.flush(), this.#flushDelayMs);
     }
-    // Each waiter deletes itself; deleting the entry being visited is safe during Set iteration (no per-event copy).
-    // No iterator at all when nobody waits (a busy reader is still working through its last batch).
-    if (this.#waiters.size) for (const wake of this.#waiters) wake();
+    if (this.#followers.size) for (const follower of this.#followers) this.#deliver(follower, logged);
     return stored;
+  }
+
+  #deliver(follower: Follower, logged: LoggedEvent): void {
+    if (!follower.behind) {
+      follower.queue.push(logged);
+      follower.chars += logged.json.length;
+      if (follower.queue.length > FOLLOWER_MAX_EVENTS || follower.chars > FOLLOWER_MAX_CHARS) {
+        follower.behind = true;
+        follower.queue = [];
+        follower.chars = 0;
+      }
+    }
+    const wake = follower.wake;
+    follower.wake = undefined;
+    wake?.();
   }
 
   /** Write pending events to sqlite now. */
@@ -156,6 +185,7 @@ export class RunEventLog {
    * time, never the whole run: it asks again from the page's last id.
    */
   eventsAfter(afterId: number): LoggedEvent[] {
+    if (afterId >= this.#lastId) return [];
     const first = this.#tail[0];
     // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
     if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
@@ -177,30 +207,48 @@ export class RunEventLog {
    */
   async *followBatches(afterId: number, signal?: AbortSignal): AsyncGenerator<LoggedEvent[]> {
     let cursor = afterId;
-    for (;;) {
-      if (signal?.aborted) return;
-      const available = this.eventsAfter(cursor);
-      for (let start = 0, end = 0; start < available.length; start = end) {
-        end = batchEnd(available, start);
-        const batch = start === 0 && end === available.length ? available : available.slice(start, end);
-        const last = batch[batch.length - 1]!;
-        cursor = last.id;
-        yield batch;
-        // `end` is the last event a log takes, so it always closes its batch.
-        if (last.type === "end") return;
+    const follower: Follower = { queue: [], chars: 0, behind: true, wake: undefined };
+    const wake = () => follower.wake?.();
+    this.#followers.add(follower);
+    signal?.addEventListener("abort", wake);
+    try {
+      for (;;) {
+        if (signal?.aborted) return;
+        const available = this.#nextFor(follower, cursor);
+        for (let start = 0, end = 0; start < available.length; start = end) {
+          end = batchEnd(available, start);
+          const batch = start === 0 && end === available.length ? available : available.slice(start, end);
+          const last = batch[batch.length - 1]!;
+          cursor = last.id;
+          yield batch;
+          // `end` is the last event a log takes, so it always closes its batch.
+          if (last.type === "end") return;
+        }
+        if (this.#ended && cursor >= this.#lastId) return;
+        if (available.length || follower.queue.length) continue;
+        await new Promise<void>((resolve) => (follower.wake = resolve));
       }
-      if (this.#ended && cursor >= this.#lastId) return;
-      if (available.length) continue;
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          this.#waiters.delete(wake);
-          signal?.removeEventListener("abort", wake);
-          resolve();
-        };
-        this.#waiters.add(wake);
-        signal?.addEventListener("abort", wake, { once: true });
-      });
+    } finally {
+      this.#followers.delete(follower);
+      signal?.removeEventListener("abort", wake);
     }
+  }
+
+  /**
+   * What `follower` reads next after `cursor`: its queue once it has caught up; otherwise the tail or a page of
+   * sqlite, and when that reaches the newest event, the follower is caught up and queues from the next append on.
+   */
+  #nextFor(follower: Follower, cursor: number): LoggedEvent[] {
+    if (!follower.behind) {
+      const queued = follower.queue;
+      follower.queue = [];
+      follower.chars = 0;
+      return queued;
+    }
+    const available = this.eventsAfter(cursor);
+    // Nothing newer exists (even when ids reserved by an earlier daemon were never persisted): caught up.
+    if (!available.length || available[available.length - 1]!.id >= this.#lastId) follower.behind = false;
+    return available;
   }
 }
 

@@ -158,8 +158,8 @@ export class AgentCatalog {
       onSettle: (agent) => {
         this.capabilities.set(agent.info.id, agent.capabilities);
         this.liveModels.remember(agent.info.id, agent.liveModels);
-        // A run-only pass skips models and auth: not a whole result.
-        if (!deps.forRun) this.#cache.remember(agent);
+        // A run-only pass skips models and auth: kept as a partial result, which never replaces a whole one.
+        this.#cache.remember(agent, Date.now(), !!deps.forRun);
       },
     });
     this.#current = pass;

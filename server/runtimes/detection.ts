@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { AgentDiagnostic, AgentInfo, AgentProbeTimings } from "../contracts/agents.ts";
-import type { ProbeTimeouts } from "../contracts/agent-detection.ts";
+import type { LastGoodDetection, ProbeTimeouts } from "../contracts/agent-detection.ts";
 import { type EnvMap, type ProbeRun, type RuntimeAgentDef, type RuntimeModelOption, resolveDefTransport } from "./types.ts";
 import { binOverrideEnvVar, statFileWithDirCache, type FileState } from "./executables.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "./launch.ts";
@@ -16,6 +16,7 @@ import { capabilitiesAfterTimeout, HIDDEN_FLAG_PROBE_VALUE, hiddenFlagSupported,
 import { authClassifierId, authFromEnv, classifyAuthProbe, type AuthResult } from "./auth.ts";
 import * as diag from "./diagnostics.ts";
 import { agentChildEnv } from "./env.ts";
+import { sameExecutable, stampExecutable, type ExecutableStamp } from "./executable-stamp.ts";
 import { withDefaultModel } from "./defs/shared.ts";
 
 /** ACP handshake-based model discovery (provided by protocols/acp). */
@@ -44,7 +45,7 @@ export type DetectionDeps = {
    * The agent's last complete detection: capabilities a timed-out probe could not confirm are taken from it rather
    * than dropped.
    */
-  lastGood?: (agentId: string) => { capabilities: Record<string, boolean> } | undefined;
+  lastGood?: (agentId: string) => (Pick<LastGoodDetection, "capabilities"> & Partial<LastGoodDetection>) | undefined;
   /** Aborting kills every probe still running and makes the rest give up at once (nobody wants the answer). */
   signal?: AbortSignal;
   /**
@@ -59,6 +60,10 @@ export type DetectedAgent = {
   info: AgentInfo;
   capabilities: Record<string, boolean>;
   liveModels: RuntimeModelOption[] | null;
+  /** The executable as it was before it was probed (absent when it could not be read). */
+  executable?: ExecutableStamp;
+  /** Taken from the last-good result of this very executable, without probing (`od run`): nothing new to keep. */
+  reused?: boolean;
 };
 
 const HELP_MAX_BYTES = 4 * 1024 * 1024;
@@ -244,6 +249,15 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   // Executable lookup uses the daemon's env, as a run's does; the probes get the env a run's child gets.
   const launch: AgentLaunch = { ...resolved.launch, env: agentChildEnv(def, env, deps.configuredEnv?.(def.id)) };
   info.path = launch.path;
+  // Stamped before probing: a file replaced while it is probed differs next time, and is probed again.
+  const executable = stampExecutable(launch.path);
+  if (deps.forRun) {
+    // A run needs what the last probe of this same executable found: three CLI processes fewer before it starts.
+    const lastGood = deps.lastGood?.(def.id);
+    if (lastGood?.info && sameExecutable(lastGood.executable, executable)) {
+      return { info: lastGood.info, capabilities: lastGood.capabilities, liveModels: lastGood.liveModels ?? null, executable, reused: true };
+    }
+  }
 
   const version = await runWithRetry(run, launchArgv(launch, def.versionArgs), {
     env: launch.env,
@@ -301,7 +315,7 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
     info.state = "available";
     info.available = true;
   }
-  return { info, capabilities: help.caps, liveModels: models.models };
+  return { info, capabilities: help.caps, liveModels: models.models, ...(executable ? { executable } : {}) };
 }
 
 /** `detectAgent` with a last-resort guard: an engine bug for one def becomes that def's diagnostic. */

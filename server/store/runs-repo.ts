@@ -187,6 +187,10 @@ export class RunsRepo {
       .get(runId, runId);
     return Number(row?.id ?? 0);
   }
+  /**
+   * Committed before it returns (WAL, synchronous = NORMAL: see openDatabase), so it outlives a crash or kill -9 of
+   * od: ids past it may reach readers before they are persisted, and a restarted od never hands them out again.
+   */
   reserveEventIds(runId: string, throughId: number): void {
     this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
   }

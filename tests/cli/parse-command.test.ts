@@ -78,3 +78,17 @@ describe("od parse", () => {
     expect(err.join("")).toContain("od parse:");
   });
 });
+
+describe("od parse output", () => {
+  test("a long transcript reaches stdout in few large writes, every event in order", async () => {
+    using dir = tempDir("od-parse-batches-");
+    const file = join(dir.path, "codex.jsonl");
+    const lines = Array.from({ length: 5000 }, (_, i) => JSON.stringify({ type: "item.completed", item: { id: `i${i}`, type: "agent_message", text: `line ${i}` } }));
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const { io, out, events } = fakeIO(dir.path);
+    expect(await parseCommand.run(args({ format: "json-event-stream", parser: "codex" }, ["codex.jsonl"]), io)).toBe(0);
+    const texts = events().filter((event) => event.type === "text_delta");
+    expect(texts.map((event) => event.delta).join("")).toBe(Array.from({ length: 5000 }, (_, i) => `line ${i}`).join("\n"));
+    expect(out.length).toBeLessThan(500);
+  });
+});

@@ -149,3 +149,38 @@ test("large events: every batch a reader gets, live or replayed from sqlite, sta
     store.close();
   }
 });
+
+test("a caught-up reader that falls far behind the tail gets every event from memory, never from persistence", async () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence, { tailSize: 16 });
+  const ids: number[] = [];
+  const reading = (async () => {
+    for await (const batch of log.followBatches(0)) {
+      ids.push(...batch.map((e) => e.id));
+      // While it handles one batch, far more than the tail holds is appended.
+      if (ids.length === 1) {
+        for (let n = 2; n <= 3000; n++) log.append(diagnostic(n));
+        log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+      }
+    }
+  })();
+  log.append(diagnostic(1));
+  await reading;
+  expect(ids).toEqual(Array.from({ length: 3001 }, (_, i) => i + 1));
+  expect(persistence.reads).toBe(0);
+});
+
+test("a reader whose queue overflows (a stalled client) falls back to persistence, with no gap or duplicate", async () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence, { tailSize: 16 });
+  const batches = log.followBatches(0)[Symbol.asyncIterator]();
+  const first = batches.next();
+  log.append(diagnostic(1));
+  const ids = (await first).value.map((e: LoggedEvent) => e.id);
+  // More than a follower's queue holds, while the reader does not read.
+  for (let n = 2; n <= 25_000; n++) log.append(diagnostic(n));
+  log.append({ type: "end", status: "succeeded", code: 0, signal: null, reason: "done", files: [], durationMs: 1 });
+  for (let next = await batches.next(); !next.done; next = await batches.next()) ids.push(...next.value.map((e: LoggedEvent) => e.id));
+  expect(ids).toEqual(Array.from({ length: 25_001 }, (_, i) => i + 1));
+  expect(persistence.reads).toBeGreaterThan(0);
+});
