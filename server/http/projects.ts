@@ -45,10 +45,11 @@ const UNTRUSTED_FILE_HEADERS = {
 export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials) =>
   new Elysia({ name: "projects" })
     .get("/api/projects", () => ({ projects: store.projects.list() }))
-    .post("/api/projects", ({ body, set }) => {
+    .post("/api/projects", async ({ body, set }) => {
       const request = parseBody(CreateProjectRequest, body);
+      const project = await projects.add(request.name, request.path);
       set.status = 201;
-      return { project: projects.create(request.name, request.path) };
+      return { project };
     })
     .get("/api/projects/:id", ({ params }) => ({ project: projects.require(params.id) }))
     .put("/api/projects/:id", ({ params, body }) => {

@@ -7,7 +7,10 @@ import { dataPaths } from "../paths.ts";
 import type { Store } from "../store/store.ts";
 import { snapshotFiles } from "./file-snapshot.ts";
 import { folderSlug, isDirectory, resolveInsideProject } from "./paths.ts";
-import { isPrivateDataPath, refusedProjectFolder } from "./system-roots.ts";
+import { isPrivateDataPath, refusedProjectFolder, refusedSystemFolder } from "./system-roots.ts";
+import { formatLocation, isRemoteUrl, LocationError, parseLocation, type RemoteLocation } from "../remote/location.ts";
+import { resolveRemoteFolder } from "../remote/remote-folder.ts";
+import type { RemoteContext } from "../remote/remote-exec.ts";
 
 const MAX_LISTED_FILES = 2000;
 
@@ -15,7 +18,33 @@ export class ProjectService {
   constructor(
     private readonly store: Store,
     private readonly dataDir: string,
+    /** How remote folders are reached (the daemon's env for ssh, OD_SSH_CONFIG). */
+    private readonly remote: RemoteContext = { env: process.env },
   ) {}
+
+  /**
+   * `create`, also for a project on another machine or in a container (`ssh://…`, `docker://…`): the folder is
+   * checked there, and the canonical URL of its resolved path is what od stores.
+   */
+  async add(name: string, path?: string): Promise<Project> {
+    if (path === undefined || !isRemoteUrl(path)) return this.create(name, path);
+    let location: RemoteLocation;
+    try {
+      location = parseLocation(path) as RemoteLocation;
+    } catch (error) {
+      if (error instanceof LocationError) throw new HttpError(400, "INVALID_PROJECT_PATH", error.message);
+      throw error;
+    }
+    const refusedAsGiven = refusedSystemFolder(location.path);
+    if (refusedAsGiven) throw new HttpError(400, "INVALID_PROJECT_PATH", `${refusedAsGiven}; choose a folder of your own`);
+    const real = { ...location, path: await resolveRemoteFolder(location, this.remote) };
+    const refused = refusedSystemFolder(real.path);
+    if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
+    const url = formatLocation(real);
+    const existing = this.store.projects.byPath(url);
+    if (existing) throw new HttpError(409, "PROJECT_EXISTS", `${url} is already the project "${existing.name}" (${existing.id})`);
+    return this.store.projects.create(name, url);
+  }
 
   create(name: string, path?: string): Project {
     if (path !== undefined) return this.registerExisting(name, path);
@@ -29,6 +58,7 @@ export class ProjectService {
   }
 
   private registerExisting(name: string, path: string): Project {
+    if (isRemoteUrl(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", "a remote project is added with add(), which checks its folder");
     if (!isAbsolute(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
     if (!isDirectory(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `no such folder: ${path}`);
     const real = realpathSync(path);

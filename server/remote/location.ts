@@ -4,8 +4,6 @@
  * (`docker://CONTAINER/absolute/path`). Parsing is strict: whatever reaches an ssh or docker command line as an
  * option value (host, user, container) can never look like an option, and the path is an absolute POSIX path.
  */
-import { z } from "zod";
-
 export type SshLocation = { kind: "ssh"; host: string; user?: string; port?: number; path: string };
 export type DockerLocation = { kind: "docker"; container: string; path: string };
 export type RemoteLocation = SshLocation | DockerLocation;
@@ -84,12 +82,3 @@ function checkPath(path: string): string {
   }
   return `/${parts.join("/")}`;
 }
-
-/** A project path in a request: a local path, or a valid ssh/docker URL (zod's issue carries the reason). */
-export const ProjectLocationText = z.string().min(1).superRefine((text, context) => {
-  try {
-    parseLocation(text);
-  } catch (error) {
-    context.addIssue({ code: "custom", message: (error as Error).message });
-  }
-});
