@@ -123,6 +123,23 @@ describe("runs of an ssh:// project", () => {
     }
   });
 
+  test("runs on one host share one multiplexed connection: cancelling one leaves the other running", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
+    const first = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "one" });
+    const second = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "two" });
+    try {
+      await poll(() => processesWithRunCookie(first.runId).length > 0 && processesWithRunCookie(second.runId).length > 0);
+      await h.service.cancel(first.runId);
+      expect(h.service.get(first.runId)!.status).toBe("canceled");
+      expect(h.service.get(second.runId)!.status).toBe("running");
+      expect(processesWithRunCookie(second.runId).length).toBeGreaterThan(0);
+      await h.service.cancel(second.runId);
+      expect(processesWithRunCookie(second.runId)).toEqual([]);
+    } finally {
+      killSurvivors(h.ledgerPath, [first.runId, second.runId]);
+    }
+  });
+
   test("hostile prompt and folder names reach the agent as plain data", async () => {
     const hostile = "it's $(touch pwned) `touch pwned2`; rm -rf ~ \n* -rf ünï";
     using temp = tempDir("od-remote-hostile-");
