@@ -24,9 +24,10 @@ export class ProjectService {
 
   /**
    * `create`, also for a project on another machine or in a container (`ssh://…`, `docker://…`): the folder is
-   * checked there, and the canonical URL of its resolved path is what od stores.
+   * checked there, and the canonical URL of its resolved path is what od stores. `reuse`: a folder that already
+   * is a project gives that project back instead of a 409 (`od run --project`).
    */
-  async add(name: string, path?: string): Promise<Project> {
+  async add(name: string, path?: string, options: { reuse?: boolean } = {}): Promise<Project> {
     if (path === undefined || !isRemoteUrl(path)) return this.create(name, path);
     let location: RemoteLocation;
     try {
@@ -42,6 +43,7 @@ export class ProjectService {
     if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
     const url = formatLocation(real);
     const existing = this.store.projects.byPath(url);
+    if (existing && options.reuse) return existing;
     if (existing) throw new HttpError(409, "PROJECT_EXISTS", `${url} is already the project "${existing.name}" (${existing.id})`);
     return this.store.projects.create(name, url);
   }

@@ -122,7 +122,8 @@ export class RunService {
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
-    const def = await this.#chooseAgent(request.agentId);
+    // On another machine the agent is looked for there when it starts: this machine's detection says nothing of it.
+    const def = remoteLocationOf(project.path) ? this.#remoteAgent(request.agentId) : await this.#chooseAgent(request.agentId);
     const saved = store.appConfig.get().agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
@@ -247,6 +248,15 @@ export class RunService {
     const chosen = (configured && available(configured) ? configured : undefined) ?? infos.find((i) => i.state === "available")?.id;
     const def = chosen ? this.deps.defs.find((d) => d.id === chosen) : undefined;
     if (!def) throw new HttpError(400, "NO_AGENT_AVAILABLE", "no agent CLI is available; install one and rescan");
+    return def;
+  }
+
+  /** The def to run on a remote project: the one asked for, else the configured one (no local availability check). */
+  #remoteAgent(agentId: string | undefined): RuntimeAgentDef {
+    const id = agentId ?? this.deps.store.appConfig.get().agentId;
+    if (!id) throw new HttpError(400, "NO_AGENT_AVAILABLE", "choose an agent to run on a remote project");
+    const def = this.deps.defs.find((d) => d.id === id);
+    if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${id}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
     return def;
   }
 
