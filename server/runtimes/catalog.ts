@@ -2,6 +2,9 @@
  * The in-process agent catalog: the latest detection pass (AgentInfo list, capability map, live models), with
  * single-flight scans so concurrent callers (startup warm-up, the HTTP list, the SSE stream, rescan) share one pass.
  */
+import type { RemoteLocation } from "../remote/location.ts";
+import type { RemoteContext } from "../remote/remote-exec.ts";
+import { detectAgentsOn } from "../remote/remote-detection.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
@@ -220,6 +223,15 @@ export class AgentCatalog {
   }
 
   /** Latest info of one agent, without waiting. */
+  /**
+   * Detection on another machine or in a container, with the same defs, probe limits and per-agent env as here.
+   * Not cached and not shared with the local pass: each call probes that location afresh.
+   */
+  detectOn(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
+    const deps = this.#deps();
+    return detectAgentsOn(location, this.defs, deps, context ?? { env: deps.env });
+  }
+
   peek(id: string): AgentInfo | undefined {
     return this.#latest?.find((agent) => agent.id === id);
   }
