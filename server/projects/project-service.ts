@@ -5,10 +5,12 @@ import type { Project, ProjectFile } from "../contracts/projects.ts";
 import { HttpError } from "../http/errors.ts";
 import { dataPaths } from "../paths.ts";
 import type { Store } from "../store/store.ts";
-import { snapshotFiles } from "./file-snapshot.ts";
+import { snapshotFiles, type FileStamp } from "./file-snapshot.ts";
+import { listRemoteFiles, readRemoteFile } from "../remote/remote-files.ts";
+import { isInsideRemoteFolder } from "../remote/remote-run-inputs.ts";
 import { folderSlug, isDirectory, resolveInsideProject } from "./paths.ts";
 import { isPrivateDataPath, refusedProjectFolder, refusedSystemFolder } from "./system-roots.ts";
-import { formatLocation, isRemoteUrl, LocationError, parseLocation, type RemoteLocation } from "../remote/location.ts";
+import { formatLocation, isRemoteUrl, LocationError, parseLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
 import { resolveRemoteFolder } from "../remote/remote-folder.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 
@@ -83,6 +85,11 @@ export class ProjectService {
    * never od's own data, never in a project registered before system folders were refused. Else a 404/400.
    */
   readableFile(project: Project, relPath: string): string {
+    // On another machine: only the path's shape can be checked here; the read there checks the rest.
+    if (remoteLocationOf(project.path)) {
+      if (!isInsideRemoteFolder(relPath)) throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+      return relPath;
+    }
     const dataDir = this.realDataDir();
     const refused = refusedProjectFolder(project.path, dataDir);
     if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `files of this project are not served: ${refused}`);
@@ -99,13 +106,31 @@ export class ProjectService {
     }
   }
 
+  /** `listFiles`, also for a project on another machine or in a container (listed there). */
+  async files(project: Project): Promise<ProjectFile[]> {
+    const location = remoteLocationOf(project.path);
+    if (!location) return this.listFiles(project);
+    return this.#withWriters(project, await listRemoteFiles(location, this.remote, MAX_LISTED_FILES));
+  }
+
+  /** A remote project's file, read there (a regular file inside the folder, at most `maxBytes`); else 404/413. */
+  remoteFile(project: Project, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> | undefined {
+    const location = remoteLocationOf(project.path);
+    return location ? readRemoteFile(location, this.remote, relPath, maxBytes) : undefined;
+  }
+
   /** Files in the project folder, newest first, with the run that last wrote each one when od saw it. */
   listFiles(project: Project): ProjectFile[] {
+    if (remoteLocationOf(project.path)) throw new HttpError(400, "INVALID_PROJECT_PATH", "the files of a remote project are listed with files()");
+    return this.#withWriters(project, snapshotFiles(project.path, { maxFiles: MAX_LISTED_FILES }));
+  }
+
+  #withWriters(project: Project, snapshot: Map<string, FileStamp>): ProjectFile[] {
     const writtenBy = new Map<string, string>();
     for (const run of this.store.runs.list({ projectId: project.id }).reverse()) {
       for (const file of run.files) writtenBy.set(file, run.id);
     }
-    return [...snapshotFiles(project.path, { maxFiles: MAX_LISTED_FILES })]
+    return [...snapshot]
       .map(([path, stamp]) => ({ path, size: stamp.size, modifiedAt: stamp.mtimeMs, runId: writtenBy.get(path) ?? null }))
       .sort((a, b) => b.modifiedAt - a.modifiedAt);
   }

@@ -1,7 +1,7 @@
 // Issue #21: a project can live on another machine. POST /api/projects takes ssh:// paths, checks the folder there
 // with one ssh command, refuses system folders on the remote side too, and says fast when the host is unreachable.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
@@ -74,5 +74,30 @@ describe("remote projects", () => {
     expect(down.status).toBe(502);
     expect(((await down.json()) as { error: { code: string } }).error.code).toBe("REMOTE_UNREACHABLE");
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  test("the files panel lists and reads files there; escapes and hidden folders stay out", async () => {
+    await using t = await setup();
+    const folder = join(t.root, "proj");
+    mkdirSync(join(folder, "src"), { recursive: true });
+    mkdirSync(join(folder, ".git"));
+    writeFileSync(join(folder, "src", "it's $(x).txt"), "hostile name");
+    writeFileSync(join(folder, "index.html"), "<p>hi</p>");
+    writeFileSync(join(folder, ".git", "HEAD"), "ref");
+    symlinkSync("/etc/hostname", join(folder, "escape"));
+    const created = await t.json("POST", "/api/projects", { name: "files", path: `ssh://${SSH_TEST_HOST}${folder}` });
+    const { project } = (await created.json()) as { project: { id: string } };
+    const list = await t.call(`/api/projects/${project.id}/files`);
+    expect(list.status).toBe(200);
+    const { files } = (await list.json()) as { files: { path: string; size: number }[] };
+    expect(files.map((f) => f.path).sort()).toEqual(["index.html", "src/it's $(x).txt"]);
+    expect(files.find((f) => f.path === "index.html")!.size).toBe(9);
+    const raw = await t.call(`/api/projects/${project.id}/files/raw?path=${encodeURIComponent("src/it's $(x).txt")}`);
+    expect(raw.status).toBe(200);
+    expect(await raw.text()).toBe("hostile name");
+    for (const path of ["escape", "../proj/index.html/..", "/etc/hostname", "../../etc/hostname", "src", "missing"]) {
+      const res = await t.call(`/api/projects/${project.id}/files/raw?path=${encodeURIComponent(path)}`);
+      expect([path, res.status]).toEqual([path, 404]);
+    }
   });
 });
