@@ -20,19 +20,19 @@ describe("parseLocation", () => {
   });
 
   test.each([
-    ["ssh://-oProxyCommand=evil/x", "host that is an option"],
-    ["ssh://-l@box/x", "user that is an option"],
-    ["ssh://a b/x", "host with a space"],
-    ["ssh://box:0/x", "port 0"],
-    ["ssh://box:99999/x", "port out of range"],
-    ["ssh://box:22x/x", "port that is not a number"],
-    ["ssh://box", "no path"],
-    ["ssh:///x", "no host"],
-    ["ssh://box/x\0y", "NUL in the path"],
-    ["docker://-it/x", "container that is an option"],
-    ["docker://c;rm/x", "container with shell syntax"],
-    ["docker://c", "no path"],
-  ])("%s is refused (%s)", (url) => {
+    ["host that is an option", "ssh://-oProxyCommand=evil/x"],
+    ["user that is an option", "ssh://-l@box/x"],
+    ["host with a space", "ssh://a b/x"],
+    ["port 0", "ssh://box:0/x"],
+    ["port out of range", "ssh://box:99999/x"],
+    ["port that is not a number", "ssh://box:22x/x"],
+    ["no path", "ssh://box"],
+    ["no host", "ssh:///x"],
+    ["NUL in the path", "ssh://box/x\0y"],
+    ["container that is an option", "docker://-it/x"],
+    ["container with shell syntax", "docker://c;rm/x"],
+    ["no path", "docker://c"],
+  ])("refuses a %s", (_reason, url) => {
     expect(() => parseLocation(url)).toThrow(LocationError);
   });
 
