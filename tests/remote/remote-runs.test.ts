@@ -2,7 +2,7 @@
 // with a TERM-ignoring grandchild (nothing left on the remote side), a connection dropped mid-run, hostile names.
 // The "remote" side is this machine's own sshd, so the fake CLIs and their ledger are visible from here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
@@ -138,6 +138,17 @@ describe("runs of an ssh:// project", () => {
     } finally {
       killSurvivors(h.ledgerPath, [first.runId, second.runId]);
     }
+  });
+
+  test("a CLI missing on the host, or a folder gone there, ends the run with a typed reason naming the host", async () => {
+    await using h = await remoteHarness([{ readLine: true }]);
+    h.store.appConfig.update({ agentCliEnv: { claude: { PATH: "/usr/bin:/bin" } } });
+    const missingCli = await h.run({ agentId: "claude", message: "hi" });
+    expect(endOf(missingCli.events)).toMatchObject({ status: "failed", failureDetail: "cli_not_installed" });
+    expect(endOf(missingCli.events).reason).toContain(SSH_TEST_HOST);
+    rmSync(h.projectDir, { recursive: true });
+    const missingFolder = await h.run({ agentId: "claude", message: "hi" });
+    expect(endOf(missingFolder.events)).toMatchObject({ status: "failed", failureDetail: "remote_folder_missing" });
   });
 
   test("hostile prompt and folder names reach the agent as plain data", async () => {
