@@ -129,6 +129,8 @@ export type AgentCatalogOptions = {
   cache?: DetectionCache;
   /** How long `list`, `rescan` and `warm` wait for the slowest CLI (default 10 s; `Infinity`: no limit). */
   deadlineMs?: number;
+  /** How `detectOn` reaches other machines and containers (default: ssh/docker with the deps' env). */
+  remote?: RemoteContext;
 };
 
 /** Holds the latest detection results of this process. */
@@ -138,6 +140,7 @@ export class AgentCatalog {
   readonly capabilities = new CapabilityMemory();
   readonly liveModels = new LiveModelMemory();
   #deps: () => DetectionDeps;
+  readonly #remote: RemoteContext | undefined;
   readonly #cache: DetectionCache;
   readonly #deadlineMs: number;
   #latest: AgentInfo[] | undefined;
@@ -147,6 +150,7 @@ export class AgentCatalog {
   constructor(options: AgentCatalogOptions) {
     this.defs = options.defs;
     this.#deps = options.deps;
+    this.#remote = options.remote;
     this.profileDiagnostics = options.profileDiagnostics ?? [];
     this.#cache = options.cache ?? new MemoryDetectionCache();
     this.#deadlineMs = options.deadlineMs ?? DEFAULT_PASS_DEADLINE_MS;
@@ -229,7 +233,7 @@ export class AgentCatalog {
    */
   detectOn(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
     const deps = this.#deps();
-    return detectAgentsOn(location, this.defs, deps, context ?? { env: deps.env });
+    return detectAgentsOn(location, this.defs, deps, context ?? this.#remote ?? { env: deps.env });
   }
 
   peek(id: string): AgentInfo | undefined {

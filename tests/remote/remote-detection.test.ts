@@ -40,6 +40,7 @@ function catalog(): AgentCatalog {
     defs,
     // This machine's PATH has no fake at all: only the remote side's (agentCliEnv) does.
     deps: () => ({ env: { ...process.env, PATH: "/usr/bin:/bin", ...sshd.env }, configuredEnv: (id) => (id === "claude" ? { PATH: `${bin}:/usr/bin:/bin`, FAKE_CLI_VERSION: "9.8.7" } : undefined) }),
+    remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
   });
 }
 

@@ -123,6 +123,26 @@ describe("runs of an ssh:// project", () => {
     }
   });
 
+  test("the server side dropping the connection (its sshd session killed) ends the run failed, nothing left there", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { orphan: true }, { ignoreTerm: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
+    const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    try {
+      await poll(() => processesWithRunCookie(created.runId).length >= 2);
+      const remotePids = processesWithRunCookie(created.runId);
+      const agent = h.ledger().find((l) => l.event === "start") as { pid: number };
+      // The agent's parent is the sshd process serving the connection: killing it is the host hanging up.
+      const stat = readFileSync(`/proc/${agent.pid}/stat`, "latin1");
+      const sshdSession = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      expect(readFileSync(`/proc/${sshdSession}/cmdline`, "latin1")).toStartWith("sshd");
+      process.kill(sshdSession, "SIGKILL");
+      const events = await collect(h, created.runId);
+      expect(endOf(events)).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
+      await poll(() => remotePids.filter(isLivePid).length === 0, 15_000);
+    } finally {
+      killSurvivors(h.ledgerPath, [created.runId]);
+    }
+  });
+
   test("runs on one host share one multiplexed connection: cancelling one leaves the other running", async () => {
     await using h = await remoteHarness([{ readLine: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
     const first = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "one" });
