@@ -12,21 +12,31 @@ import { RUN_COOKIE_VAR, remoteAgentEnv } from "../runtimes/env.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { clientEnv, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { sweepRemoteRun } from "./remote-launch.ts";
 import { remoteAgentLaunch } from "./remote-run-inputs.ts";
 import { envLine, LAUNCH_SCRIPT } from "./remote-scripts.ts";
 import { remoteScriptArgv } from "./transport-argv.ts";
 
 const REACH_TIMEOUT_MS = 15_000;
 
-/** A ProbeRunner that runs each probe's argv on `location`, in the remote user's home folder. */
+/**
+ * A ProbeRunner that runs each probe's argv on `location`, in the remote user's home folder. Each probe carries a
+ * cookie of its own: killing the local client at the timeout would leave a hung CLI running there, so a probe that
+ * did not exit by itself is swept there too.
+ */
 export function remoteProbeRunner(location: RemoteLocation, context: RemoteContext): ProbeRunner {
   const options = remoteArgvOptions(context, true);
-  return (argv, probe) =>
-    runProbe(remoteScriptArgv(location, LAUNCH_SCRIPT, [".", ...argv], options), {
+  return async (argv, probe) => {
+    const cookie = `probe-${crypto.randomUUID()}`;
+    const env = Object.fromEntries(Object.entries(probe.env ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const result = await runProbe(remoteScriptArgv(location, LAUNCH_SCRIPT, [".", ...argv], options), {
       ...probe,
       env: clientEnv(context.env),
-      stdinText: envLine(Object.fromEntries(Object.entries(probe.env ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined))),
+      stdinText: envLine({ ...env, [RUN_COOKIE_VAR]: cookie }),
     });
+    if (result.kind === "timeout" || (result.kind === "exited" && result.truncated)) await sweepRemoteRun(location, cookie, 0, context);
+    return result;
+  };
 }
 
 export async function detectAgentsOn(

@@ -1,7 +1,7 @@
 // Issue #21: detection runs where the agent runs. `od agents --on URL`, `GET /api/agents?location=URL` and
 // AgentCatalog.detectOn probe the CLIs on that host, with the same defs, limits and diagnostics.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { agentRoutes } from "../../server/http/agents.ts";
@@ -57,6 +57,23 @@ describe("detection on an ssh:// location", () => {
     expect(codex.diagnostics[0]!.message).toContain(SSH_TEST_HOST);
   });
 
+  test("a probe that hangs there is timed out like a local one, and swept there: nothing of it keeps running", async () => {
+    const marker = join(temp.path, `hung-${Date.now()}.log`);
+    const hung = new AgentCatalog({
+      defs: [defs[0]!],
+      deps: () => ({
+        env: { ...process.env, PATH: "/usr/bin:/bin", ...sshd.env },
+        configuredEnv: () => ({ PATH: `${bin}:/usr/bin:/bin`, FAKE_CLI_VERSION_DELAY_MS: "600000", FAKE_CLI_PROBE_LOG: marker }),
+        timeouts: { versionMs: 300, helpMs: 300, modelsMs: 300, authMs: 300 },
+      }),
+      remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
+    });
+    const [claude] = await hung.detectOn(here());
+    expect(claude!.diagnostics.some((d) => d.reason === "probe-timeout")).toBe(true);
+    expect(existsSync(marker)).toBe(true);
+    expect(processesWithEnv(`FAKE_CLI_PROBE_LOG=${marker}`)).toEqual([]);
+  });
+
   test("an unreachable host is one typed diagnostic per agent, fast", async () => {
     const started = Date.now();
     const agents = await catalog().detectOn({ kind: "ssh", host: "127.0.0.1", port: 1, path: "/" }, { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir });
@@ -105,3 +122,19 @@ describe("detection on an ssh:// location", () => {
     expect(agents.find((a) => a.id === "claude")).toMatchObject({ state: "available", version: "9.8.7" });
   }, 120_000);
 });
+
+/** Live (non-zombie) processes whose environment holds `entry`. */
+function processesWithEnv(entry: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "latin1");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
+      if (readFileSync(`/proc/${name}/environ`, "latin1").split("\0").includes(entry)) pids.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
