@@ -69,5 +69,5 @@ export function createServices(options: ServicesOptions): Services {
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp });
   // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
   const runs = new RunService({ store: options.store, defs: loaded.defs, agents: directory, env, timeouts: options.runTimeouts, inputs, outputDir: paths.runOutput });
-  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir), skills, defs };
+  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, { env }), skills, defs };
 }

@@ -6,6 +6,7 @@ import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
 import { dataPaths, resolveDataDir } from "../paths.ts";
+import { LocationError, parseLocation, type RemoteLocation } from "../remote/location.ts";
 
 function slowestProbe(agent: AgentInfo): string {
   const entries = Object.entries(agent.probeMs).filter((entry): entry is [string, number] => typeof entry[1] === "number");
@@ -61,12 +62,26 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
     name: "agents",
     summary: "List the coding-agent CLIs detected on this machine",
     details: "With an id, show one agent in detail. --json prints the AgentInfo array (or object) instead.",
-    flags: [{ name: "json", type: "boolean", description: "Print JSON instead of a table" }],
+    flags: [
+      { name: "json", type: "boolean", description: "Print JSON instead of a table" },
+      { name: "on", type: "string", valueName: "URL", description: "Detect on another machine or in a container: ssh://[user@]host[:port]/path or docker://CONTAINER/path" },
+    ],
     positionals: [{ name: "id", description: "Agent id to show in detail", optional: true }],
     async run(args: ParsedArgs, io: CommandIO): Promise<number> {
+      let location: RemoteLocation | undefined;
+      if (typeof args.flags.on === "string") {
+        try {
+          const parsed = parseLocation(args.flags.on);
+          if (parsed.kind === "local") throw new LocationError("--on needs ssh://[user@]host[:port]/path or docker://CONTAINER/path");
+          location = parsed;
+        } catch (error) {
+          io.stderr(`od agents: ${(error as Error).message}\n`);
+          return 2;
+        }
+      }
       const catalog = await makeCatalog(io);
       try {
-        return await printAgents(catalog, args, io);
+        return await printAgents(catalog, args, io, location);
       } finally {
         // CLIs still probing at the deadline were reported as such; their probes end with this command.
         catalog.close();
@@ -76,14 +91,14 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
 }
 
 /** The table, the JSON list, or one agent, from the catalog's list (which waits at most its deadline). */
-async function printAgents(catalog: AgentCatalog, args: ParsedArgs, io: CommandIO): Promise<number> {
+async function printAgents(catalog: AgentCatalog, args: ParsedArgs, io: CommandIO, location?: RemoteLocation): Promise<number> {
   const id = args.positionals[0];
   const json = args.flags.json === true;
   if (id !== undefined && !catalog.defs.some((def) => def.id === id)) {
     io.stderr(`od agents: unknown agent id "${id}" (known: ${catalog.defs.map((def) => def.id).join(", ")})\n`);
     return 2;
   }
-  const agents = await catalog.list();
+  const agents = location ? await catalog.detectOn(location) : await catalog.list();
   if (id !== undefined) {
     const agent = agents.find((entry) => entry.id === id) as AgentInfo;
     io.stdout(json ? `${JSON.stringify(agent, null, 2)}\n` : formatAgentDetail(agent));

@@ -9,6 +9,7 @@ import { PromptText, type RunEventOf } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
 import { isDirectory } from "../projects/paths.ts";
+import { isRemoteUrl } from "../remote/location.ts";
 import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
@@ -20,7 +21,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
     details: 'The prompt is the last argument; "-" reads it from stdin.\nExit codes: 0 succeeded, 1 failed, 2 usage error, 130 canceled.',
     flags: [
       { name: "agent", type: "string", valueName: "ID", description: "agent to run (see `od agents`)" },
-      { name: "project", type: "string", valueName: "DIR", description: "project folder (default: the current folder)" },
+      { name: "project", type: "string", valueName: "DIR", description: "project folder (default: the current folder), or ssh://[user@]host[:port]/path or docker://CONTAINER/path" },
       { name: "conversation", type: "string", valueName: "ID", description: "continue this conversation (its id is in the start event)" },
       { name: "model", type: "string", valueName: "MODEL", description: "model id (default: the agent's own default)" },
       { name: "reasoning", type: "string", valueName: "LEVEL", description: "reasoning / effort level" },
@@ -42,8 +43,9 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       // Claimed once the prompt is read (until then Ctrl-C simply ends od): a Ctrl-C while the run is being set up
       // still cancels it through the ladder once it exists.
       const interrupted = io.interrupted;
-      const projectDir = resolve(io.cwd, (flags.project as string | undefined) ?? ".");
-      if (!isDirectory(projectDir)) {
+      const remoteUrl = isRemoteUrl((flags.project as string | undefined) ?? "") ? (flags.project as string) : undefined;
+      const projectDir = remoteUrl ?? resolve(io.cwd, (flags.project as string | undefined) ?? ".");
+      if (!remoteUrl && !isDirectory(projectDir)) {
         io.stderr(`od: no such folder: ${projectDir}\n`);
         return 2;
       }
@@ -58,15 +60,18 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
         const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles });
-        const existing = store.projects.byPath(realPath(projectDir));
+        // A remote folder is checked (and resolved) on its host; the project it already is, is reused.
+        const existing = remoteUrl ? undefined : store.projects.byPath(realPath(projectDir));
+        const knownIds = new Set(store.projects.list().map((known) => known.id));
         let project;
         try {
-          project = existing ?? services.projects.create(basename(projectDir) || "project", projectDir);
+          project = existing ?? (await services.projects.add(basename(remoteUrl ? remoteFolderName(remoteUrl) : projectDir) || "project", projectDir, { reuse: true }));
         } catch (error) {
-          // A folder that cannot be a project (the filesystem root, a system folder, od's data dir) is a usage error.
+          // A folder that cannot be a project (the filesystem root, a system folder, od's data dir) is a usage error;
+          // a host that cannot be reached is a failure.
           if (!(error instanceof HttpError)) throw error;
           io.stderr(`od: ${error.message}\n`);
-          return 2;
+          return error.status >= 500 ? 1 : 2;
         }
         let created;
         try {
@@ -80,7 +85,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           });
         } catch (error) {
           // A rejected run leaves no trace: the folder becomes a project only once a run of it starts.
-          if (!existing) store.projects.delete(project.id);
+          if (!knownIds.has(project.id)) store.projects.delete(project.id);
           if (error instanceof HttpError) {
             io.stderr(`od: ${error.message}\n`);
             return error.status === 400 || error.status === 404 ? 2 : 1;
@@ -181,4 +186,9 @@ function realPath(path: string): string {
   } catch {
     return path;
   }
+}
+
+/** The last segment of a remote URL's path (the project's default name); "" when it cannot be parsed. */
+function remoteFolderName(url: string): string {
+  return url.replace(/\/+$/, "").split("/").at(-1) ?? "";
 }

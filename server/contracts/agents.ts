@@ -48,6 +48,8 @@ export const AgentDiagnosticReason = z.enum([
   "probe-timeout",
   /** A user-defined local profile entry was rejected. */
   "profile-invalid",
+  /** Detection on another machine or in a container (`?location=`) could not reach it: nothing was probed. */
+  "remote-unreachable",
 ]);
 export type AgentDiagnosticReason = z.infer<typeof AgentDiagnosticReason>;
 

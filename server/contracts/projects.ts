@@ -5,7 +5,10 @@ import { RunStatus } from "./runs.ts";
 export const Project = z.object({
   id: z.string(),
   name: z.string(),
-  /** Absolute folder the agents run in. */
+  /**
+   * Absolute folder the agents run in: a local path, `ssh://[user@]host[:port]/absolute/path` (another machine,
+   * reached with the system's OpenSSH client) or `docker://CONTAINER/absolute/path` (a running container).
+   */
   path: z.string(),
   createdAt: z.number(),
 });
@@ -14,7 +17,8 @@ export type Project = z.infer<typeof Project>;
 export const CreateProjectRequest = z.strictObject({
   name: z.string().trim().min(1).max(120),
   /**
-   * An existing folder (absolute). Absent → a new folder `<data dir>/projects/<name>` is created.
+   * An existing folder (absolute), or one on another machine or in a container (`ssh://…`, `docker://…`; checked
+   * there with one command, `REMOTE_UNREACHABLE` when that fails). Absent → a new folder `<data dir>/projects/<name>` is created.
    * od never creates a folder anywhere else.
    */
   path: z.string().min(1).optional(),

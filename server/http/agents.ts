@@ -8,7 +8,8 @@
 import { Elysia, sse } from "elysia";
 import { RescanRequest, type AgentListResponse } from "../contracts/agents.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
-import { parseBody } from "./errors.ts";
+import { HttpError, parseBody } from "./errors.ts";
+import { LocationError, parseLocation, type RemoteLocation } from "../remote/location.ts";
 
 function listBody(catalog: AgentCatalog, agents: AgentListResponse["agents"]): AgentListResponse {
   return catalog.profileDiagnostics.length ? { agents, profileDiagnostics: [...catalog.profileDiagnostics] } : { agents };
@@ -34,6 +35,18 @@ async function* streamAgents(catalog: AgentCatalog, maxAgeMs: number, signal: Ab
   }
 }
 
+/** `?location=` as a remote location, or a 400. */
+function remoteLocationQuery(text: string): RemoteLocation {
+  try {
+    const location = parseLocation(text);
+    if (location.kind !== "local") return location;
+  } catch (error) {
+    if (!(error instanceof LocationError)) throw error;
+    throw new HttpError(400, "INVALID_LOCATION", error.message);
+  }
+  throw new HttpError(400, "INVALID_LOCATION", "location must be ssh://[user@]host[:port]/path or docker://CONTAINER/path");
+}
+
 /** Routes over one in-process catalog. */
 export function agentRoutes(catalog: AgentCatalog) {
   const streamed = (set: { headers: Record<string, string | number> }, maxAgeMs: number, signal: AbortSignal) => {
@@ -44,6 +57,8 @@ export function agentRoutes(catalog: AgentCatalog) {
   };
   return new Elysia({ name: "agents" })
     .get("/api/agents", async ({ query, request, set }) => {
+      // Detection where the agent would run: another machine or a container, probed afresh (issue #21).
+      if (query.location !== undefined) return { agents: await catalog.detectOn(remoteLocationQuery(query.location)) };
       if (wantsStream(query)) return streamed(set, Number.POSITIVE_INFINITY, request.signal);
       return listBody(catalog, await catalog.list());
     })

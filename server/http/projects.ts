@@ -45,10 +45,11 @@ const UNTRUSTED_FILE_HEADERS = {
 export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials) =>
   new Elysia({ name: "projects" })
     .get("/api/projects", () => ({ projects: store.projects.list() }))
-    .post("/api/projects", ({ body, set }) => {
+    .post("/api/projects", async ({ body, set }) => {
       const request = parseBody(CreateProjectRequest, body);
+      const project = await projects.add(request.name, request.path);
       set.status = 201;
-      return { project: projects.create(request.name, request.path) };
+      return { project };
     })
     .get("/api/projects/:id", ({ params }) => ({ project: projects.require(params.id) }))
     .put("/api/projects/:id", ({ params, body }) => {
@@ -84,7 +85,7 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
       requireConversation(store, params.id);
       return { messages: store.messages.list(params.id) };
     })
-    .get("/api/projects/:id/files", ({ params }) => ({ files: projects.listFiles(projects.require(params.id)) }))
+    .get("/api/projects/:id/files", async ({ params }) => ({ files: await projects.files(projects.require(params.id)) }))
     .post("/api/projects/:id/files/link", ({ params, body }): FileLinkResponse => {
       // A capability for GETs of this one file for a few minutes: frames and images cannot send a bearer header.
       const { path } = parseBody(FileLinkRequest, body);
@@ -97,7 +98,9 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
       const relPath = typeof query.path === "string" ? query.path : "";
       const file = projects.readableFile(projects.require(params.id), relPath);
       const type = PREVIEW_TYPES[extname(file).toLowerCase()] ?? "text/plain; charset=utf-8";
-      return new Response(await readRegularFile(file, relPath), { headers: { "content-type": type, ...UNTRUSTED_FILE_HEADERS } });
+      // A project on another machine or in a container is read there, under the same rules.
+      const bytes = (await projects.remoteFile(projects.require(params.id), relPath, MAX_RAW_BYTES)) ?? (await readRegularFile(file, relPath));
+      return new Response(bytes, { headers: { "content-type": type, ...UNTRUSTED_FILE_HEADERS } });
     });
 
 /**

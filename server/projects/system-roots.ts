@@ -14,11 +14,21 @@ const SYSTEM_ROOTS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/var
 /** Why `folder` (absolute, resolved) cannot be a project, or undefined when it can. */
 export function refusedProjectFolder(folder: string, dataDir: string): string | undefined {
   if (!isAbsolute(folder)) return undefined;
+  const system = refusedSystemFolder(folder);
+  if (system) return system;
+  if (isInside(dataDir, folder) && !isStrictlyInside(join(dataDir, "projects"), folder)) return `${folder} is od's own data dir`;
+  return undefined;
+}
+
+/**
+ * Why `folder` (absolute, resolved) is the root or a system folder, or undefined. A folder on another machine is
+ * held to this too (od's data dir is not there, so only this part applies).
+ */
+export function refusedSystemFolder(folder: string): string | undefined {
   if (parse(folder).root === folder) return `${folder} is the filesystem root`;
   const tree = SYSTEM_TREES.find((root) => isInside(root, folder));
   if (tree) return `${folder} is inside the system folder ${tree}`;
   if (SYSTEM_ROOTS.includes(folder) || isWindowsSystemFolder(folder)) return `${folder} is a system folder`;
-  if (isInside(dataDir, folder) && !isStrictlyInside(join(dataDir, "projects"), folder)) return `${folder} is od's own data dir`;
   return undefined;
 }
 

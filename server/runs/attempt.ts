@@ -11,6 +11,7 @@ import type { ProtocolResult, ProtocolSession, TransportOptions } from "../runti
 import { readStreamEventBatches } from "../runtimes/streams/read-events.ts";
 import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
 import { stopProcessTree } from "./cancel-ladder.ts";
+import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../remote/remote-launch.ts";
 import { startProtocol } from "./protocols.ts";
 import { TextBuffer } from "./text-buffer.ts";
 import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
@@ -30,6 +31,11 @@ export type AttemptInput = {
   hurry?: AbortSignal;
   emit(event: NewRunEvent): void;
   onSpawn(pid: number): void;
+  /**
+   * Run `argv` on another machine or in a container: the child is the local ssh/docker client, the agent's
+   * environment goes over its stdin first, and stopping also sweeps the run's processes on the remote side.
+   */
+  remote?: RemoteLaunch;
   /**
    * Collect the attempt's visible text into `outcome.text` (the connection test's short reply). Off for runs: their
    * text can be any size, and they stream it where it goes (the folded answer, the artifact spool).
@@ -54,8 +60,10 @@ export type AttemptOutcome = {
   canceled: boolean;
   /** Paths named by file-writing tool calls. */
   toolPaths: string[];
-  /** Processes the sweep had to kill after the group was gone. */
+  /** Processes the sweep had to kill after the group was gone (on the remote side too, for remote runs). */
   strays: number[];
+  /** A remote run's client ended for a reason of the remote side (connection lost, folder or CLI missing there). */
+  remoteFailure?: RemoteFailure;
 };
 
 const STDERR_TAIL_BYTES = 8 * 1024;
@@ -69,11 +77,16 @@ export type MidTurnInput = { send(line: string): Promise<boolean> };
 export async function runAttempt(input: AttemptInput, registerInput?: (input: MidTurnInput | undefined) => void): Promise<AttemptOutcome> {
   const outcome: AttemptOutcome = { exit: null, sawOutput: false, errors: [], stderrTail: "", text: "", canceled: false, toolPaths: [], strays: [] };
   const { invocation } = input;
+  const { remote } = input;
   const wantsStdin = invocation.delivery.kind !== "argv";
 
   let child: ChildHandle;
   try {
-    child = await spawnChild({ argv: input.argv, cwd: input.cwd, env: input.env, stdin: wantsStdin ? "pipe" : "ignore", ownProcessGroup: true });
+    child = await spawnChild(
+      remote
+        ? { argv: remote.argv, env: remote.env, stdin: "pipe", ownProcessGroup: true }
+        : { argv: input.argv, cwd: input.cwd, env: input.env, stdin: wantsStdin ? "pipe" : "ignore", ownProcessGroup: true },
+    );
   } catch (error) {
     if (error instanceof SpawnError) {
       outcome.spawnError = error;
@@ -82,10 +95,20 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     throw error;
   }
   input.onSpawn(child.pid);
+  if (remote) {
+    // The agent's environment, secrets included, on stdin: it appears in no command line here or there.
+    await child.stdin!.write(remote.preamble).catch(() => undefined);
+    if (!wantsStdin) child.stdin!.end();
+  }
 
   let session: ProtocolSession | undefined;
   let stopping: Promise<void> | undefined;
+  /** The client was still running when od began stopping it: its exit says nothing about the connection. */
+  let stoppedEarly = false;
+  let exitedAlone = false;
+  void child.exited.then(() => (exitedAlone = !stopping));
   const stop = (reason: "cancel" | "first_output" | "inactivity" | "done") => {
+    if (!stopping && !exitedAlone) stoppedEarly = true;
     if (reason === "cancel") outcome.canceled = true;
     else if (reason !== "done") outcome.timedOut ??= reason;
     return (stopping ??= stopProcessTree({
@@ -94,9 +117,11 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
       cookie: { name: RUN_COOKIE_VAR, value: input.runId },
       graceMs: input.timeouts.cancelGraceMs,
       ...(input.hurry ? { hurry: input.hurry } : {}),
-    }).then((strays) => {
-      outcome.strays.push(...strays);
-    }));
+    })
+      .then(async (strays) => {
+        outcome.strays.push(...strays);
+        if (remote) outcome.strays.push(...(await remote.sweep(input.timeouts.cancelGraceMs)));
+      }));
   };
 
   const watchdog = new Watchdog(input.timeouts, (which) => {
@@ -167,6 +192,10 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     await stop("done");
     outcome.exit ??= await child.exited;
     await stderrDone;
+    if (remote && outcome.exit) {
+      const failure = remoteFailure(remote.location, input.argv[0] ?? "the agent", outcome.exit, outcome.stderrTail, outcome.canceled || outcome.timedOut !== undefined || stoppedEarly);
+      if (failure) outcome.remoteFailure = failure;
+    }
     outcome.text = text?.toString() ?? "";
   }
   return outcome;

@@ -29,6 +29,12 @@ export function looksLikeStaleSession(outcome: AttemptOutcome): boolean {
 export function judgeAttempt(agentId: string, agentName: string, outcome: AttemptOutcome): RunEnding {
   if (outcome.canceled) return { status: "canceled", failureCategory: "cancel", reason: "canceled" };
 
+  const remote = outcome.remoteFailure;
+  if (remote) {
+    const category = remote.code === "REMOTE_CONNECTION_LOST" ? "upstream" : "config";
+    return { status: "failed", failureCategory: category, failureDetail: remote.detail, errorCode: remote.code, reason: remote.reason };
+  }
+
   if (outcome.spawnError) {
     const missing = ["ENOENT", "ENOTDIR"].includes(outcome.spawnError.code);
     return {

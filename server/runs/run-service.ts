@@ -14,7 +14,11 @@ import { HttpError } from "../http/errors.ts";
 import { createRunInputs, type RunInputsProvider } from "../inputs/run-inputs.ts";
 import { trackChanges } from "../projects/changes/tracker.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
-import { RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
+import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
+import { describeLocation, remoteLocationOf } from "../remote/location.ts";
+import type { RemoteContext } from "../remote/remote-exec.ts";
+import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
+import { isInsideRemoteFolder, remoteAgentLaunch, remoteRunInputs, untrackedChanges } from "../remote/remote-run-inputs.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -58,6 +62,8 @@ export type RunServiceDeps = {
    * Absent: such an answer is kept only cut (its beginning and end).
    */
   outputDir?: string;
+  /** How projects on other machines and in containers are reached; default: ssh/docker with `env`. */
+  remote?: RemoteContext;
 };
 
 /** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
@@ -79,6 +85,7 @@ export class RunService {
   readonly #live = new Map<string, LiveRun>();
   readonly #timeouts: RunTimeouts;
   readonly #platform: NodeJS.Platform;
+  readonly #remote: RemoteContext;
   /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
   readonly #hurry = new AbortController();
   #shuttingDown = false;
@@ -86,6 +93,7 @@ export class RunService {
   constructor(private readonly deps: RunServiceDeps) {
     this.#timeouts = resolveRunTimeouts(deps.env, deps.timeouts);
     this.#platform = deps.platform ?? process.platform;
+    this.#remote = deps.remote ?? { env: deps.env };
   }
 
   /**
@@ -102,6 +110,8 @@ export class RunService {
       log.append(endEvent(ending, { code: null, signal: null }, run.files, run.startedAt ?? run.createdAt));
       this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
       void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
+      const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
+      if (location) void sweepRemoteRun(location, run.id, this.#timeouts.cancelGraceMs, this.#remote);
       recovered++;
     }
     return recovered;
@@ -113,7 +123,8 @@ export class RunService {
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
-    const def = await this.#chooseAgent(request.agentId);
+    // On another machine the agent is looked for there when it starts: this machine's detection says nothing of it.
+    const def = remoteLocationOf(project.path) ? this.#remoteAgent(request.agentId) : await this.#chooseAgent(request.agentId);
     const saved = store.appConfig.get().agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
@@ -241,6 +252,15 @@ export class RunService {
     return def;
   }
 
+  /** The def to run on a remote project: the one asked for, else the configured one (no local availability check). */
+  #remoteAgent(agentId: string | undefined): RuntimeAgentDef {
+    const id = agentId ?? this.deps.store.appConfig.get().agentId;
+    if (!id) throw new HttpError(400, "NO_AGENT_AVAILABLE", "choose an agent to run on a remote project");
+    const def = this.deps.defs.find((d) => d.id === id);
+    if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${id}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
+    return def;
+  }
+
   #validateModel(def: RuntimeAgentDef, model: string | null, reasoning: string | null): void {
     const explicit = model && model !== "default" ? model : null;
     const known = this.deps.agents.liveModels(def.id) ?? def.fallbackModels;
@@ -276,8 +296,11 @@ export class RunService {
       }
       live.log.append(event);
     };
+    // A project on another machine or in a container: the agent runs there, through ssh or docker exec.
+    const location = remoteLocationOf(project.path);
+    const workDir = location ? location.path : project.path;
     // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
-    const changes = await trackChanges(project.path, { env: this.deps.env });
+    const changes = location ? untrackedChanges() : await trackChanges(project.path, { env: this.deps.env });
     const files = new Set<string>();
 
     const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
@@ -291,7 +314,8 @@ export class RunService {
       store.messages.complete(run.assistantMessageId, { text: folder.text, events: folder.events, endedAt: Date.now(), files: produced });
     };
 
-    const launch = (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def);
+    // The executable is looked up on the remote side (its PATH), where the run starts it.
+    const launch = location ? remoteAgentLaunch(def) : (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def);
     if (!launch) {
       emit({ type: "error", message: `${def.name} is not installed`, error: { code: "AGENT_NOT_INSTALLED", message: `${def.name} is not installed` } });
       return finish({ status: "failed", failureCategory: "config", failureDetail: "cli_not_installed", errorCode: "AGENT_NOT_INSTALLED", reason: `${def.name} is not installed` }, { code: null, signal: null });
@@ -306,7 +330,7 @@ export class RunService {
     const resumeStyle = nativeResumeStyle(def, reader);
     let handle = resumeStyle ? store.agentSessions.get(conversationId, def.id) : undefined;
     // --- run inputs: skills, MCP servers, images (server/inputs/run-inputs.ts); problems are diagnostics ---
-    const inputs = await (this.deps.inputs ?? defaultInputs).prepare({
+    const inputs = location ? remoteRunInputs(run.request, (note) => emit({ type: "diagnostic", ...note })) : await (this.deps.inputs ?? defaultInputs).prepare({
       runId: live.id,
       def,
       projectDir: project.path,
@@ -326,9 +350,12 @@ export class RunService {
       const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, this.#platform) : null;
       if (budget) return this.#failBudget(emit, finish, budget);
 
+      if (location && def.promptViaFile) {
+        return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, which od does not stage on ${describeLocation(location)} yet`);
+      }
       const promptFilePath = def.promptViaFile ? join(tmpdir(), `od-prompt-${live.id}-${attemptIndex}.md`) : undefined;
       const context = {
-        cwd: project.path,
+        cwd: workDir,
         resumeSessionId: handle ?? null,
         ...(newSessionId ? { newSessionId } : {}),
         ...(promptFilePath ? { promptFilePath } : {}),
@@ -341,13 +368,13 @@ export class RunService {
       };
       let invocation: Invocation;
       try {
-        invocation = buildInvocationFor(def, prompt, project, run, context, this.deps.env, imagePaths, inputs.extraAllowedDirs);
+        invocation = buildInvocationFor(def, prompt, workDir, run, context, this.deps.env, imagePaths, inputs.extraAllowedDirs);
       } catch (error) {
         // Arg builders refuse combinations the CLI would reject (e.g. a reasoning level the model lacks).
         return this.#failConfig(emit, finish, "INVALID_INVOCATION", (error as Error).message);
       }
       const argv = launchArgv(launch, invocation.args);
-      const windowsBudget = def.maxPromptArgBytes
+      const windowsBudget = def.maxPromptArgBytes && !location
         ? (checkWindowsCmdShimCommandLineBudget(launch.path, invocation.args, def) ?? checkWindowsDirectExeCommandLineBudget(launch.path, invocation.args, def))
         : null;
       if (windowsBudget) return this.#failBudget(emit, finish, windowsBudget);
@@ -370,17 +397,22 @@ export class RunService {
       if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
 
       let outcome: AttemptOutcome;
-      artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
+      // Artifacts of plain streams are files od writes into the project: not on a remote side (yet).
+      artifacts = extractsArtifacts(invocation.reader) && !location ? new ArtifactSpool() : undefined;
+      const agentEnv = location
+        ? remoteAgentEnv(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id)
+        : inputs.applyEnv(spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id));
       try {
         outcome = await runAttempt(
           {
             runId: live.id,
             argv,
-            cwd: project.path,
-            env: inputs.applyEnv(spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id)),
+            cwd: workDir,
+            env: agentEnv,
+            ...(location ? { remote: remoteLaunch(location, argv, agentEnv, this.#remote) } : {}),
             invocation,
             transportOptions: {
-              cwd: project.path,
+              cwd: workDir,
               prompt,
               model: run.model,
               reasoning: run.reasoning,
@@ -406,7 +438,7 @@ export class RunService {
             live.input = input;
           },
         );
-        for (const path of outcome.toolPaths) if (resolveInsideProject(project.path, path)) files.add(path);
+        for (const path of outcome.toolPaths) if (location ? isInsideRemoteFolder(path) : resolveInsideProject(project.path, path)) files.add(path);
         if (artifacts && !outcome.canceled) {
           for (const artifact of artifacts.commit(project.path)) {
             emit({ type: "agent", event: artifact });
@@ -494,7 +526,7 @@ type RunPlan = {
 function buildInvocationFor(
   def: RuntimeAgentDef,
   prompt: string,
-  project: Project,
+  cwd: string,
   run: RunPlan,
   context: Parameters<typeof buildInvocation>[1]["context"],
   env: EnvMap,
@@ -506,7 +538,7 @@ function buildInvocationFor(
     imagePaths: def.supportsImagePaths ? imagePaths : [],
     extraAllowedDirs,
     options: { model: run.model, reasoning: run.reasoning },
-    context: { cwd: project.path, ...context },
+    context: { cwd, ...context },
     env,
   });
 }

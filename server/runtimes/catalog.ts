@@ -2,6 +2,9 @@
  * The in-process agent catalog: the latest detection pass (AgentInfo list, capability map, live models), with
  * single-flight scans so concurrent callers (startup warm-up, the HTTP list, the SSE stream, rescan) share one pass.
  */
+import type { RemoteLocation } from "../remote/location.ts";
+import type { RemoteContext } from "../remote/remote-exec.ts";
+import { detectAgentsOn } from "../remote/remote-detection.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
@@ -126,6 +129,8 @@ export type AgentCatalogOptions = {
   cache?: DetectionCache;
   /** How long `list`, `rescan` and `warm` wait for the slowest CLI (default 10 s; `Infinity`: no limit). */
   deadlineMs?: number;
+  /** How `detectOn` reaches other machines and containers (default: ssh/docker with the deps' env). */
+  remote?: RemoteContext;
 };
 
 /** Holds the latest detection results of this process. */
@@ -135,6 +140,7 @@ export class AgentCatalog {
   readonly capabilities = new CapabilityMemory();
   readonly liveModels = new LiveModelMemory();
   #deps: () => DetectionDeps;
+  readonly #remote: RemoteContext | undefined;
   readonly #cache: DetectionCache;
   readonly #deadlineMs: number;
   #latest: AgentInfo[] | undefined;
@@ -144,6 +150,7 @@ export class AgentCatalog {
   constructor(options: AgentCatalogOptions) {
     this.defs = options.defs;
     this.#deps = options.deps;
+    this.#remote = options.remote;
     this.profileDiagnostics = options.profileDiagnostics ?? [];
     this.#cache = options.cache ?? new MemoryDetectionCache();
     this.#deadlineMs = options.deadlineMs ?? DEFAULT_PASS_DEADLINE_MS;
@@ -220,6 +227,15 @@ export class AgentCatalog {
   }
 
   /** Latest info of one agent, without waiting. */
+  /**
+   * Detection on another machine or in a container, with the same defs, probe limits and per-agent env as here.
+   * Not cached and not shared with the local pass: each call probes that location afresh.
+   */
+  detectOn(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
+    const deps = this.#deps();
+    return detectAgentsOn(location, this.defs, deps, context ?? this.#remote ?? { env: deps.env });
+  }
+
   peek(id: string): AgentInfo | undefined {
     return this.#latest?.find((agent) => agent.id === id);
   }

@@ -49,6 +49,11 @@ export type DetectionDeps = {
   /** Aborting kills every probe still running and makes the rest give up at once (nobody wants the answer). */
   signal?: AbortSignal;
   /**
+   * Detect on another machine or in a container: each def's launch (its bare name, found on the remote PATH, and
+   * the environment a remote run sends) instead of resolving an executable here. `runProbe` then runs it there.
+   */
+  remote?: { launch(def: RuntimeAgentDef): AgentLaunch; where: string };
+  /**
    * Only what starting a run needs (availability and capabilities): no auth probe and no model discovery, which
    * can take seconds (opencode lists models over the network). `od run` uses this.
    */
@@ -236,7 +241,7 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   const info = baseAgentInfo(def, env);
   const timeouts = probeBudgetsFor(def, deps.timeouts);
   const run = withSignal(deps.runProbe ?? realRunProbe, deps.signal);
-  const resolved = resolveAgentLaunch(def, { env, platform, homeDir: deps.homeDir, statFile: deps.statFile });
+  const resolved = deps.remote ? { ok: true as const, launch: deps.remote.launch(def) } : resolveAgentLaunch(def, { env, platform, homeDir: deps.homeDir, statFile: deps.statFile });
   if (!resolved.ok) {
     const resolution = resolved.resolution;
     if (!resolution.found && resolution.invalidOverride) {
@@ -247,11 +252,12 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
     return { info, capabilities: {}, liveModels: null };
   }
   // Executable lookup uses the daemon's env, as a run's does; the probes get the env a run's child gets.
-  const launch: AgentLaunch = { ...resolved.launch, env: agentChildEnv(def, env, deps.configuredEnv?.(def.id)) };
-  info.path = launch.path;
-  // Stamped before probing: a file replaced while it is probed differs next time, and is probed again.
-  const executable = stampExecutable(launch.path);
-  if (deps.forRun) {
+  const launch: AgentLaunch = deps.remote ? resolved.launch : { ...resolved.launch, env: agentChildEnv(def, env, deps.configuredEnv?.(def.id)) };
+  if (!deps.remote) info.path = launch.path;
+  // Stamped before probing (a local executable only): a file replaced while it is probed differs next time, and is
+  // probed again.
+  const executable = deps.remote ? undefined : stampExecutable(launch.path);
+  if (deps.forRun && executable) {
     // A run needs what the last probe of this same executable found: three CLI processes fewer before it starts.
     const lastGood = deps.lastGood?.(def.id);
     if (lastGood?.info && sameExecutable(lastGood.executable, executable)) {
@@ -268,6 +274,10 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   info.probeMs.version = version.ms;
   if (version.kind === "spawn-error" && NOT_INVOCABLE_CODES.has(version.code)) {
     info.diagnostics.push(diag.notInvocableDiagnostic(def, launch.path, `The OS refused to start it (${version.code}).`));
+    return { info, capabilities: {}, liveModels: null };
+  }
+  if (deps.remote && version.kind === "exited" && version.code === 127) {
+    info.diagnostics.push(diag.notInstalledRemotelyDiagnostic(def, deps.remote.where));
     return { info, capabilities: {}, liveModels: null };
   }
   if (version.kind === "exited" && version.code !== null && NOT_INVOCABLE_EXITS.has(version.code)) {

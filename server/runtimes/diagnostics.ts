@@ -111,3 +111,26 @@ export function stillProbingDiagnostic(def: DefFacts, waitedMs: number, lastGood
     fixActions: [{ kind: "rescan" }],
   };
 }
+
+/** Detection on another machine: its shell found no such command on its PATH. */
+export function notInstalledRemotelyDiagnostic(def: DefFacts, where: string): AgentDiagnostic {
+  const install = def.installCommand ? `Install it there with \`${def.installCommand}\`` : def.installUrl ? `Install it there (${def.installUrl})` : "Install it there";
+  return {
+    reason: "not-installed",
+    severity: "error",
+    message: `${def.name} (\`${def.bin}\`) was not found on the PATH of ${where}.`,
+    detail: `${install}, or set PATH for ${def.id} under agentCliEnv to the folder that holds it.`,
+    fixActions: installActions(def),
+  };
+}
+
+/** Detection on another machine or in a container could not reach it. */
+export function remoteUnreachableDiagnostic(where: string, why: string): AgentDiagnostic {
+  return {
+    reason: "remote-unreachable",
+    severity: "error",
+    message: `Cannot reach ${where}: nothing was probed there.`,
+    ...(why ? { detail: why } : {}),
+    fixActions: [{ kind: "rescan" }],
+  };
+}

@@ -51,3 +51,25 @@ export function agentChildEnv(
   Object.assign(env, def.env, configured);
   return env;
 }
+
+/**
+ * The environment a run's agent gets on another machine or in a container: only what the run needs — the def's
+ * static env, the credentials its definition reads (`inheritedEnv`) when this od has them, what the user configured
+ * for the agent (`agentCliEnv`, e.g. PATH there) and the run cookie. Nothing else of this machine's environment
+ * (PATH, HOME, other providers' keys) travels: the remote side has its own.
+ */
+export function remoteAgentEnv(
+  def: Pick<RuntimeAgentDef, "env" | "inheritedEnv">,
+  daemonEnv: EnvMap,
+  configured: Record<string, string> | undefined,
+  runId: string,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of def.inheritedEnv ?? []) {
+    const value = daemonEnv[key];
+    if (value !== undefined && !ALWAYS_WITHHELD.has(key)) env[key] = value;
+  }
+  Object.assign(env, def.env, configured);
+  env[RUN_COOKIE_VAR] = runId;
+  return env;
+}

@@ -13,6 +13,8 @@ export type ProbeOptions = {
   maxBytes?: number;
   /** Aborting kills the probe like a timeout does (its caller no longer wants the answer). */
   signal?: AbortSignal;
+  /** Written to the probe's stdin, which is then closed (default: no stdin at all). */
+  stdinText?: string;
 };
 
 /** What happened to the probe. */
@@ -62,10 +64,14 @@ export const runProbe: ProbeRunner = async (argv, options) => {
   if (options.signal?.aborted) return { kind: "timeout", stdout: "", stderr: "", ms: 0 };
   let child: ChildHandle;
   try {
-    child = await spawnChild({ argv, env: options.env, cwd: options.cwd, stdin: "ignore", ownProcessGroup: true });
+    child = await spawnChild({ argv, env: options.env, cwd: options.cwd, stdin: options.stdinText === undefined ? "ignore" : "pipe", ownProcessGroup: true });
   } catch (error) {
     const code = error instanceof SpawnError ? error.code : "ESPAWN";
     return { kind: "spawn-error", code, message: error instanceof Error ? error.message : String(error), ms: elapsed() };
+  }
+  if (options.stdinText !== undefined && child.stdin) {
+    void child.stdin.write(options.stdinText).catch(() => undefined);
+    child.stdin.end();
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let truncated = false;

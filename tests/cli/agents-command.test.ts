@@ -35,10 +35,10 @@ const command = createAgentsCommand(
 );
 
 describe("od agents", () => {
-  test("declares its flag and positional", () => {
+  test("declares its flags and positional (--on: detection on another machine, issue #21)", () => {
     const real = agentsCommand({ openSqlite: () => { throw new Error("not opened"); } });
     expect(real.name).toBe("agents");
-    expect(real.flags.map((flag) => flag.name)).toEqual(["json"]);
+    expect(real.flags.map((flag) => flag.name)).toEqual(["json", "on"]);
   });
 
   test("prints a table with state, version, path, auth, models source and slowest probe", async () => {

@@ -54,6 +54,10 @@ export async function runHarness(options: {
   timeouts?: RunServiceDeps["timeouts"];
   dataDir?: string;
   projectDir?: string;
+  /** The project's stored path for its folder (e.g. an ssh:// URL of it); default the folder itself. */
+  projectPath?: (projectDir: string) => string;
+  /** How remote projects are reached (tests/support/sshd.ts). */
+  remote?: RunServiceDeps["remote"];
 }): Promise<RunHarness> {
   const temp = tempDir("od-runs-");
   const binDir = join(temp.path, "bin");
@@ -83,8 +87,10 @@ export async function runHarness(options: {
     env,
     timeouts: options.timeouts,
     outputDir: dataPaths(dataDir).runOutput,
+    ...(options.remote ? { remote: options.remote } : {}),
   });
-  const project = store.projects.byPath(projectDir) ?? store.projects.create("test", projectDir);
+  const projectPath = options.projectPath?.(projectDir) ?? projectDir;
+  const project = store.projects.byPath(projectPath) ?? store.projects.create("test", projectPath);
   let closed = false;
   const close = async () => {
     if (closed) return;

@@ -20,8 +20,8 @@ function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDo
       <input data-testid="project-name" placeholder="Project name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
       <input
         data-testid="project-path"
-        placeholder="Existing folder (absolute path; optional)"
-        title="Leave empty for a new folder under od's data dir"
+        placeholder="Existing folder (absolute path, ssh://host/path or docker://container/path), or leave empty for a new one"
+        title="A folder here, on another machine over ssh (ssh://[user@]host[:port]/absolute/path) or in a running container (docker://CONTAINER/absolute/path)"
         value={path}
         onInput={(e) => setPath((e.currentTarget as HTMLInputElement).value)}
       />

@@ -1,0 +1,60 @@
+/**
+ * Detection where the agent runs: the same defs, probes, timeouts and diagnostics as on this machine, each probe
+ * run through ssh or docker exec with the environment a remote run would send (on stdin, as runs do). One quick
+ * reachability check comes first, so an unreachable host is one typed diagnostic per agent, fast, not a pass of
+ * timeouts.
+ */
+import type { AgentInfo } from "../contracts/agents.ts";
+import { baseAgentInfo, detectAgents, type DetectionDeps } from "../runtimes/detection.ts";
+import { remoteUnreachableDiagnostic } from "../runtimes/diagnostics.ts";
+import { runProbe, type ProbeRunner } from "../runtimes/probe.ts";
+import { RUN_COOKIE_VAR, remoteAgentEnv } from "../runtimes/env.ts";
+import type { RuntimeAgentDef } from "../runtimes/types.ts";
+import { describeLocation, type RemoteLocation } from "./location.ts";
+import { clientEnv, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { sweepRemoteRun } from "./remote-launch.ts";
+import { remoteAgentLaunch } from "./remote-run-inputs.ts";
+import { envLine, LAUNCH_SCRIPT } from "./remote-scripts.ts";
+import { remoteScriptArgv } from "./transport-argv.ts";
+
+const REACH_TIMEOUT_MS = 15_000;
+
+/**
+ * A ProbeRunner that runs each probe's argv on `location`, in the remote user's home folder. Each probe carries a
+ * cookie of its own: killing the local client at the timeout would leave a hung CLI running there, so a probe that
+ * did not exit by itself is swept there too.
+ */
+export function remoteProbeRunner(location: RemoteLocation, context: RemoteContext): ProbeRunner {
+  const options = remoteArgvOptions(context, true);
+  return async (argv, probe) => {
+    const cookie = `probe-${crypto.randomUUID()}`;
+    const env = Object.fromEntries(Object.entries(probe.env ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    const result = await runProbe(remoteScriptArgv(location, LAUNCH_SCRIPT, [".", ...argv], options), {
+      ...probe,
+      env: clientEnv(context.env),
+      stdinText: envLine({ ...env, [RUN_COOKIE_VAR]: cookie }),
+    });
+    if (result.kind === "timeout" || (result.kind === "exited" && result.truncated)) await sweepRemoteRun(location, cookie, 0, context);
+    return result;
+  };
+}
+
+export async function detectAgentsOn(
+  location: RemoteLocation,
+  defs: readonly RuntimeAgentDef[],
+  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "timeouts" | "signal">,
+  context: RemoteContext,
+): Promise<AgentInfo[]> {
+  const where = describeLocation(location);
+  const reach = await runRemoteScript(location, "true", [], context, { timeoutMs: REACH_TIMEOUT_MS });
+  if (reach.kind !== "exited") {
+    const why = reach.kind === "timeout" ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reach.stderr;
+    return defs.map((def) => ({ ...baseAgentInfo(def, deps.env), diagnostics: [remoteUnreachableDiagnostic(where, why)] }));
+  }
+  const launch = (def: RuntimeAgentDef) => {
+    const { [RUN_COOKIE_VAR]: _cookie, ...env } = remoteAgentEnv(def, deps.env, deps.configuredEnv?.(def.id), "");
+    return { ...remoteAgentLaunch(def), env };
+  };
+  const detected = await detectAgents(defs, { ...deps, runProbe: remoteProbeRunner(location, context), remote: { launch, where } });
+  return detected.map((agent) => agent.info);
+}

@@ -1,0 +1,113 @@
+/**
+ * Running one short script on a remote location and collecting what it printed: folder checks, the cookie
+ * sweep, file listings and reads. Bounded by a timeout (the child is killed at it) and by an output cap.
+ * Never throws: an unreachable host or a missing container is a result, told apart from the script's own exit.
+ */
+import { mkdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawnChild, type ChildHandle } from "../platform/process.ts";
+import type { RemoteLocation } from "./location.ts";
+import { remoteScriptArgv, type RemoteArgvOptions } from "./transport-argv.ts";
+
+export type RemoteExecResult =
+  | { kind: "exited"; code: number | null; stdout: Uint8Array; stderr: string }
+  /** ssh could not reach or log in to the host, docker could not reach the container: `stderr` says why. */
+  | { kind: "unreachable"; stderr: string }
+  | { kind: "timeout"; stderr: string };
+
+/** What the remote side needs from this process: the ssh/docker options and the local environment for them. */
+export type RemoteContext = {
+  env: Record<string, string | undefined>;
+  /** Overrides the default control-socket folder (tests). */
+  controlDir?: string;
+};
+
+/** ssh exits 255 for its own errors (connect, auth, host key); the remote command's codes are passed through. */
+const SSH_OWN_FAILURE = 255;
+/** docker exec's own failures: the daemon or the container is not there. */
+const DOCKER_OWN_FAILURE = /^(Error response from daemon|Cannot connect to the Docker daemon|Error: No such container)/m;
+
+/** The argv options for `location` in `context`: the private control folder, `OD_SSH_CONFIG`. */
+export function remoteArgvOptions(context: RemoteContext, interactive = false): RemoteArgvOptions {
+  const sshConfig = context.env.OD_SSH_CONFIG;
+  return { controlDir: context.controlDir ?? defaultControlDir(), ...(sshConfig ? { sshConfig } : {}), interactive };
+}
+
+/** The environment of the local ssh/docker client: ours, minus od's own token (the agent's env goes on stdin). */
+export function clientEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const { OD_TOKEN: _token, ...rest } = env;
+  return rest;
+}
+
+/** True when a finished client's exit and stderr mean the location itself failed, not the script on it. */
+export function isTransportFailure(location: RemoteLocation, code: number | null, stderr: string): boolean {
+  return location.kind === "ssh" ? code === SSH_OWN_FAILURE : code !== 0 && DOCKER_OWN_FAILURE.test(stderr);
+}
+
+export async function runRemoteScript(
+  location: RemoteLocation,
+  script: string,
+  args: readonly string[],
+  context: RemoteContext,
+  options: { timeoutMs: number; maxBytes?: number },
+): Promise<RemoteExecResult> {
+  const argv = remoteScriptArgv(location, script, args, remoteArgvOptions(context));
+  let child: ChildHandle;
+  try {
+    child = await spawnChild({ argv, env: clientEnv(context.env), stdin: "ignore", ownProcessGroup: true });
+  } catch (error) {
+    return { kind: "unreachable", stderr: `could not start ${argv[0]}: ${(error as { code?: string }).code ?? String(error)}` };
+  }
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const stdout = (async () => {
+    for await (const chunk of child.stdout) {
+      if (size < maxBytes) chunks.push(chunk);
+      size += chunk.byteLength;
+      if (size > maxBytes) child.kill("SIGKILL", { group: true });
+    }
+  })().catch(() => undefined);
+  let stderr = "";
+  const stderrDone = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) stderr = (stderr + decoder.decode(chunk, { stream: true })).slice(-8192);
+  })().catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+  });
+  const exit = await Promise.race([child.exited, timedOut]);
+  clearTimeout(timer);
+  if (exit === "timeout") {
+    child.kill("SIGKILL", { group: true });
+    await child.exited;
+    return { kind: "timeout", stderr };
+  }
+  await Promise.all([stdout, stderrDone]);
+  if (isTransportFailure(location, exit.code, stderr)) return { kind: "unreachable", stderr: stderr.trim() };
+  const bytes = new Uint8Array(Math.min(size, maxBytes));
+  let offset = 0;
+  for (const chunk of chunks) {
+    const part = chunk.subarray(0, bytes.length - offset);
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return { kind: "exited", code: exit.code, stdout: bytes, stderr };
+}
+
+/**
+ * A folder only this user can use for ssh's control sockets (`%C` names one per host, port and user). In the
+ * temp dir, not the data dir: a unix socket path must stay under about 100 bytes.
+ */
+export function defaultControlDir(): string {
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const dir = join(tmpdir(), `od-ssh-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = statSync(dir);
+  if (!stat.isDirectory() || (typeof process.getuid === "function" && stat.uid !== uid) || (stat.mode & 0o077) !== 0) {
+    throw new Error(`${dir} is not a private folder of this user; refusing to keep ssh control sockets there`);
+  }
+  return dir;
+}

@@ -1,0 +1,62 @@
+/**
+ * The files panel of a remote project: the file list (a bounded `find`, the same folders skipped as locally) and
+ * one file's bytes (`cat` of a regular file that resolves inside the project, at most a size cap), each one
+ * command over ssh or docker exec. Paths are arguments of fixed scripts, never script text.
+ */
+import { HttpError } from "../http/errors.ts";
+import { HIDDEN_DIRS, type FileStamp } from "../projects/file-snapshot.ts";
+import { describeLocation, type RemoteLocation } from "./location.ts";
+import { runRemoteScript, type RemoteContext, type RemoteExecResult } from "./remote-exec.ts";
+import { isInsideRemoteFolder } from "./remote-run-inputs.ts";
+import { shellQuote } from "./shell-quote.ts";
+
+const TIMEOUT_MS = 30_000;
+const PRUNED = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
+/** `$1` folder, `$2` most files: `size mtime path` NUL-terminated records. Exit 3: no such folder. */
+const LIST_SCRIPT = `cd -- "$1" 2>/dev/null || exit 3
+find . -maxdepth 9 \\( -type d \\( ${PRUNED} \\) -prune \\) -o -type f -printf '%s %T@ %P\\0' 2>/dev/null | head -z -n "$2"
+exit 0`;
+/**
+ * `$1` folder, `$2` project-relative path, `$3` most bytes. Exit 4: not a regular file inside the folder (after
+ * symlinks); 5: larger than `$3`; otherwise its bytes.
+ */
+const READ_SCRIPT = `cd -- "$1" 2>/dev/null || exit 4
+root=$(pwd -P)
+real=$(realpath -e -- "$2" 2>/dev/null) || exit 4
+case "$real" in "$root"/*) ;; *) exit 4 ;; esac
+[ -f "$real" ] || exit 4
+[ "$(stat -c %s -- "$real")" -le "$3" ] || exit 5
+exec cat -- "$real"`;
+
+/** Parse LIST_SCRIPT's records. Bad records are skipped. */
+export function parseFileList(output: string): Map<string, FileStamp> {
+  const files = new Map<string, FileStamp>();
+  for (const record of output.split("\0")) {
+    const match = /^(\d+) (\d+(?:\.\d+)?) (.+)$/s.exec(record);
+    if (match) files.set(match[3]!, { size: Number(match[1]), mtimeMs: Math.round(Number(match[2]) * 1000) });
+  }
+  return files;
+}
+
+export async function listRemoteFiles(location: RemoteLocation, context: RemoteContext, maxFiles: number): Promise<Map<string, FileStamp>> {
+  const result = await runRemoteScript(location, LIST_SCRIPT, [location.path, String(maxFiles)], context, { timeoutMs: TIMEOUT_MS, maxBytes: 16 * 1024 * 1024 });
+  const output = expectExited(location, result);
+  if (output.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${describeLocation(location)}`);
+  return parseFileList(new TextDecoder().decode(output.stdout));
+}
+
+export async function readRemoteFile(location: RemoteLocation, context: RemoteContext, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const missing = () => new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+  if (!isInsideRemoteFolder(relPath)) throw missing();
+  const result = await runRemoteScript(location, READ_SCRIPT, [location.path, relPath, String(maxBytes)], context, { timeoutMs: TIMEOUT_MS, maxBytes: maxBytes + 1 });
+  const output = expectExited(location, result);
+  if (output.code === 5) throw new HttpError(413, "FILE_TOO_LARGE", `${relPath} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  if (output.code !== 0) throw missing();
+  return new Uint8Array(output.stdout);
+}
+
+function expectExited(location: RemoteLocation, result: RemoteExecResult): Extract<RemoteExecResult, { kind: "exited" }> {
+  if (result.kind === "exited") return result;
+  const where = describeLocation(location);
+  throw new HttpError(result.kind === "timeout" ? 504 : 502, "REMOTE_UNREACHABLE", `cannot reach ${where}${result.stderr ? `: ${result.stderr}` : ""}`);
+}

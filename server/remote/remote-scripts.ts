@@ -1,0 +1,59 @@
+/**
+ * The POSIX-shell scripts od runs on a remote location. Each takes its inputs as positional arguments (quoted by
+ * `shellCommand`), never spliced into its text, so nothing a user or an agent named can become shell syntax.
+ */
+import { shellQuote } from "./shell-quote.ts";
+
+/**
+ * Start an agent: read one line of `export NAME='value'` assignments from stdin (the agent's environment,
+ * including its secrets and the run cookie: on stdin they appear in no command line, neither ssh's here nor the
+ * shell's there), go to the folder, and become the agent. `$1` is the folder, `$2…` the agent's argv.
+ * Under sshd the shell leads its own session and group, and `exec` keeps that pid, so the agent leads its group.
+ * Exit 96: no such folder; 97: no environment line (od closed stdin or the connection broke first).
+ */
+export const LAUNCH_SCRIPT = [
+  'od_nl="\n"',
+  'IFS= read -r od_env || exit 97',
+  'eval "$od_env" || exit 97',
+  'unset od_env od_nl',
+  'cd -- "$1" || exit 96',
+  'shift',
+  'exec "$@"',
+].join("\n");
+
+/** One line of shell assignments for LAUNCH_SCRIPT: newlines in values come from `$od_nl`; bad names are dropped. */
+export function envLine(env: Record<string, string>): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    parts.push(`export ${name}=${shellQuote(value).replaceAll("\n", `'"$od_nl"'`)}`);
+  }
+  return `${parts.join("; ")}\n`;
+}
+
+/**
+ * End every process carrying the run cookie (`$1` = `NAME=value`, matched as a whole environment entry), and the
+ * process groups they lead: SIGTERM, up to `$2` tenths of a second for them to go, then SIGKILL rounds until
+ * none is left. Prints each pid it signalled (one per line). Linux /proc with GNU or busybox grep's `-z`.
+ */
+export const SWEEP_SCRIPT = [
+  'c=$1; tenths=$2',
+  "carriers() { grep -lzxF -- \"$c\" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p' | grep -vx \"$$\"; }",
+  'pids=$(carriers)',
+  '[ -n "$pids" ] || exit 0',
+  'echo "$pids"',
+  'for p in $pids; do kill -TERM -- "-$p" 2>/dev/null; kill -TERM "$p" 2>/dev/null; done',
+  'i=0',
+  'while [ "$i" -lt "$tenths" ] && [ -n "$(carriers)" ]; do sleep 0.1; i=$((i+1)); done',
+  'for round in 1 2 3 4 5; do',
+  '  pids=$(carriers)',
+  '  [ -n "$pids" ] || break',
+  '  echo "$pids"',
+  '  for p in $pids; do kill -KILL -- "-$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done',
+  '  sleep 0.2',
+  'done',
+  'exit 0',
+].join("\n");
+
+/** `$1` is a folder: exit 0, or 3 when it is missing or not a folder. */
+export const FOLDER_CHECK_SCRIPT = '[ -d "$1" ] || exit 3';

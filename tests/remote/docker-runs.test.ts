@@ -1,0 +1,78 @@
+// Issue #21: a project in a container (docker://CONTAINER/path) runs its agent through `docker exec -i`, against a
+// real Docker engine started for the test: project check, a text run, and cancel with a TERM-ignoring grandchild
+// (0 survivors in the container). The container shares this machine's /usr and temp dir, so the fakes run there.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { RunEvent } from "../../server/contracts/runs.ts";
+import { ProjectService } from "../../server/projects/project-service.ts";
+import { getAgentDef } from "../../server/runtimes/registry.ts";
+import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
+import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
+import { startTestDocker, type TestDocker } from "../support/dockerd.ts";
+import { isLivePid, killSurvivors } from "../support/survivors.ts";
+
+let docker: TestDocker;
+beforeAll(async () => {
+  docker = await startTestDocker();
+}, 120_000);
+afterAll(() => docker?.close(), 60_000);
+
+const claude = getAgentDef("claude") as RuntimeAgentDef;
+
+async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function dockerHarness(steps: FakeStep[]) {
+  const h = await runHarness({
+    defs: [claude],
+    shims: { claude: undefined },
+    steps,
+    timeouts: { cancelGraceMs: 300 },
+    projectPath: (dir) => `docker://${docker.container}${dir}`,
+    remote: { env: { ...process.env, ...docker.env } },
+  });
+  h.store.appConfig.update({ agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+  return h;
+}
+
+describe("docker:// projects", () => {
+  test("the folder is checked inside the container; a missing container is REMOTE_UNREACHABLE", async () => {
+    await using h = await dockerHarness([]);
+    const projects = new ProjectService(h.store, join(h.projectDir, "..", "data"), { env: { ...process.env, ...docker.env } });
+    const sub = join(h.projectDir, "sub");
+    await Bun.write(join(sub, "f"), "x");
+    expect((await projects.add("c", `docker://${docker.container}${sub}`)).path).toBe(`docker://${docker.container}${sub}`);
+    await expect(projects.add("c", `docker://${docker.container}${sub}-missing`)).rejects.toMatchObject({ code: "INVALID_PROJECT_PATH" });
+    await expect(projects.add("c", `docker://no-such-container-od/${sub}`)).rejects.toMatchObject({ code: "REMOTE_UNREACHABLE" });
+  });
+
+  test("a text run streams the answer from inside the container", async () => {
+    await using h = await dockerHarness([{ readLine: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") }]);
+    const { events, runId } = await h.run({ agentId: "claude", message: "hello in a container" });
+    expect(endOf(events)).toMatchObject({ status: "succeeded" });
+    expect(agentEvents(events).some((e) => e.type === "text_delta")).toBe(true);
+    expect((h.ledger().find((l) => l.event === "start") as { cwd: string }).cwd).toBe(h.projectDir);
+    expect(processesWithRunCookie(runId)).toEqual([]);
+  });
+
+  test("cancel ends the run's processes in the container, a TERM-ignoring grandchild included", async () => {
+    await using h = await dockerHarness([{ readLine: true }, { orphan: "holdStdout" }, { ignoreTerm: true }, { out: '{"type":"system","subtype":"init","session_id":"s1"}' }, { hang: true }]);
+    const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    try {
+      await poll(() => processesWithRunCookie(created.runId).length >= 2);
+      const inContainer = processesWithRunCookie(created.runId);
+      expect(await h.service.cancel(created.runId)).toBe(true);
+      const events: RunEvent[] = [];
+      for await (const event of h.service.events(created.runId)) events.push(event);
+      expect(endOf(events)).toMatchObject({ status: "canceled" });
+      expect(inContainer.filter(isLivePid)).toEqual([]);
+    } finally {
+      killSurvivors(h.ledgerPath, [created.runId]);
+    }
+  });
+});

@@ -1,0 +1,185 @@
+// Issue #21: runs of a project on another machine go through ssh and are the same runs: text, file writes, cancel
+// with a TERM-ignoring grandchild (nothing left on the remote side), a connection dropped mid-run, hostile names.
+// The "remote" side is this machine's own sshd, so the fake CLIs and their ledger are visible from here.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { RunEvent } from "../../server/contracts/runs.ts";
+import { getAgentDef } from "../../server/runtimes/registry.ts";
+import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
+import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
+import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { isLivePid, killSurvivors } from "../support/survivors.ts";
+import { tempDir } from "../support/temp.ts";
+
+let sshd: TestSshd;
+beforeAll(async () => {
+  sshd = await startTestSshd();
+});
+afterAll(() => sshd?.close());
+
+const claude = getAgentDef("claude") as RuntimeAgentDef;
+const INIT = '{"type":"system","subtype":"init","session_id":"s1"}';
+
+async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A harness whose project is `ssh://od-test-host/<folder>`; the fake CLI reaches the remote side via agentCliEnv. */
+async function remoteHarness(steps: FakeStep[], options: { projectDir?: string; cancelGraceMs?: number } = {}) {
+  const h = await runHarness({
+    defs: [claude],
+    shims: { claude: undefined },
+    steps,
+    timeouts: { cancelGraceMs: options.cancelGraceMs ?? 500 },
+    projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
+    remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
+    ...(options.projectDir ? { projectDir: options.projectDir } : {}),
+    // In the daemon's environment, so it must not reach the remote agent.
+    env: { FAKE_ENV_LOCAL_ONLY: "local" },
+  });
+  // Nothing of the daemon's environment travels: PATH and the fake's script reach the remote side as the user's
+  // agentCliEnv for the agent, exactly how a user sets PATH on a remote host.
+  h.store.appConfig.update({
+    agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, OD_SECRET_PROBE: "it's $(id) `x`\nline" } },
+  });
+  return h;
+}
+
+async function collect(h: Awaited<ReturnType<typeof remoteHarness>>, runId: string): Promise<RunEvent[]> {
+  const events: RunEvent[] = [];
+  for await (const event of h.service.events(runId)) events.push(event);
+  return events;
+}
+
+describe("runs of an ssh:// project", () => {
+  test("a text run streams the answer; the agent ran in the remote folder with only the env a run needs", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") }]);
+    const { events, runId } = await h.run({ agentId: "claude", message: "hello over ssh" });
+    expect(endOf(events)).toMatchObject({ status: "succeeded" });
+    expect(agentEvents(events).some((e) => e.type === "text_delta")).toBe(true);
+    const start = h.ledger().find((l) => l.event === "start") as { cwd: string; env: Record<string, string> };
+    expect(start.cwd).toBe(h.projectDir);
+    expect(start.env.OD_RUN_ID).toBe(runId);
+    expect(start.env.OD_SECRET_PROBE).toBe("it's $(id) `x`\nline");
+    expect(start.env).not.toHaveProperty("FAKE_ENV_LOCAL_ONLY");
+    const line = h.ledger().find((l) => l.event === "stdin-line") as { line: string };
+    expect(line.line).toContain("hello over ssh");
+    expect(processesWithRunCookie(runId)).toEqual([]);
+  });
+
+  test("a file write lands in the remote folder and is reported", async () => {
+    await using h = await remoteHarness([
+      { readLine: true },
+      { writeFile: { path: "out/hello.txt", content: "written remotely" } },
+      { out: INIT },
+      { out: JSON.stringify({ type: "assistant", message: { id: "m1", role: "assistant", content: [{ type: "tool_use", id: "t1", name: "Write", input: { file_path: "out/hello.txt", content: "written remotely" } }] }, session_id: "s1" }) },
+      { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", session_id: "s1" }) },
+    ]);
+    const { events } = await h.run({ agentId: "claude", message: "write it" });
+    expect(endOf(events)).toMatchObject({ status: "succeeded", files: ["out/hello.txt"] });
+    expect(readFileSync(join(h.projectDir, "out", "hello.txt"), "utf8")).toBe("written remotely");
+  });
+
+  test("cancel ends the remote process tree: a TERM-ignoring grandchild in its own session leaves 0 survivors", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { orphan: "holdStdout" }, { ignoreTerm: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
+    const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    try {
+      await poll(() => h.ledger().some((l) => l.event === "orphan"));
+      // The cookie carriers are the agent and its grandchild on the remote side (the local ssh client has no cookie).
+      await poll(() => processesWithRunCookie(created.runId).length >= 2);
+      const remotePids = processesWithRunCookie(created.runId);
+      expect(await h.service.cancel(created.runId)).toBe(true);
+      const events = await collect(h, created.runId);
+      expect(endOf(events)).toMatchObject({ status: "canceled" });
+      expect(remotePids.filter(isLivePid)).toEqual([]);
+      expect(processesWithRunCookie(created.runId)).toEqual([]);
+    } finally {
+      killSurvivors(h.ledgerPath, [created.runId]);
+    }
+  });
+
+  test("a connection dropped mid-run ends the run failed with a reason, and nothing is left running there", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { orphan: true }, { ignoreTerm: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
+    const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    try {
+      await poll(() => h.ledger().some((l) => l.event === "orphan"));
+      await poll(() => processesWithRunCookie(created.runId).length >= 2);
+      const remotePids = processesWithRunCookie(created.runId);
+      // Kill the local ssh client, as a dropped network would end it.
+      const client = h.service.get(created.runId)!.pid!;
+      process.kill(client, "SIGKILL");
+      const events = await collect(h, created.runId);
+      expect(endOf(events)).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
+      expect(endOf(events).reason).toContain(SSH_TEST_HOST);
+      await poll(() => remotePids.filter(isLivePid).length === 0, 15_000);
+      expect(processesWithRunCookie(created.runId)).toEqual([]);
+    } finally {
+      killSurvivors(h.ledgerPath, [created.runId]);
+    }
+  });
+
+  test("the server side dropping the connection (its sshd session killed) ends the run failed, nothing left there", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { orphan: true }, { ignoreTerm: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
+    const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    try {
+      await poll(() => processesWithRunCookie(created.runId).length >= 2);
+      const remotePids = processesWithRunCookie(created.runId);
+      const agent = h.ledger().find((l) => l.event === "start") as { pid: number };
+      // The agent's parent is the sshd process serving the connection: killing it is the host hanging up.
+      const stat = readFileSync(`/proc/${agent.pid}/stat`, "latin1");
+      const sshdSession = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      expect(readFileSync(`/proc/${sshdSession}/cmdline`, "latin1")).toStartWith("sshd");
+      process.kill(sshdSession, "SIGKILL");
+      const events = await collect(h, created.runId);
+      expect(endOf(events)).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
+      await poll(() => remotePids.filter(isLivePid).length === 0, 15_000);
+    } finally {
+      killSurvivors(h.ledgerPath, [created.runId]);
+    }
+  });
+
+  test("runs on one host share one multiplexed connection: cancelling one leaves the other running", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
+    const first = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "one" });
+    const second = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "two" });
+    try {
+      await poll(() => processesWithRunCookie(first.runId).length > 0 && processesWithRunCookie(second.runId).length > 0);
+      await h.service.cancel(first.runId);
+      expect(h.service.get(first.runId)!.status).toBe("canceled");
+      expect(h.service.get(second.runId)!.status).toBe("running");
+      expect(processesWithRunCookie(second.runId).length).toBeGreaterThan(0);
+      await h.service.cancel(second.runId);
+      expect(processesWithRunCookie(second.runId)).toEqual([]);
+    } finally {
+      killSurvivors(h.ledgerPath, [first.runId, second.runId]);
+    }
+  });
+
+  test("a CLI missing on the host, or a folder gone there, ends the run with a typed reason naming the host", async () => {
+    await using h = await remoteHarness([{ readLine: true }]);
+    h.store.appConfig.update({ agentCliEnv: { claude: { PATH: "/usr/bin:/bin" } } });
+    const missingCli = await h.run({ agentId: "claude", message: "hi" });
+    expect(endOf(missingCli.events)).toMatchObject({ status: "failed", failureDetail: "cli_not_installed" });
+    expect(endOf(missingCli.events).reason).toContain(SSH_TEST_HOST);
+    rmSync(h.projectDir, { recursive: true });
+    const missingFolder = await h.run({ agentId: "claude", message: "hi" });
+    expect(endOf(missingFolder.events)).toMatchObject({ status: "failed", failureDetail: "remote_folder_missing" });
+  });
+
+  test("hostile prompt and folder names reach the agent as plain data", async () => {
+    const hostile = "it's $(touch pwned) `touch pwned2`; rm -rf ~ \n* -rf ünï";
+    using temp = tempDir("od-remote-hostile-");
+    const folder = join(temp.path, "-rf it's $(touch pwned) `x`; *");
+    await using h = await remoteHarness([{ readLine: true }, { echoInput: true }, { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "ok", session_id: "fake" }) }], { projectDir: folder });
+    const { events } = await h.run({ agentId: "claude", message: hostile });
+    expect(endOf(events).status).toBe("succeeded");
+    expect(agentEvents(events).some((e) => e.type === "text_delta" && e.delta.includes("$(touch pwned)"))).toBe(true);
+    expect((h.ledger().find((l) => l.event === "start") as { cwd: string }).cwd).toBe(folder);
+    expect(readdirSync(folder)).toEqual([]);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * A real OpenSSH server on 127.0.0.1 for the remote-project tests: a free port, a generated host key and a
+ * generated user key (no password) in a temp folder, and an ssh_config (`OD_SSH_CONFIG`) that names the host
+ * `od-test-host`, pins its key in a private known_hosts and logs in with the generated key. The "remote" side is
+ * this same machine, so the fake CLIs' files work there too. Needs Debian's `openssh-server` (`.ci/run` installs
+ * it); without it the helper throws, so the tests fail with that message instead of skipping.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { join } from "node:path";
+import { tempDir } from "./temp.ts";
+
+const SSHD = ["/usr/sbin/sshd", "/usr/bin/sshd"].find((path) => existsSync(path));
+export const SSH_TEST_HOST = "od-test-host";
+
+export type TestSshd = {
+  port: number;
+  /** The ssh_config file to pass as OD_SSH_CONFIG. */
+  config: string;
+  /** Private folder for ssh's control sockets. */
+  controlDir: string;
+  /** The sshd process (kill it to drop every connection). */
+  pid: number;
+  /** Env for the local side: OD_SSH_CONFIG set. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once the server sends its SSH banner. */
+async function banner(port: number, deadline: number): Promise<boolean> {
+  while (Date.now() < deadline) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("data", (data) => {
+        socket.destroy();
+        resolve(data.toString().startsWith("SSH-"));
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+export async function startTestSshd(): Promise<TestSshd> {
+  if (!SSHD) throw new Error("openssh-server is not installed (apt-get install openssh-server): the remote-project tests need a real sshd");
+  const temp = tempDir("od-sshd-");
+  const dir = temp.path;
+  const key = (name: string) => execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", join(dir, name)]);
+  key("host_key");
+  key("user_key");
+  writeFileSync(join(dir, "authorized_keys"), readFileSync(join(dir, "user_key.pub")), { mode: 0o600 });
+  // sshd running as root insists on its privilege-separation folder (Debian's service unit creates it).
+  if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
+  const controlDir = join(dir, "ctl");
+  mkdirSync(controlDir, { mode: 0o700 });
+
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const sshdConfig = join(dir, "sshd_config");
+    writeFileSync(
+      sshdConfig,
+      [
+        `Port ${port}`,
+        "ListenAddress 127.0.0.1",
+        `HostKey ${join(dir, "host_key")}`,
+        `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+        `PidFile ${join(dir, "sshd.pid")}`,
+        "PasswordAuthentication no",
+        "KbdInteractiveAuthentication no",
+        "PubkeyAuthentication yes",
+        "PermitRootLogin prohibit-password",
+        "UsePAM no",
+        "StrictModes no",
+        "MaxSessions 50",
+        "MaxStartups 50",
+        "LogLevel ERROR",
+        "",
+      ].join("\n"),
+    );
+    const hostKey = readFileSync(join(dir, "host_key.pub"), "utf8").trim().split(" ").slice(0, 2).join(" ");
+    writeFileSync(join(dir, "known_hosts"), `${SSH_TEST_HOST} ${hostKey}\n`);
+    const config = join(dir, "ssh_config");
+    writeFileSync(
+      config,
+      [
+        `Host ${SSH_TEST_HOST}`,
+        "  HostName 127.0.0.1",
+        `  Port ${port}`,
+        `  User ${execFileSync("id", ["-un"], { encoding: "utf8" }).trim()}`,
+        `  IdentityFile ${join(dir, "user_key")}`,
+        "  IdentitiesOnly yes",
+        `  HostKeyAlias ${SSH_TEST_HOST}`,
+        `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
+        "  GlobalKnownHostsFile /dev/null",
+        "  StrictHostKeyChecking yes",
+        "  LogLevel ERROR",
+        "",
+      ].join("\n"),
+    );
+    const child: ChildProcess = spawn(SSHD, ["-D", "-e", "-f", sshdConfig], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    if (await banner(port, Date.now() + 15_000)) {
+      const close = async () => {
+        stopMasters(controlDir);
+        child.kill("SIGTERM");
+        await exited;
+        temp[Symbol.dispose]();
+      };
+      return { port, config, controlDir, pid: child.pid!, env: { OD_SSH_CONFIG: config }, close, [Symbol.asyncDispose]: close };
+    }
+    child.kill("SIGKILL");
+    await exited;
+    if (attempt >= 2) {
+      temp[Symbol.dispose]();
+      throw new Error(`sshd did not start: ${stderr.trim()}`);
+    }
+  }
+}
+
+/**
+ * End the multiplexing masters od's ssh clients left in `controlDir` (ControlPersist would keep each for a minute),
+ * and with them their sshd sessions: the listener's SIGTERM does not end sessions already open.
+ */
+export function stopMasters(controlDir: string): void {
+  for (const name of readdirSync(controlDir)) {
+    spawnSync("ssh", ["-o", `ControlPath=${join(controlDir, name)}`, "-O", "exit", SSH_TEST_HOST], { stdio: "ignore", timeout: 10_000 });
+  }
+}
