@@ -2,14 +2,11 @@
 // after a reload (from history), in real Chromium against the built binary.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
 import { tempDir } from "../support/temp.ts";
-import { binaryCopy } from "./support/binary.ts";
-import { launchBrowser } from "./support/browser.ts";
 import { writeTurnTranscript, WRITTEN_FILE } from "./support/claude-transcripts.ts";
-import { fakeAgentPath, type FakeAgentPath } from "./support/fake-agent-path.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
@@ -18,25 +15,13 @@ const git = (cwd: string, ...args: string[]) =>
 
 describe("per-run diffs in Chromium", () => {
   const temp = tempDir("od-e2e-diffs-");
-  let od: RunningDaemon;
-  let fakes: FakeAgentPath;
-  let binDir: string;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
-
+  let ui: UiDaemon;
   beforeAll(async () => {
-    fakes = fakeAgentPath(temp.path, { claude: {} });
-    const copy = await binaryCopy();
-    binDir = copy.dir;
-    chmodSync(copy.bin, 0o755);
-    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], { cwd: copy.dir, env: { PATH: fakes.path } });
-    browser = await launchBrowser();
+    ui = await startUiDaemon(temp, { claude: {} });
   }, 90_000);
-
   afterAll(async () => {
-    await browser?.close();
-    await od?.stop();
+    await ui?.close();
     temp[Symbol.dispose]();
-    if (binDir) rmSync(binDir, { recursive: true, force: true });
   });
 
   test("a run that edits a tracked file and adds one shows both diffs, live and from history", async () => {
@@ -47,14 +32,9 @@ describe("per-run diffs in Chromium", () => {
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "start");
     const cwd = realpathSync(repo);
-    const created = await fetch(`${od.origin}/api/projects`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "repo", path: cwd }),
-    });
-    const { project } = (await created.json()) as { project: { id: string } };
+    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "repo", path: cwd }) });
     const turn = writeTurnTranscript(cwd, temp.path);
-    fakes.script("claude", [
+    ui.fakes.script("claude", [
       { readLine: true },
       { outFile: turn.toolUse },
       { writeFile: { path: WRITTEN_FILE.path, content: WRITTEN_FILE.content } },
@@ -63,10 +43,10 @@ describe("per-run diffs in Chromium", () => {
       { outFile: turn.answer },
     ]);
 
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(`${await od.signInUrl()}#/p/${project.id}`);
+      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
       await page.waitForSelector("[data-testid=composer-input]");
       await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
       await page.selectOption("[data-testid=agent-picker]", "claude");

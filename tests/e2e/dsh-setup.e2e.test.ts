@@ -3,14 +3,11 @@
 // nothing (no request, no profile in DSH_HOME); Confirm installs the embedded profile, rescans, selects DSH and
 // its connection test passes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { dshProfileDir } from "../../server/dsh/setup.ts";
-import { FAKE_DSH } from "../dsh/dsh-world.ts";
-import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
 import { tempDir } from "../support/temp.ts";
-import { binaryCopy } from "./support/binary.ts";
-import { launchBrowser } from "./support/browser.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
@@ -19,46 +16,25 @@ const DSH = "deepseek-harness";
 describe("DeepSeek Harness setup from the UI", () => {
   const temp = tempDir("od-e2e-dsh-setup-");
   const dshHome = join(temp.path, "dsh-home");
-  let od: RunningDaemon;
-  let binDir: string;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let ui: UiDaemon;
 
   beforeAll(async () => {
-    const fakes = join(temp.path, "bin");
-    mkdirSync(fakes, { recursive: true });
-    writeFileSync(join(fakes, "dsh"), `#!/bin/sh\nexec "${FAKE_DSH}" "$@"\n`);
-    chmodSync(join(fakes, "dsh"), 0o755);
-    const copy = await binaryCopy();
-    binDir = copy.dir;
-    chmodSync(copy.bin, 0o755);
-    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], {
-      cwd: copy.dir,
-      env: { PATH: `${fakes}:/usr/bin:/bin`, DSH_BIN: join(fakes, "dsh"), DSH_HOME: dshHome },
-    });
-    browser = await launchBrowser();
+    ui = await startUiDaemon(temp, {}, { fakeDshHome: dshHome });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await od?.stop();
+    await ui?.close();
     temp[Symbol.dispose]();
-    if (binDir) rmSync(binDir, { recursive: true, force: true });
   });
 
-  async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const res = await fetch(`${od.origin}${path}`, { ...init, headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json" } });
-    if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
   test("setup-required → dialog → Cancel (nothing changes) → dialog → Confirm → available, selected, connection test ok", async () => {
-    const agents = await api<{ agents: Array<{ id: string; state: string }> }>("/api/agents");
+    const agents = await ui.api<{ agents: Array<{ id: string; state: string }> }>("/api/agents");
     expect(agents.agents.find((a) => a.id === DSH)?.state).toBe("setup-required");
     const folder = join(temp.path, "project");
     mkdirSync(folder);
-    const { project } = await api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "dsh", path: realpathSync(folder) }) });
+    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "dsh", path: realpathSync(folder) }) });
 
-    const context = await browser.newContext({ viewport: { width: 1300, height: 900 } });
+    const context = await ui.browser.newContext({ viewport: { width: 1300, height: 900 } });
     try {
       const page = await context.newPage();
       const consoleErrors: string[] = [];
@@ -66,7 +42,7 @@ describe("DeepSeek Harness setup from the UI", () => {
       page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
       page.on("pageerror", (e) => consoleErrors.push(String(e)));
       page.on("request", (r) => r.method() !== "GET" && writes.push(`${r.method()} ${new URL(r.url()).pathname}`));
-      await page.goto(`${await od.signInUrl()}#/p/${project.id}`);
+      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
       await page.waitForSelector("[data-testid=composer-input]");
 
       // The picker offers it (enabled, "set up…"); choosing it opens the dialog, and Cancel sends nothing.
@@ -80,7 +56,7 @@ describe("DeepSeek Harness setup from the UI", () => {
       await page.waitForSelector("[data-testid=agent-setup-dialog]", { state: "detached" });
       expect(writes).toEqual([]);
       expect(existsSync(dshProfileDir(dshHome))).toBe(false);
-      expect((await api<{ config: { agentId?: string } }>("/api/app-config")).config.agentId).toBeUndefined();
+      expect((await ui.api<{ config: { agentId?: string } }>("/api/app-config")).config.agentId).toBeUndefined();
 
       // The Settings card's fix action opens the same dialog; Confirm runs it all.
       await page.click("[data-testid=open-settings]");
@@ -97,7 +73,7 @@ describe("DeepSeek Harness setup from the UI", () => {
 
       expect(writes).toEqual([`POST /api/agents/${DSH}/setup`, "POST /api/agents/rescan", "PUT /api/app-config", "POST /api/test/connection"]);
       expect(existsSync(join(dshProfileDir(dshHome), "package.json"))).toBe(true);
-      expect((await api<{ config: { agentId?: string } }>("/api/app-config")).config.agentId).toBe(DSH);
+      expect((await ui.api<{ config: { agentId?: string } }>("/api/app-config")).config.agentId).toBe(DSH);
       await page.click("[data-testid=setup-close]");
       await page.waitForSelector(`[data-testid=agent-card][data-agent-id=${DSH}][data-state=available]`);
       await page.keyboard.press("Escape");

@@ -2,15 +2,12 @@
 // prompt with one of them, and the page must show tables as tables, nested lists nested, code blocks with their
 // language and highlighting, and the hostile answer's markup as text that runs nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
-import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
 import { tempDir } from "../support/temp.ts";
-import { binaryCopy } from "./support/binary.ts";
-import { launchBrowser } from "./support/browser.ts";
 import { answerTranscript } from "./support/claude-transcripts.ts";
-import { fakeAgentPath, type FakeAgentPath } from "./support/fake-agent-path.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
@@ -19,38 +16,22 @@ const ANSWERS = ["comparison-table", "nested-plan", "code-review", "hostile"] as
 
 describe("agent Markdown in Chromium", () => {
   const temp = tempDir("od-e2e-markdown-");
-  let od: RunningDaemon;
-  let fakes: FakeAgentPath;
-  let binDir: string;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let ui: UiDaemon;
   let page: Page;
   const consoleErrors: string[] = [];
   /** Each corpus answer's rendered `[data-testid=assistant-text]`, by file name. */
   const answers = new Map<string, Locator>();
 
   beforeAll(async () => {
-    fakes = fakeAgentPath(temp.path, { claude: {} });
-    const copy = await binaryCopy();
-    binDir = copy.dir;
-    chmodSync(copy.bin, 0o755);
-    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], { cwd: copy.dir, env: { PATH: fakes.path } });
-    browser = await launchBrowser();
+    ui = await startUiDaemon(temp, { claude: {} });
+    const project = await ui.project("answers");
+    const cwd = project.path;
 
-    const folder = join(temp.path, "projects", "answers");
-    mkdirSync(folder, { recursive: true });
-    const cwd = realpathSync(folder);
-    const res = await fetch(`${od.origin}/api/projects`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "answers", path: cwd }),
-    });
-    const { project } = (await res.json()) as { project: { id: string } };
-
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const context = await ui.browser.newContext({ viewport: { width: 1200, height: 900 } });
     page = await context.newPage();
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
     page.on("pageerror", (e) => consoleErrors.push(String(e)));
-    await page.goto(`${await od.signInUrl()}#/p/${project.id}`);
+    await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
     await page.waitForSelector("[data-testid=composer-input]");
     await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
     await page.selectOption("[data-testid=agent-picker]", "claude");
@@ -58,7 +39,7 @@ describe("agent Markdown in Chromium", () => {
     // One turn per answer, in one conversation: the fake replays the answer, the page renders it.
     for (const [index, name] of ANSWERS.entries()) {
       const text = readFileSync(join(CORPUS, `${name}.md`), "utf8");
-      fakes.script("claude", [{ readLine: true }, { outFile: answerTranscript(cwd, text, join(temp.path, `${name}.jsonl`)) }]);
+      ui.fakes.script("claude", [{ readLine: true }, { outFile: answerTranscript(cwd, text, join(temp.path, `${name}.jsonl`)) }]);
       await page.fill("[data-testid=composer-input]", `Answer ${name}`);
       await page.press("[data-testid=composer-input]", "Enter");
       await page.waitForFunction((n) => document.querySelectorAll("[data-testid=end-banner][data-status=succeeded]").length === n, index + 1, { timeout: 20_000 });
@@ -67,10 +48,8 @@ describe("agent Markdown in Chromium", () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await od?.stop();
+    await ui?.close();
     temp[Symbol.dispose]();
-    if (binDir) rmSync(binDir, { recursive: true, force: true });
   });
 
   const answer = (name: (typeof ANSWERS)[number]) => answers.get(name)!;

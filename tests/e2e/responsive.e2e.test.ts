@@ -3,16 +3,15 @@
 // sideways scroll, a composer at least 300 px wide, every dialog (Settings, the agent setup dialog, the new-project
 // form) inside the viewport, the side panels reachable as drawers — with a screenshot of each.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, realpathSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { FAKE_DSH } from "../dsh/dsh-world.ts";
 import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
 import { tempDir } from "../support/temp.ts";
 import { binaryCopy } from "./support/binary.ts";
 import { launchBrowser } from "./support/browser.ts";
 import { writeTurnTranscript, WRITTEN_FILE } from "./support/claude-transcripts.ts";
-import { fakeAgentPath, type FakeAgentPath } from "./support/fake-agent-path.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
@@ -76,57 +75,34 @@ async function expectFits(page: Page, selector: string): Promise<void> {
 describe("first run and responsive layout in Chromium", () => {
   const temp = tempDir("od-e2e-responsive-");
   const dataDir = join(temp.path, "data");
-  let od: RunningDaemon;
-  let fakes: FakeAgentPath;
-  let binDir: string;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let ui: UiDaemon;
 
   beforeAll(async () => {
-    fakes = fakeAgentPath(temp.path, { claude: {} });
-    // The fake DeepSeek Harness is installed without od's profile: setup-required, so its setup dialog can open.
-    writeFileSync(join(fakes.dir, "dsh"), `#!/bin/sh\nexec "${FAKE_DSH}" "$@"\n`);
-    chmodSync(join(fakes.dir, "dsh"), 0o755);
-    const copy = await binaryCopy();
-    binDir = copy.dir;
-    chmodSync(copy.bin, 0o755);
-    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", dataDir], {
-      cwd: copy.dir,
-      env: { PATH: fakes.path, DSH_BIN: join(fakes.dir, "dsh"), DSH_HOME: join(temp.path, "dsh-home") },
-    });
-    browser = await launchBrowser();
-    await api("/api/agents");
+    ui = await startUiDaemon(temp, { claude: {} }, { fakeDshHome: join(temp.path, "dsh-home"), detectFirst: true });
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await od?.stop();
+    await ui?.close();
     temp[Symbol.dispose]();
-    if (binDir) rmSync(binDir, { recursive: true, force: true });
   });
-
-  async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const res = await fetch(`${od.origin}${path}`, { ...init, headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json", ...init.headers } });
-    if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
 
   async function openPage(viewport: { width: number; height: number }, hash = ""): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
     // Reduced motion: the drawers appear at once, so their boxes are final when measured.
-    const context = await browser.newContext({ viewport, reducedMotion: "reduce" });
+    const context = await ui.browser.newContext({ viewport, reducedMotion: "reduce" });
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
     page.on("pageerror", (e) => consoleErrors.push(String(e)));
-    await page.goto(`${await od.signInUrl()}${hash}`);
+    await page.goto(`${await ui.od.signInUrl()}${hash}`);
     await page.waitForSelector("[data-testid=composer-input]");
     await page.waitForSelector("[data-testid=agent-picker] option[value=claude]", { state: "attached" });
     return { context, page, consoleErrors };
   }
 
   test("first run: a fresh data dir shows the found agents and a composer; Enter starts a streaming run in a default project", async () => {
-    expect((await api<{ projects: unknown[] }>("/api/projects")).projects).toEqual([]);
+    expect((await ui.api<{ projects: unknown[] }>("/api/projects")).projects).toEqual([]);
     const parts = Array.from({ length: 30 }, (_, i) => `word${i} `);
-    fakes.script("claude", [{ readLine: true }, { streamDeltas: { parts, intervalMs: 60 } }]);
+    ui.fakes.script("claude", [{ readLine: true }, { streamDeltas: { parts, intervalMs: 60 } }]);
     const { context, page, consoleErrors } = await openPage({ width: 390, height: 844 });
     try {
       await page.waitForSelector("[data-testid=first-screen] [data-testid=found-agent][data-agent-id=claude]");
@@ -147,10 +123,10 @@ describe("first run and responsive layout in Chromium", () => {
       expect(await layoutProblems(page)).toEqual([]);
       await page.screenshot({ path: join(screenshots, "first-run-done-390x844.png") });
 
-      const { projects } = await api<{ projects: Array<{ id: string; name: string; path: string }> }>("/api/projects");
+      const { projects } = await ui.api<{ projects: Array<{ id: string; name: string; path: string }> }>("/api/projects");
       expect(projects.map((p) => p.name)).toEqual(["My project"]);
       expect(projects[0]!.path).toBe(join(realpathSync(dataDir), "projects", "my-project"));
-      const runs = await api<{ runs: Array<{ status: string; agentId: string }> }>(`/api/runs?projectId=${projects[0]!.id}`);
+      const runs = await ui.api<{ runs: Array<{ status: string; agentId: string }> }>(`/api/runs?projectId=${projects[0]!.id}`);
       expect(runs.runs.map((r) => [r.agentId, r.status])).toEqual([["claude", "succeeded"]]);
       expect(page.url()).toContain(`#/p/${projects[0]!.id}/c/`);
       // The new project is in the projects drawer, selected.
@@ -203,9 +179,9 @@ describe("first run and responsive layout in Chromium", () => {
       const folder = join(temp.path, "projects", `layout-${size}`);
       mkdirSync(folder, { recursive: true });
       const cwd = realpathSync(folder);
-      const { project } = await api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: `A project with a rather long name ${size}`, path: cwd }) });
+      const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: `A project with a rather long name ${size}`, path: cwd }) });
       const turn = writeTurnTranscript(cwd, temp.path);
-      fakes.script("claude", [
+      ui.fakes.script("claude", [
         { readLine: true },
         { outFile: turn.thinking },
         { outFile: turn.toolUse },
@@ -274,10 +250,10 @@ describe("first run and responsive layout in Chromium", () => {
       }
 
       // A page that is not signed in says so, inside the viewport too.
-      const stranger = await browser.newContext({ viewport });
+      const stranger = await ui.browser.newContext({ viewport });
       try {
         const page = await stranger.newPage();
-        await page.goto(od.origin);
+        await page.goto(ui.od.origin);
         await page.waitForSelector("[data-testid=signed-out]");
         await expectFits(page, "[data-testid=signed-out]");
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -3,66 +3,39 @@
 // show commands, exit codes, diffs and failures, and the usage view shows two runs' figures. Screenshots go to
 // tests/e2e/screenshots/ (git-ignored).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
 import { tempDir } from "../support/temp.ts";
-import { binaryCopy } from "./support/binary.ts";
-import { launchBrowser } from "./support/browser.ts";
 import { subAgentTranscript, writeTranscript } from "./support/claude-transcripts.ts";
-import { fakeAgentPath, type FakeAgentPath } from "./support/fake-agent-path.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
 
 describe("run tree and usage in Chromium", () => {
   const temp = tempDir("od-e2e-tree-");
-  let od: RunningDaemon;
-  let fakes: FakeAgentPath;
-  let binDir: string;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let ui: UiDaemon;
 
   beforeAll(async () => {
-    fakes = fakeAgentPath(temp.path, { claude: {} });
-    const copy = await binaryCopy();
-    binDir = copy.dir;
-    chmodSync(copy.bin, 0o755);
-    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], { cwd: copy.dir, env: { PATH: fakes.path } });
-    browser = await launchBrowser();
-    await api("/api/agents");
+    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await od?.stop();
+    await ui?.close();
     temp[Symbol.dispose]();
-    if (binDir) rmSync(binDir, { recursive: true, force: true });
   });
-
-  async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const res = await fetch(`${od.origin}${path}`, { ...init, headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json", ...init.headers } });
-    if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
-  async function project(name: string): Promise<{ id: string; path: string }> {
-    const folder = join(temp.path, "projects", name);
-    mkdirSync(folder, { recursive: true });
-    const created = await api<{ project: { id: string; path: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name, path: realpathSync(folder) }) });
-    return created.project;
-  }
 
   /** A signed-in page on `projectId`; records console errors and every request that leaves for another origin. */
   async function openPage(projectId: string): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[]; foreign: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     const foreign: string[] = [];
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
     page.on("pageerror", (e) => consoleErrors.push(String(e)));
-    page.on("request", (r) => !r.url().startsWith(od.origin) && !r.url().startsWith("data:") && foreign.push(r.url()));
-    await page.goto(`${await od.signInUrl()}#/p/${projectId}`);
+    page.on("request", (r) => !r.url().startsWith(ui.od.origin) && !r.url().startsWith("data:") && foreign.push(r.url()));
+    await page.goto(`${await ui.od.signInUrl()}#/p/${projectId}`);
     await page.waitForFunction(() => document.querySelector("#daemon-status")?.textContent?.startsWith("connected"));
     await page.waitForSelector(`[data-testid=project-item][data-project-id="${projectId}"].selected`);
     await page.waitForSelector("[data-testid=composer-input]");
@@ -77,9 +50,9 @@ describe("run tree and usage in Chromium", () => {
   }
 
   test("a Task sub-agent is a collapsible child run with its own calls and status, live and after a reload", async () => {
-    const { id, path } = await project("tree");
+    const { id, path } = await ui.project("tree");
     const transcript = subAgentTranscript(path, temp.path);
-    fakes.script("claude", [{ readLine: true }, { outFile: transcript.working }, { waitForFile: join(temp.path, "release-subagent") }, { outFile: transcript.rest }]);
+    ui.fakes.script("claude", [{ readLine: true }, { outFile: transcript.working }, { waitForFile: join(temp.path, "release-subagent") }, { outFile: transcript.rest }]);
     const { context, page, consoleErrors, foreign } = await openPage(id);
     try {
       await send(page, "Survey the styles with a sub-agent");
@@ -139,16 +112,16 @@ describe("run tree and usage in Chromium", () => {
   }
 
   test("the usage view shows two runs' tokens, cost and duration, and a chart drawn by the page", async () => {
-    const { id, path } = await project("usage");
+    const { id, path } = await ui.project("usage");
     const { context, page, consoleErrors, foreign } = await openPage(id);
     try {
-      fakes.script("claude", [{ readLine: true }, { outFile: writeTranscript(path, temp.path) }]);
+      ui.fakes.script("claude", [{ readLine: true }, { outFile: writeTranscript(path, temp.path) }]);
       await send(page, "Write the file");
       await page.waitForFunction(() => document.querySelectorAll("[data-testid=end-banner][data-status=succeeded]").length === 1);
-      fakes.script("claude", [{ readLine: true }, { outFile: subAgentTranscript(path, temp.path).working }, { outFile: subAgentTranscript(path, temp.path).rest }]);
+      ui.fakes.script("claude", [{ readLine: true }, { outFile: subAgentTranscript(path, temp.path).working }, { outFile: subAgentTranscript(path, temp.path).rest }]);
       await send(page, "Survey the styles");
       await page.waitForFunction(() => document.querySelectorAll("[data-testid=end-banner][data-status=succeeded]").length === 2);
-      const runs = await api<{ runs: Array<{ id: string; createdAt: number }> }>(`/api/runs?projectId=${id}`);
+      const runs = await ui.api<{ runs: Array<{ id: string; createdAt: number }> }>(`/api/runs?projectId=${id}`);
       const [second, first] = runs.runs.map((r) => r.id);
 
       await page.click("[data-testid=open-usage]");
@@ -161,7 +134,7 @@ describe("run tree and usage in Chromium", () => {
       expect(await row(second!).locator("td").nth(2).textContent()).toBe("claude-sonnet-4-5-20250929");
       expect(await row(first!).locator("[data-testid=usage-duration]").textContent()).toMatch(/^\d+\.\ds$/);
       // The chart's segments add up, per agent/model, to the tokens of every run od reports (other tests' too).
-      const usage = await api<{ runs: Array<{ agentId: string; model: string | null; inputTokens: number | null; outputTokens: number | null }> }>("/api/usage");
+      const usage = await ui.api<{ runs: Array<{ agentId: string; model: string | null; inputTokens: number | null; outputTokens: number | null }> }>("/api/usage");
       const expected: Record<string, number> = {};
       for (const r of usage.runs) expected[`${r.agentId} · ${r.model}`] = (expected[`${r.agentId} · ${r.model}`] ?? 0) + (r.inputTokens ?? 0) + (r.outputTokens ?? 0);
       const drawn = await page.$$eval("[data-testid=usage-bar]", (nodes) =>

@@ -3,15 +3,12 @@
 // mid-run, a hostile HTML artifact that must get nothing from od, MCP servers edited in Settings, a skill chip and
 // an uploaded image that reach what the agent receives.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { startDaemonProcess, type RunningDaemon } from "../support/daemon-process.ts";
 import { tempDir } from "../support/temp.ts";
-import { binaryCopy } from "./support/binary.ts";
-import { launchBrowser } from "./support/browser.ts";
 import { initLine, writeTurnTranscript, WRITTEN_FILE } from "./support/claude-transcripts.ts";
-import { fakeAgentPath, type FakeAgentPath } from "./support/fake-agent-path.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
@@ -22,63 +19,30 @@ const SLOW_VERSION_MS = 1500;
 
 describe("the od UI in Chromium, driving fake agent CLIs", () => {
   const temp = tempDir("od-e2e-ui-");
-  let od: RunningDaemon;
-  let fakes: FakeAgentPath;
-  let binDir: string;
-  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let ui: UiDaemon;
 
   beforeAll(async () => {
-    // qoder's executable is `qodercli`; it takes images as `--attachment <absolute path>`.
-    fakes = fakeAgentPath(temp.path, { claude: {}, qodercli: {}, [SLOW_AGENT]: { versionDelayMs: SLOW_VERSION_MS } });
-    const copy = await binaryCopy();
-    binDir = copy.dir;
-    chmodSync(copy.bin, 0o755);
-    od = await startDaemonProcess([copy.bin, "--port", "0", "--no-open", "--data-dir", join(temp.path, "data")], {
-      cwd: copy.dir,
-      env: { PATH: fakes.path },
-    });
-    browser = await launchBrowser();
-    await api("/api/agents"); // let the start-up detection pass finish: each page load then starts a fresh one
+    // qoder's executable is `qodercli`; it takes images as `--attachment <absolute path>`. Detection first: each
+    // page load then starts a fresh pass.
+    ui = await startUiDaemon(temp, { claude: {}, qodercli: {}, [SLOW_AGENT]: { versionDelayMs: SLOW_VERSION_MS } }, { detectFirst: true });
   }, 90_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await od?.stop();
+    await ui?.close();
     temp[Symbol.dispose]();
-    if (binDir) rmSync(binDir, { recursive: true, force: true });
   });
-
-  async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const res = await fetch(`${od.origin}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${od.token}`, "content-type": "application/json", ...init.headers },
-    });
-    if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  }
-
-  /** A new project folder registered through the API. */
-  async function project(name: string): Promise<{ id: string; path: string }> {
-    const folder = join(temp.path, "projects", name);
-    mkdirSync(folder, { recursive: true });
-    const created = await api<{ project: { id: string; path: string } }>("/api/projects", {
-      method: "POST",
-      body: JSON.stringify({ name, path: realpathSync(folder) }),
-    });
-    return created.project;
-  }
 
   /**
    * A signed-in page in a fresh context, opened on `projectId` through the URL hash: one page load of a fresh
    * one-time sign-in link (the shell e2e covers the trade itself). Collects console errors.
    */
   async function openPage(projectId?: string): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     const consoleErrors: string[] = [];
     page.on("console", (m) => m.type() === "error" && consoleErrors.push(m.text()));
     page.on("pageerror", (e) => consoleErrors.push(String(e)));
-    await page.goto(`${await od.signInUrl()}${projectId ? `#/p/${projectId}` : ""}`);
+    await page.goto(`${await ui.od.signInUrl()}${projectId ? `#/p/${projectId}` : ""}`);
     await page.waitForFunction(() => document.querySelector("#daemon-status")?.textContent?.startsWith("connected"));
     if (projectId) {
       await page.waitForSelector(`[data-testid=project-item][data-project-id="${projectId}"].selected`);
@@ -98,7 +62,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
   }
 
   test("Settings: agent cards stream in as probes settle, the slow fake after the fast one, grouped", async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 1000 } });
     try {
       const page = await context.newPage();
       // Record when each card first appears, from before the app's first script runs.
@@ -114,8 +78,8 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       });
       // A page load replays a pass finished in the last 30 s; a rescan started now is still running when the page
       // asks, so the page follows it live, card by card.
-      const rescan = api("/api/agents/rescan", { method: "POST" }).catch(() => undefined);
-      await page.goto(await od.signInUrl());
+      const rescan = ui.api("/api/agents/rescan", { method: "POST" }).catch(() => undefined);
+      await page.goto(await ui.od.signInUrl());
       await page.click("[data-testid=open-settings]");
       await page.waitForSelector("[data-testid=settings]");
       await page.waitForSelector(`[data-testid=agent-card][data-agent-id=${SLOW_AGENT}]`, { timeout: 15_000 });
@@ -159,7 +123,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
 
       const turn = writeTurnTranscript(cwd, temp.path);
       // As the real CLI does it: the Write call, then the file lands, then the result.
-      fakes.script("claude", [
+      ui.fakes.script("claude", [
         { readLine: true },
         { outFile: turn.thinking },
         { sleep: 500 },
@@ -215,8 +179,8 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
   }, 60_000);
 
   test("Stop: Esc and the Stop button end a hanging run as canceled", async () => {
-    const { id, path } = await project("hangs");
-    fakes.script("claude", [{ readLine: true }, { out: initLine(path) }, { hang: true }]);
+    const { id, path } = await ui.project("hangs");
+    ui.fakes.script("claude", [{ readLine: true }, { out: initLine(path) }, { hang: true }]);
     const { context, page, consoleErrors } = await openPage(id);
     try {
       await chooseClaude(page);
@@ -234,7 +198,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await page.waitForFunction(() => document.querySelectorAll("[data-testid=end-banner][data-status=canceled]").length === 2);
       expect(await page.locator("[data-testid=user-message]").allTextContents()).toEqual(["Take your time", "Again, and I will press Stop"]);
       await page.screenshot({ path: join(screenshots, "canceled.png") });
-      const runs = await api<{ runs: Array<{ status: string }> }>(`/api/runs?projectId=${id}`);
+      const runs = await ui.api<{ runs: Array<{ status: string }> }>(`/api/runs?projectId=${id}`);
       expect(runs.runs.map((r) => r.status)).toEqual(["canceled", "canceled"]);
       expect(consoleErrors).toEqual([]);
     } finally {
@@ -243,10 +207,10 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
   }, 60_000);
 
   test("a reload mid-run resumes the stream: the answer is every delta exactly once", async () => {
-    const { id } = await project("reload");
+    const { id } = await ui.project("reload");
     const parts = Array.from({ length: 60 }, (_, i) => `p${i}.`);
     const full = parts.join("");
-    fakes.script("claude", [{ readLine: true }, { streamDeltas: { parts, intervalMs: 50 } }]);
+    ui.fakes.script("claude", [{ readLine: true }, { streamDeltas: { parts, intervalMs: 50 } }]);
     const { context, page, consoleErrors } = await openPage(id);
     try {
       await chooseClaude(page);
@@ -270,7 +234,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
   }, 60_000);
 
   test("a hostile HTML artifact previewed in the frame can reach neither od's API, its cookie nor the parent page", async () => {
-    const { id, path } = await project("hostile");
+    const { id, path } = await ui.project("hostile");
     // It says when it is loaded and attacks on "go", so the test can watch the frame's network from the start.
     writeFileSync(
       join(path, "evil.html"),
@@ -322,7 +286,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await waitFor(() => statuses.has(agentsRequest) && sent.has(agentsRequest));
       const headers = Object.fromEntries(Object.entries(sent.get(agentsRequest)!).map(([k, v]) => [k.toLowerCase(), v]));
       expect(headers.origin).toBe("null"); // an opaque origin
-      expect(headers.cookie ?? "").not.toContain(od.token); // the SameSite=Strict cookie stayed home
+      expect(headers.cookie ?? "").not.toContain(ui.od.token); // the SameSite=Strict cookie stayed home
       expect(headers.authorization).toBeUndefined();
       expect(statuses.get(agentsRequest)).toBe(403); // and the daemon refused it
       expect(await page.frameLocator("[data-testid=preview-frame]").locator("h1").textContent()).toBe("evil");
@@ -344,20 +308,20 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [server] }));
       await page.click("[data-testid=mcp-save]");
       await page.waitForSelector("[data-testid=mcp-settings] >> text=Saved");
-      const stored = await api<{ servers: unknown[] }>("/api/mcp");
+      const stored = await ui.api<{ servers: unknown[] }>("/api/mcp");
       expect(stored.servers).toEqual([server]);
       expect(consoleErrors).toEqual([]);
       // An invalid entry is refused with the daemon's reason, and nothing is stored.
       await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [{ name: "no-command" }] }));
       await page.click("[data-testid=mcp-save]");
       await page.waitForSelector("[data-testid=mcp-settings] .error >> text=needs a command");
-      expect((await api<{ servers: unknown[] }>("/api/mcp")).servers).toEqual([server]);
-      await api("/api/mcp", { method: "PUT", body: JSON.stringify({ servers: [] }) });
+      expect((await ui.api<{ servers: unknown[] }>("/api/mcp")).servers).toEqual([server]);
+      await ui.api("/api/mcp", { method: "PUT", body: JSON.stringify({ servers: [] }) });
 
-      fakes.script("claude", [{ readLine: true }, { out: initLine(temp.path) }, { echoInput: true }]);
+      ui.fakes.script("claude", [{ readLine: true }, { out: initLine(temp.path) }, { echoInput: true }]);
       await page.click("[data-testid=agent-card][data-agent-id=claude] [data-testid=test-connection]");
       await page.waitForSelector("[data-testid=agent-card][data-agent-id=claude] [data-testid=card-connection-result][data-ok=true]", { timeout: 30_000 });
-      const prompts = fakes.ledger().flatMap((l) => (l.event === "stdin-line" && typeof l.line === "string" ? [l.line] : []));
+      const prompts = ui.fakes.ledger().flatMap((l) => (l.event === "stdin-line" && typeof l.line === "string" ? [l.line] : []));
       expect(prompts.some((line) => line.includes("Reply with the single word OK."))).toBe(true);
       // Chromium logs the refused PUT itself; nothing else.
       expect(consoleErrors.filter((e) => !e.includes("400 (Bad Request)"))).toEqual([]);
@@ -368,22 +332,22 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
 
   test("a skill chip picked with @ reaches the run: the agent's prompt carries the skill's body", async () => {
     const marker = "E2E-SKILL-BODY: always answer in haiku.";
-    await api("/api/skills/import", { method: "POST", body: JSON.stringify({ name: "e2e haiku", description: "Answers in haiku", body: marker, replace: true }) });
-    const { id, path } = await project("skills");
+    await ui.api("/api/skills/import", { method: "POST", body: JSON.stringify({ name: "e2e haiku", description: "Answers in haiku", body: marker, replace: true }) });
+    const { id, path } = await ui.project("skills");
     const { context, page, consoleErrors } = await openPage(id);
     try {
       await chooseClaude(page);
-      fakes.script("claude", [{ readLine: true }, { out: initLine(path) }, { echoInput: true }]);
+      ui.fakes.script("claude", [{ readLine: true }, { out: initLine(path) }, { echoInput: true }]);
       await page.fill("[data-testid=composer-input]", "Write a poem @e2e");
       await page.waitForSelector("[data-testid=mention-list] >> text=@e2e-haiku");
       await page.click("[data-testid=mention-list] button");
       await page.waitForSelector("[data-testid=skill-chip] >> text=@e2e-haiku");
       await page.press("[data-testid=composer-input]", "Enter");
       await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
-      const prompts = fakes.ledger().flatMap((l) => (l.event === "stdin-line" && typeof l.line === "string" ? [l.line] : []));
+      const prompts = ui.fakes.ledger().flatMap((l) => (l.event === "stdin-line" && typeof l.line === "string" ? [l.line] : []));
       const sent = prompts.find((line) => line.includes("Write a poem"));
       expect(sent).toContain(marker);
-      const runs = await api<{ runs: Array<{ id: string }> }>(`/api/runs?projectId=${id}`);
+      const runs = await ui.api<{ runs: Array<{ id: string }> }>(`/api/runs?projectId=${id}`);
       expect(runs.runs).toHaveLength(1);
       expect(consoleErrors).toEqual([]);
     } finally {
@@ -392,7 +356,7 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
   }, 60_000);
 
   test("an image picked in the composer is uploaded and reaches an image-capable agent's argv (qoder --attachment)", async () => {
-    const { id, path } = await project("images");
+    const { id, path } = await ui.project("images");
     const { context, page, consoleErrors } = await openPage(id);
     try {
       await page.waitForSelector("[data-testid=agent-picker] option[value=qoder]:not([disabled])", { state: "attached" });
@@ -402,12 +366,12 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       const init = JSON.stringify({ type: "system", subtype: "init", session_id: "q-1", model: "auto", cwd: path, tools: [] });
       const answer = JSON.stringify({ type: "assistant", session_id: "q-1", message: { id: "m1", role: "assistant", content: [{ type: "text", text: "A single pixel." }] } });
       const result = JSON.stringify({ type: "result", subtype: "success", session_id: "q-1", is_error: false, result: "A single pixel.", usage: { input_tokens: 5, output_tokens: 3 } });
-      fakes.script("qodercli", [{ readAll: true }, { out: init }, { out: answer }, { out: result }]);
+      ui.fakes.script("qodercli", [{ readAll: true }, { out: init }, { out: answer }, { out: result }]);
       await send(page, "What is in this image?");
       await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
       expect(await page.textContent("[data-testid=assistant-text]")).toBe("A single pixel.");
-      const argv = fakes.ledger().find((l) => (l.argv as string[]).includes("-p") && l.cwd === path)?.argv as string[] | undefined;
-      if (!argv) throw new Error(`qodercli was not run in ${path}: ${JSON.stringify(fakes.ledger().map((l) => l.argv))}`);
+      const argv = ui.fakes.ledger().find((l) => (l.argv as string[]).includes("-p") && l.cwd === path)?.argv as string[] | undefined;
+      if (!argv) throw new Error(`qodercli was not run in ${path}: ${JSON.stringify(ui.fakes.ledger().map((l) => l.argv))}`);
       const attached = argv[argv.indexOf("--attachment") + 1]!;
       expect(attached).toStartWith(join(path, ".od", "uploads"));
       expect(attached).toEndWith(".png");
