@@ -50,10 +50,12 @@ tally() {
   [ "$rc" -ne 0 ] && status=1
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 }
-# bun test ARGS…, shown as it runs and counted; $1 names the part.
+# bun test ARGS…, shown as it runs and counted; $1 names the part. 20 s per test unless a test sets its own: tests
+# that start servers, sshd or CLI shims take seconds on a loaded 2-core machine, and bun's 5 s default then fails them
+# at random (and kills what they started).
 run_live() {
   local name=$1; shift
-  "$bin/bun" test "$@" 2>&1 | tee "$work/$name.log"
+  "$bin/bun" test --timeout=20000 "$@" 2>&1 | tee "$work/$name.log"
   tally "$work/$name.log" "${PIPESTATUS[0]}" "$name"
 }
 # The pinned real CLIs (a no-op while tests/realcli/.cache matches the pins); writes install.status when done.

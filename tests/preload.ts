@@ -3,7 +3,6 @@
  * Points HOME and the data dir at a fresh temp folder, drops every provider credential of the developer's
  * shell, and pins locale-ish settings, so detection and runs never see a real login or a real config.
  */
-import { setDefaultTimeout } from "bun:test";
 import { mkdtempSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +27,3 @@ for (const key of ["OD_TOKEN", "OD_AGENT_PROFILES_CONFIG", "CLAUDE_CODE_USE_BEDR
   delete process.env[key];
 }
 
-// 20 s per test unless a test sets its own: tests that start servers, sshd or CLI shims take seconds on a loaded
-// 2-core machine, and bun's 5 s default then fails them (and kills what they started) at random.
-setDefaultTimeout(20_000);
