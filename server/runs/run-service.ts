@@ -18,7 +18,8 @@ import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/en
 import { describeLocation, remoteLocationOf } from "../remote/location.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
-import { isInsideRemoteFolder, remoteAgentLaunch, remoteRunInputs, untrackedChanges } from "../remote/remote-run-inputs.ts";
+import { trackRemoteChanges } from "../remote/remote-changes.ts";
+import { isInsideRemoteFolder, remoteAgentLaunch, remoteRunInputs } from "../remote/remote-run-inputs.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -300,7 +301,9 @@ export class RunService {
     const location = remoteLocationOf(project.path);
     const workDir = location ? location.path : project.path;
     // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
-    const changes = location ? untrackedChanges() : await trackChanges(project.path, { env: this.deps.env });
+    const changes = location
+      ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
+      : await trackChanges(project.path, { env: this.deps.env });
     const files = new Set<string>();
 
     const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
