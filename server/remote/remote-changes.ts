@@ -48,6 +48,7 @@ function failure(result: Awaited<ReturnType<typeof runRemoteScript>>): string {
   if (result.kind === "timeout") return `no answer within ${SNAPSHOT_TIMEOUT_MS / 1000} s`;
   if (result.kind === "unreachable") return result.stderr || "unreachable";
   if (result.code === 3) return "the folder is missing";
+  if (result.code === 6) return "it needs GNU find, sed and coreutils there";
   return result.code === 0 ? "its output was cut" : result.stderr.trim().split("\n").at(-1) || `exit ${result.code}`;
 }
 

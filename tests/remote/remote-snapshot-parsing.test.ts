@@ -1,12 +1,15 @@
 // The pieces the remote change snapshots travel in: framed sections, tar streams as GNU tar writes them (cut
 // anywhere), and the records read from them. Tar streams come from the real tar, in its GNU and pax formats.
+// The snapshot script refuses tools that would make its output silently empty.
 import { describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { nulRecords, readSections } from "../../server/remote/framed-sections.ts";
+import { SNAPSHOT_BEFORE_SCRIPT } from "../../server/remote/remote-change-scripts.ts";
 import { readContents, readIndexContents } from "../../server/remote/remote-snapshot.ts";
 import { readTarEntries } from "../../server/remote/tar-entries.ts";
+import { shScriptArgv } from "../../server/remote/transport-argv.ts";
 import { tempDir } from "../support/temp.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -80,5 +83,20 @@ describe("contents read from a snapshot", () => {
       "big.bin": { kind: "unknown" },
       sub: { kind: "absent" },
     });
+  });
+});
+
+describe("the snapshot script's tool check", () => {
+  test("a sed without -z (busybox's) stops it with exit 6 instead of a silently empty snapshot", () => {
+    using temp = tempDir("od-snapshot-tools-");
+    const bin = join(temp.path, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "sed"), `#!/bin/sh\ncase " $* " in *" -z "*) echo "sed: invalid option -- 'z'" >&2; exit 1 ;; esac\nexec /usr/bin/sed "$@"\n`, { mode: 0o755 });
+    writeFileSync(join(temp.path, "a.txt"), "a\n");
+    const run = (path: string) => spawnSync("sh", shScriptArgv(SNAPSHOT_BEFORE_SCRIPT, [temp.path, "1048577", "8388608", "5000"]).slice(1), { env: { PATH: path } });
+    expect(run(`${bin}:/usr/bin:/bin`).status).toBe(6);
+    const gnu = run("/usr/bin:/bin");
+    expect(gnu.status).toBe(0);
+    expect(readSections(gnu.stdout)?.map((s) => new TextDecoder().decode(s)).slice(0, 1)).toEqual(["walk"]);
   });
 });
