@@ -21,27 +21,25 @@ const AFTER_SECTION_BYTES = 32 * 1024 * 1024;
 /** `git status` of a huge work tree, as the local tracker allows it. */
 const MAX_STATUS_BYTES = 64 * 1024 * 1024;
 
-type Snapshot = { run(script: string, stdin: Uint8Array | undefined, budget: number): Promise<Uint8Array[] | undefined> };
+/** Runs one snapshot script there: its sections, or undefined (and a note saying why) when it failed. */
+type TakeSnapshot = (script: string, stdin: Uint8Array | undefined, budget: number, sectionCount: (sections: Uint8Array[]) => number) => Promise<Uint8Array[] | undefined>;
 
 /** Starts tracking `location`'s folder; `note` receives why a snapshot could not be taken. */
 export async function trackRemoteChanges(location: RemoteLocation, context: RemoteContext, note: (message: string) => void): Promise<ChangeTracker> {
   const where = describeLocation(location);
-  const snapshot: Snapshot = {
-    async run(script, stdin, budget) {
-      const args = [location.path, String(MAX_KEPT_FILE_BYTES + 1), String(budget), String(MAX_WALK_FILES)];
-      const maxBytes = MAX_STATUS_BYTES + 2 * budget + 16 * 1024 * 1024;
-      const result = await runRemoteScript(location, script, args, context, { timeoutMs: SNAPSHOT_TIMEOUT_MS, maxBytes, ...(stdin ? { stdin } : {}) });
-      const sections = result.kind === "exited" && result.code === 0 ? readSections(result.stdout) : undefined;
-      if (!sections) note(`could not snapshot the project folder on ${where} (${failure(result)}); this run's changes are not recorded`);
-      return sections;
-    },
+  const take: TakeSnapshot = async (script, stdin, budget, sectionCount) => {
+    const args = [location.path, String(MAX_KEPT_FILE_BYTES + 1), String(budget), String(MAX_WALK_FILES)];
+    const maxBytes = MAX_STATUS_BYTES + 2 * budget + 16 * 1024 * 1024;
+    const result = await runRemoteScript(location, script, args, context, { timeoutMs: SNAPSHOT_TIMEOUT_MS, maxBytes, ...(stdin ? { stdin } : {}) });
+    const sections = result.kind === "exited" && result.code === 0 ? readSections(result.stdout) : undefined;
+    if (sections && sections.length === sectionCount(sections)) return sections;
+    note(`could not snapshot the project folder on ${where} (${failure(result)}); this run's changes are not recorded`);
+    return undefined;
   };
-  const before = await snapshot.run(SNAPSHOT_BEFORE_SCRIPT, undefined, MAX_KEPT_TOTAL_BYTES);
-  const mode = before?.[0] ? new TextDecoder().decode(before[0]) : undefined;
-  if (mode === "git" && before!.length === 5) return gitTracker(snapshot, before!);
-  if (mode === "walk" && before!.length === 4) return walkTracker(snapshot, before!);
-  if (before) note(`could not read the snapshot of the project folder on ${where}; this run's changes are not recorded`);
-  return { source: "walk", finish: async () => [] };
+  const modeOf = (sections: Uint8Array[]) => new TextDecoder().decode(sections[0] ?? new Uint8Array());
+  const before = await take(SNAPSHOT_BEFORE_SCRIPT, undefined, MAX_KEPT_TOTAL_BYTES, (sections) => (modeOf(sections) === "git" ? 5 : 4));
+  if (!before) return { source: "walk", finish: async () => [] };
+  return modeOf(before) === "git" ? gitTracker(take, before) : walkTracker(take, before);
 }
 
 function failure(result: Awaited<ReturnType<typeof runRemoteScript>>): string {
@@ -49,11 +47,11 @@ function failure(result: Awaited<ReturnType<typeof runRemoteScript>>): string {
   if (result.kind === "unreachable") return result.stderr || "unreachable";
   if (result.code === 3) return "the folder is missing";
   if (result.code === 6) return "it needs GNU find, sed and coreutils there";
-  return result.code === 0 ? "its output was cut" : result.stderr.trim().split("\n").at(-1) || `exit ${result.code}`;
+  return result.code === 0 ? "its output was cut or malformed" : result.stderr.trim().split("\n").at(-1) || `exit ${result.code}`;
 }
 
 /** Before: [mode, prefix, status, stat, tar]; after: [status, stat, tar, index, blobs]. Paths there are work-tree-relative. */
-function gitTracker(snapshot: Snapshot, [, prefixSection, status, stat, tar]: Uint8Array[]): ChangeTracker {
+function gitTracker(take: TakeSnapshot, [, prefixSection, status, stat, tar]: Uint8Array[]): ChangeTracker {
   const prefix = new TextDecoder().decode(prefixSection).replace(/\n$/, "");
   const statusBefore = status!.slice();
   const dirtyBefore = [...statusPaths(statusBefore, prefix)].filter((path) => !isOdOwn(path));
@@ -62,8 +60,8 @@ function gitTracker(snapshot: Snapshot, [, prefixSection, status, stat, tar]: Ui
   return {
     source: "git",
     async finish() {
-      const after = await snapshot.run(SNAPSHOT_AFTER_GIT_SCRIPT, statusBefore, AFTER_SECTION_BYTES);
-      if (after?.length !== 5) return [];
+      const after = await take(SNAPSHOT_AFTER_GIT_SCRIPT, statusBefore, AFTER_SECTION_BYTES, () => 5);
+      if (!after) return [];
       const [statusAfter, statNow, tarNow, index, blobs] = after;
       const now = readContents(statNow!, tarNow!);
       const indexed = readIndexContents(index!, blobs!);
@@ -81,15 +79,15 @@ function gitTracker(snapshot: Snapshot, [, prefixSection, status, stat, tar]: Ui
 }
 
 /** Before: [mode, list, stat, tar]; after: [list, stat, tar]. Paths are project-relative. */
-function walkTracker(snapshot: Snapshot, [, list, stat, tar]: Uint8Array[]): ChangeTracker {
+function walkTracker(take: TakeSnapshot, [, list, stat, tar]: Uint8Array[]): ChangeTracker {
   const listBefore = list!.slice();
   const stampsBefore = listingStamps(listBefore);
   const kept = readContents(stat!, tar!);
   return {
     source: "walk",
     async finish() {
-      const after = await snapshot.run(SNAPSHOT_AFTER_WALK_SCRIPT, listBefore, AFTER_SECTION_BYTES);
-      if (after?.length !== 3) return [];
+      const after = await take(SNAPSHOT_AFTER_WALK_SCRIPT, listBefore, AFTER_SECTION_BYTES, () => 3);
+      if (!after) return [];
       const [listAfter, statNow, tarNow] = after;
       const stampsAfter = listingStamps(listAfter!);
       const now = readContents(statNow!, tarNow!);
