@@ -1,6 +1,7 @@
 /**
  * Running one short script on a remote location and collecting what it printed: folder checks, the cookie
- * sweep, file listings and reads. Bounded by a timeout (the child is killed at it) and by an output cap.
+ * sweep, file listings and reads, change snapshots; optionally fed bytes on its stdin (files written there).
+ * Bounded by a timeout (the child is killed at it) and by an output cap.
  * Never throws: an unreachable host or a missing container is a result, told apart from the script's own exit.
  */
 import { mkdirSync, statSync } from "node:fs";
@@ -50,15 +51,16 @@ export async function runRemoteScript(
   script: string,
   args: readonly string[],
   context: RemoteContext,
-  options: { timeoutMs: number; maxBytes?: number },
+  options: { timeoutMs: number; maxBytes?: number; stdin?: Uint8Array | AsyncIterable<Uint8Array> },
 ): Promise<RemoteExecResult> {
-  const argv = remoteScriptArgv(location, script, args, remoteArgvOptions(context));
+  const argv = remoteScriptArgv(location, script, args, remoteArgvOptions(context, options.stdin !== undefined));
   let child: ChildHandle;
   try {
-    child = await spawnChild({ argv, env: clientEnv(context.env), stdin: "ignore", ownProcessGroup: true });
+    child = await spawnChild({ argv, env: clientEnv(context.env), stdin: options.stdin === undefined ? "ignore" : "pipe", ownProcessGroup: true });
   } catch (error) {
     return { kind: "unreachable", stderr: `could not start ${argv[0]}: ${(error as { code?: string }).code ?? String(error)}` };
   }
+  if (options.stdin !== undefined) void feed(child, options.stdin);
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -95,6 +97,19 @@ export async function runRemoteScript(
     offset += part.byteLength;
   }
   return { kind: "exited", code: exit.code, stdout: bytes, stderr };
+}
+
+/** Writes `input` to the script's stdin, then closes it. A script that exits without reading it all is no error. */
+async function feed(child: ChildHandle, input: Uint8Array | AsyncIterable<Uint8Array>): Promise<void> {
+  const stdin = child.stdin!;
+  try {
+    if (input instanceof Uint8Array) await stdin.write(input);
+    else for await (const chunk of input) await stdin.write(chunk);
+  } catch {
+    // The pipe closed under us: the script's exit says what happened.
+  } finally {
+    stdin.end();
+  }
 }
 
 /**

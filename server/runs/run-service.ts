@@ -18,7 +18,9 @@ import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/en
 import { describeLocation, remoteLocationOf } from "../remote/location.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
-import { isInsideRemoteFolder, remoteAgentLaunch, remoteRunInputs, untrackedChanges } from "../remote/remote-run-inputs.ts";
+import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
+import { trackRemoteChanges } from "../remote/remote-changes.ts";
+import { isInsideRemoteFolder, remoteAgentLaunch, remoteRunInputs } from "../remote/remote-run-inputs.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -300,7 +302,9 @@ export class RunService {
     const location = remoteLocationOf(project.path);
     const workDir = location ? location.path : project.path;
     // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
-    const changes = location ? untrackedChanges() : await trackChanges(project.path, { env: this.deps.env });
+    const changes = location
+      ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
+      : await trackChanges(project.path, { env: this.deps.env });
     const files = new Set<string>();
 
     const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
@@ -397,8 +401,8 @@ export class RunService {
       if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
 
       let outcome: AttemptOutcome;
-      // Artifacts of plain streams are files od writes into the project: not on a remote side (yet).
-      artifacts = extractsArtifacts(invocation.reader) && !location ? new ArtifactSpool() : undefined;
+      // Artifacts of plain streams are files od writes into the project, here or on the remote side.
+      artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
       const agentEnv = location
         ? remoteAgentEnv(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id)
         : inputs.applyEnv(spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id));
@@ -440,7 +444,10 @@ export class RunService {
         );
         for (const path of outcome.toolPaths) if (location ? isInsideRemoteFolder(path) : resolveInsideProject(project.path, path)) files.add(path);
         if (artifacts && !outcome.canceled) {
-          for (const artifact of artifacts.commit(project.path)) {
+          const written = location
+            ? await artifacts.commitWith(remoteArtifactPlacer(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_artifacts", message })))
+            : artifacts.commit(project.path);
+          for (const artifact of written) {
             emit({ type: "agent", event: artifact });
             if (artifact.path) files.add(artifact.path);
           }

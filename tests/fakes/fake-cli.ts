@@ -15,6 +15,7 @@
  *   {"readAll": true}               read stdin to EOF (text prompt delivery), recorded in the ledger
  *   {"echoInput": true}             print the last stdin line's user text as a claude assistant text line
  *   {"writeFile": {"path", "content"}}
+ *   {"removeFile": "path"}
  *   {"orphan": true}                start a grandchild in its own session that ignores SIGTERM and sleeps
  *   {"orphan": "holdStdout"}        …and let it inherit our stdout
  *   {"ignoreTerm": true}            ignore SIGTERM from now on
@@ -33,7 +34,7 @@
  *   any argv holding the hidden-flag probe value: "unknown option" on stderr, exit 1
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 type Step = Record<string, unknown>;
@@ -168,6 +169,7 @@ async function main(): Promise<void> {
       mkdirSync(dirname(resolve(path)), { recursive: true });
       writeFileSync(resolve(path), content);
     }
+    if (typeof step.removeFile === "string") rmSync(resolve(step.removeFile));
     if (step.orphan) {
       // "holdStdout": the grandchild inherits our stdout, as tool shells do, keeping the pipe open after we exit.
       const stdio = step.orphan === "holdStdout" ? (["ignore", "inherit", "ignore"] as const) : "ignore";

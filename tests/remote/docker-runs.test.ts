@@ -2,6 +2,8 @@
 // real Docker engine started for the test: project check, a text run, and cancel with a TERM-ignoring grandchild
 // (0 survivors in the container). The container shares this machine's /usr and temp dir, so the fakes run there.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
@@ -18,6 +20,7 @@ beforeAll(async () => {
 afterAll(() => docker?.close(), 60_000);
 
 const claude = getAgentDef("claude") as RuntimeAgentDef;
+const deepseek = getAgentDef("deepseek") as RuntimeAgentDef;
 
 async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -27,16 +30,17 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-async function dockerHarness(steps: FakeStep[]) {
+async function dockerHarness(steps: FakeStep[], def: RuntimeAgentDef = claude, setUp?: (projectDir: string) => void) {
   const h = await runHarness({
-    defs: [claude],
-    shims: { claude: undefined },
+    defs: [def],
+    shims: { [def.bin]: undefined },
     steps,
     timeouts: { cancelGraceMs: 300 },
     projectPath: (dir) => `docker://${docker.container}${dir}`,
     remote: { env: { ...process.env, ...docker.env } },
   });
-  h.store.appConfig.update({ agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+  setUp?.(h.projectDir);
+  h.store.appConfig.update({ agentCliEnv: { [def.id]: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
   return h;
 }
 
@@ -74,5 +78,28 @@ describe("docker:// projects", () => {
     } finally {
       killSurvivors(h.ledgerPath, [created.runId]);
     }
+  });
+
+  test("a run's changes are read and its plain-stream artifacts written inside the container", async () => {
+    const page = `<artifact identifier="page" type="text/html">\n<p>from the container</p>\n</artifact>`;
+    const steps = [{ writeFile: { path: "app.txt", content: "one\ntwo\n" } }, { writeFile: { path: "it's $(x)\n.txt", content: "new\n" } }, ...page.split("\n").map((out) => ({ out })), { readAll: true }];
+    await using h = await dockerHarness(steps, deepseek, (dir) => {
+      writeFileSync(join(dir, "app.txt"), "one\n");
+      const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: dir, stdio: "pipe" });
+      git("init", "-q");
+      git("add", "-A");
+      git("commit", "-q", "-m", "start");
+    });
+    const { events, runId } = await h.run({ agentId: "deepseek", message: "make a page" });
+    expect(endOf(events)).toMatchObject({ status: "succeeded", files: ["app.txt", "it's $(x)\n.txt", "page.html"] });
+    expect(events.filter((e) => e.type === "diagnostic")).toEqual([]);
+    expect(readFileSync(join(h.projectDir, "page.html"), "utf8")).toBe("<p>from the container</p>\n");
+    const saved = h.store.runChanges.list(runId);
+    expect(saved.source).toBe("git");
+    expect(saved.changes.map((c) => [c.path, c.kind, c.diff])).toEqual([
+      ["app.txt", "modified", "--- a/app.txt\n+++ b/app.txt\n@@ -1,1 +1,2 @@\n one\n+two\n"],
+      ["it's $(x)\n.txt", "created", expect.stringContaining("+new\n")],
+      ["page.html", "created", expect.stringContaining("+<p>from the container</p>\n")],
+    ]);
   });
 });

@@ -36,6 +36,18 @@ describe("runRemoteScript over a real sshd", () => {
     expect(missing).toMatchObject({ kind: "exited", code: 3 });
   });
 
+  test("stdin reaches the script byte for byte; a script that does not read it is no error", async () => {
+    const location = parseLocation(`ssh://${SSH_TEST_HOST}/tmp`) as SshLocation;
+    const body = new Uint8Array(300_000).map((_, i) => (i * 7) % 256);
+    async function* chunks() {
+      for (let offset = 0; offset < body.length; offset += 65_536) yield body.subarray(offset, offset + 65_536);
+    }
+    const echoed = await runRemoteScript(location, "cat", [], context(), { timeoutMs: 30_000, stdin: chunks(), maxBytes: 1024 * 1024 });
+    expect(echoed.kind === "exited" && echoed.stdout).toEqual(body);
+    const ignored = await runRemoteScript(location, "exit 7", [], context(), { timeoutMs: 30_000, stdin: body });
+    expect(ignored).toMatchObject({ kind: "exited", code: 7 });
+  });
+
   test("an unreachable host is a typed result, fast", async () => {
     const started = Date.now();
     const result = await runRemoteScript({ kind: "ssh", host: "127.0.0.1", port: 1, path: "/" }, "true", [], context(), { timeoutMs: 30_000 });

@@ -20,6 +20,8 @@ export const MAX_KEPT_FILE_BYTES = 1024 * 1024;
 /** Content kept at the start of a run, over all its files (a live run holds it until it ends). */
 export const MAX_KEPT_TOTAL_BYTES = 8 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 30_000;
+/** The most files a walk lists (and so the most a change-tracked folder outside git can report). */
+export const MAX_WALK_FILES = 5000;
 const OD_OWN_DIRS = [".od/", ".od-skills/"];
 
 export type ChangeSource = "git" | "walk";
@@ -114,7 +116,7 @@ async function indexContent(dir: string, path: string, git: ProbeRunner, env: Re
 }
 
 async function walkTracker(dir: string): Promise<ChangeTracker> {
-  const before = snapshotFiles(dir);
+  const before = snapshotFiles(dir, { maxFiles: MAX_WALK_FILES });
   const kept = new ContentBudget();
   const contents = new Map<string, Content>();
   // Small files only, newest first: the ones an agent is most likely to touch keep their content when the budget runs out.
@@ -124,7 +126,7 @@ async function walkTracker(dir: string): Promise<ChangeTracker> {
   return {
     source: "walk",
     async finish() {
-      const after = snapshotFiles(dir);
+      const after = snapshotFiles(dir, { maxFiles: MAX_WALK_FILES });
       const changes: FileChange[] = [];
       const paths = [...new Set([...before.keys(), ...after.keys()])].filter((path) => !isOdOwn(path)).sort();
       for (const path of paths) {
@@ -169,6 +171,7 @@ function sameStamp(a: FileStamp, b: FileStamp): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
-function isOdOwn(path: string): boolean {
+/** True for paths in od's own folders of a project (`.od/`, `.od-skills/`): never reported as a run's changes. */
+export function isOdOwn(path: string): boolean {
   return OD_OWN_DIRS.some((dir) => path.startsWith(dir));
 }

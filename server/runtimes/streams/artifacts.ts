@@ -2,7 +2,8 @@
  * Plain-stream artifact handoff: at run completion, `<artifact identifier="…" type="…" title="…">…</artifact>` blocks
  * in a plain CLI's stdout become project files (`<slug>.html|.css|.svg|.md`). `planArtifacts` is the pure text → plan
  * form; `ArtifactSpool` finds the same blocks while the text streams (artifact-scanner.ts) and spools each body to a
- * private temp file, so a run's or a transcript's text is never held whole; `commit` then copies the files in.
+ * private temp file, so a run's or a transcript's text is never held whole; `commit` then copies the files in (or
+ * `commitWith` hands them to a writer for a project on another machine).
  * Slugs keep only `[a-z0-9._-]` and never start with a dot, so an identifier like `../../x` cannot leave the project
  * folder.
  */
@@ -80,6 +81,18 @@ export function writeArtifacts(text: string, dir: string): AgentEventOf<"artifac
 type SpooledArtifact = { stem: string; ext: string; file: string; identifier?: string; artifactType: string };
 
 /**
+ * Writes one artifact's body (the file `bodyFile`) as `<stem>.<ext>`, or `<stem>-<n>.<ext>` when that name is taken,
+ * and resolves to the name it wrote; undefined when it wrote nothing.
+ */
+export type ArtifactPlacer = (artifact: { stem: string; ext: string; bodyFile: string }) => Promise<string | undefined>;
+
+function artifactEvent(artifact: SpooledArtifact, name: string): AgentEventOf<"artifact"> {
+  const event: AgentEventOf<"artifact"> = { type: "artifact", source: "plain-stream", name, path: name, artifactType: artifact.artifactType };
+  if (artifact.identifier !== undefined) event.identifier = artifact.identifier;
+  return event;
+}
+
+/**
  * Collects the artifacts of streaming text: `push` each piece, then `commit` them into a folder (or just dispose to
  * drop them, e.g. when the run was canceled). Memory stays bounded whatever the text's size; bodies live in a
  * private temp folder until commit and are removed on dispose.
@@ -121,9 +134,21 @@ export class ArtifactSpool {
       // Defence in depth: slugify already forbids separators and leading dots.
       if (!resolve(target).startsWith(root + sep)) continue;
       copyFileSync(artifact.file, target, constants.COPYFILE_EXCL);
-      const event: AgentEventOf<"artifact"> = { type: "artifact", source: "plain-stream", name, path: name, artifactType: artifact.artifactType };
-      if (artifact.identifier !== undefined) event.identifier = artifact.identifier;
-      events.push(event);
+      events.push(artifactEvent(artifact, name));
+    }
+    return events;
+  }
+
+  /**
+   * Ends the text and hands every complete artifact to `place`, which writes it somewhere else (a remote project)
+   * under a free name of its choosing: one event per file it wrote.
+   */
+  async commitWith(place: ArtifactPlacer): Promise<AgentEventOf<"artifact">[]> {
+    this.#scanner.end();
+    const events: AgentEventOf<"artifact">[] = [];
+    for (const artifact of this.#done.splice(0)) {
+      const name = await place({ stem: artifact.stem, ext: artifact.ext, bodyFile: artifact.file });
+      if (name !== undefined) events.push(artifactEvent(artifact, name));
     }
     return events;
   }
