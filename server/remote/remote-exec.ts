@@ -50,15 +50,16 @@ export async function runRemoteScript(
   script: string,
   args: readonly string[],
   context: RemoteContext,
-  options: { timeoutMs: number; maxBytes?: number },
+  options: { timeoutMs: number; maxBytes?: number; /** Bytes for the script's stdin (closed after them); none: /dev/null. */ stdin?: AsyncIterable<Uint8Array> },
 ): Promise<RemoteExecResult> {
-  const argv = remoteScriptArgv(location, script, args, remoteArgvOptions(context));
+  const argv = remoteScriptArgv(location, script, args, remoteArgvOptions(context, options.stdin !== undefined));
   let child: ChildHandle;
   try {
-    child = await spawnChild({ argv, env: clientEnv(context.env), stdin: "ignore", ownProcessGroup: true });
+    child = await spawnChild({ argv, env: clientEnv(context.env), stdin: options.stdin ? "pipe" : "ignore", ownProcessGroup: true });
   } catch (error) {
     return { kind: "unreachable", stderr: `could not start ${argv[0]}: ${(error as { code?: string }).code ?? String(error)}` };
   }
+  if (options.stdin) void feed(child, options.stdin);
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -95,6 +96,17 @@ export async function runRemoteScript(
     offset += part.byteLength;
   }
   return { kind: "exited", code: exit.code, stdout: bytes, stderr };
+}
+
+/** Writes `chunks` to the child's stdin, then closes it; a child that stops reading ends the feed (its exit tells). */
+async function feed(child: ChildHandle, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  try {
+    for await (const chunk of chunks) await child.stdin!.write(chunk);
+  } catch {
+    child.kill("SIGKILL", { group: true });
+  } finally {
+    child.stdin!.end();
+  }
 }
 
 /**
