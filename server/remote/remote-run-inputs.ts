@@ -1,20 +1,11 @@
 /**
- * What a run on a remote location does without (for now): skills, MCP config and images are staged in local
- * temp folders an agent on another machine cannot read, so they are left out with a diagnostic saying so; change
- * tracking walks a local folder, so a remote run records no changes. The agent's executable is found on the remote
- * side's PATH when it starts.
+ * What a run on a remote location does differently (its skills, MCP config and images are staged there by
+ * remote-staged-inputs.ts): change tracking walks a local folder, so a remote run records no changes. The agent's
+ * executable is found on the remote side's PATH when it starts.
  */
-import type { CreateRunRequest } from "../contracts/runs.ts";
-import type { PreparedRunInputs, RunInputNote } from "../inputs/run-inputs.ts";
 import type { ChangeTracker } from "../projects/changes/tracker.ts";
 import type { AgentLaunch } from "../runtimes/launch.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
-
-export function remoteRunInputs(request: Pick<CreateRunRequest, "skillIds" | "attachments">, note: (note: RunInputNote) => void): PreparedRunInputs {
-  const left = [request.skillIds?.length ? "skills" : "", request.attachments?.length ? "images" : ""].filter(Boolean);
-  if (left.length) note({ kind: "remote_inputs", message: `${left.join(" and ")} are not staged on remote projects yet; the run goes on without them` });
-  return { systemPreamble: "", extraAllowedDirs: [], context: {}, mcpServers: [], imagePaths: [], applyEnv: (env) => env, cleanup: () => {} };
-}
 
 /** A tracker that records nothing (the project's files are not on this machine). */
 export function untrackedChanges(): ChangeTracker {

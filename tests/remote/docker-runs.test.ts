@@ -1,10 +1,17 @@
 // Issue #21: a project in a container (docker://CONTAINER/path) runs its agent through `docker exec -i`, against a
 // real Docker engine started for the test: project check, a text run, and cancel with a TERM-ignoring grandchild
-// (0 survivors in the container). The container shares this machine's /usr and temp dir, so the fakes run there.
+// (0 survivors in the container), and a run's skills and MCP config staged inside the container. The container
+// shares this machine's /usr and temp dir, so the fakes run there and what they record is visible here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRunInputs } from "../../server/inputs/run-inputs.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
+import { SkillLibrary } from "../../server/skills/library.ts";
+import { writeSkill } from "../support/skill-fixtures.ts";
+import { tempDir } from "../support/temp.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
@@ -27,8 +34,9 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-async function dockerHarness(steps: FakeStep[]) {
+async function dockerHarness(steps: FakeStep[], inputs?: ReturnType<typeof createRunInputs>) {
   const h = await runHarness({
+    ...(inputs ? { inputs } : {}),
     defs: [claude],
     shims: { claude: undefined },
     steps,
@@ -74,5 +82,31 @@ describe("docker:// projects", () => {
     } finally {
       killSurvivors(h.ledgerPath, [created.runId]);
     }
+  });
+
+  test("a run's skill and MCP config are staged inside the container, and removed when it ends", async () => {
+    using temp = tempDir("od-docker-inputs-");
+    writeSkill(join(temp.path, "skills"), "it's $(x) sk", { files: { "guide.md": "in the container" } });
+    writeFileSync(join(temp.path, "mcp.json"), JSON.stringify({ servers: [{ name: "srv", type: "stdio", command: "mcp-srv" }] }));
+    const skills = new SkillLibrary({ bundled: () => join(temp.path, "bundled"), user: join(temp.path, "skills") });
+    await using h = await dockerHarness(
+      [{ readLine: true }, { recordFiles: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") }],
+      createRunInputs({ skills, userMcpPath: join(temp.path, "mcp.json") }),
+    );
+    const { events, runId } = await h.run({ agentId: "claude", message: "use it", skillIds: [skills.list()[0]!.id] });
+    await h.service.wait(runId);
+    expect(endOf(events)).toMatchObject({ status: "succeeded" });
+    const argv = (h.ledger().find((l) => l.event === "start") as { argv: string[] }).argv;
+    const mcpConfig = argv[argv.indexOf("--mcp-config") + 1]!;
+    const skillsRoot = argv[argv.indexOf("--add-dir") + 1]!;
+    // The container's temp dir is this machine's (tests/support/dockerd.ts): what is gone there is gone here.
+    expect(mcpConfig.startsWith(`${tmpdir()}/`)).toBe(true);
+    expect(mcpConfig).toMatch(new RegExp(`/od-stage-${runId}\\.[^/]+/mcp\\.json$`));
+    const files = (h.ledger().find((l) => l.event === "files") as { files: Record<string, string> }).files;
+    const guide = Object.keys(files).find((path) => path.startsWith(`${skillsRoot}/it's $(x) sk-`) && path.endsWith("/guide.md"))!;
+    expect(Buffer.from(files[guide]!, "base64").toString()).toBe("in the container");
+    expect(Object.keys(JSON.parse(Buffer.from(files[mcpConfig]!, "base64").toString()).mcpServers)).toEqual(["srv"]);
+    expect(existsSync(skillsRoot)).toBe(false);
+    expect(existsSync(mcpConfig)).toBe(false);
   });
 });
