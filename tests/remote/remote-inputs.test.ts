@@ -34,7 +34,7 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0
 type Staged = RunHarness & { skillId: string; skillsDir: string; uploads: string };
 
 /** A harness for `defs` on `ssh://od-test-host/<project>`, with a user skill (hostile folder name), user and project MCP lists. */
-async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[]): Promise<Staged> {
+async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[], host = SSH_TEST_HOST): Promise<Staged> {
   const temp = tempDir("od-remote-inputs-");
   const skillsDir = join(temp.path, "skills");
   writeSkill(skillsDir, HOSTILE, { text: skillText("hostile", "Follow refs/guide.md closely."), files: { "refs/guide.md": "the guide's text" } });
@@ -47,7 +47,7 @@ async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[]): Promis
     shims: Object.fromEntries(defs.map((def) => [def.bin, undefined])),
     steps,
     timeouts: { cancelGraceMs: 300 },
-    projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
+    projectPath: (dir) => `ssh://${host}${dir}`,
     remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
     inputs: createRunInputs({ skills, userMcpPath, remoteUploadsDir: uploads }),
   });
@@ -196,6 +196,17 @@ describe("inputs of a run on an ssh:// project", () => {
     await h.service.wait(created.runId);
     expect(h.service.get(created.runId)).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
     expect(existsSync(stage)).toBe(false);
+  });
+
+  test("staging that cannot reach the host is a diagnostic; a prompt-file agent then fails typed, not with a crash", async () => {
+    const atomcode = getAgentDef("atomcode") as RuntimeAgentDef;
+    await using h = await stagedHarness([atomcode], [{ recordFiles: true }], "127.0.0.1:1"); // nothing listens on port 1
+    const { events } = await h.run({ agentId: "atomcode", message: "hi", skillIds: [h.skillId] });
+    expect(diagnosticsOf(events).find((d) => d.startsWith("remote_inputs"))).toMatch(/^remote_inputs: could not make a staging folder on 127\.0\.0\.1: .*; the run goes on without skills$/);
+    const error = events.find((e) => e.type === "error");
+    expect(error).toMatchObject({ error: { code: "REMOTE_UNSUPPORTED" } });
+    expect(endOf(events)).toMatchObject({ status: "failed", failureCategory: "config" });
+    expect(h.ledger()).toEqual([]);
   });
 
   test("a staging folder left by a run od never finished is removed when od recovers that run", async () => {
