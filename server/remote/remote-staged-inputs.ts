@@ -55,11 +55,13 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
 
   const entries: TarEntry[] = [];
   const skillFolders = skills.map((skill) => ({ skill, folder: `skills/${stagingFolderName(skill.dir)}`, files: listFiles(skill.dir).map((f) => f.path) }));
+  if (skillFolders.length) entries.push({ path: "skills", mode: 0o700 });
   for (const { skill, folder, files } of skillFolders) entries.push(...folderEntries(folder, skill.dir, files));
   const mcpFile = servers.length && def.externalMcpInjection === "claude-mcp-json" ? "mcp.json" : undefined;
   if (mcpFile) entries.push({ path: mcpFile, mode: 0o600, data: new TextEncoder().encode(JSON.stringify(claudeMcpConfig(servers), null, 2)) });
   const stagedImages = images.map((path, index) => ({ local: path, member: `images/${index + 1}-${basename(path)}` }));
-  if (stagedImages.length) entries.push({ path: "images", mode: 0o700 }, ...stagedImages.map(({ local, member }) => ({ path: member, mode: 0o600, data: () => Promise.resolve(new Uint8Array(readFileSync(local))) })));
+  if (stagedImages.length) entries.push({ path: "images", mode: 0o700 });
+  for (const { local, member } of stagedImages) entries.push({ path: member, mode: 0o600, data: () => Promise.resolve(new Uint8Array(readFileSync(local))) });
 
   let staging: RemoteStaging | undefined;
   if (entries.length || def.promptViaFile) {
@@ -99,7 +101,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
       ? {
           promptFile: {
             path: (attempt: number) => stage.path(`prompt-${attempt}.md`),
-            write: (path: string, content: string) => stage.put([{ path: path.slice(stage.dir.length + 1), mode: 0o600, data: new TextEncoder().encode(content) }]),
+            write: (path: string, content: string) => stage.put([{ path: stage.member(path), mode: 0o600, data: new TextEncoder().encode(content) }]),
           },
         }
       : {}),

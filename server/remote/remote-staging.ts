@@ -46,6 +46,12 @@ export class RemoteStaging {
     return `${this.dir}/${path}`;
   }
 
+  /** The member name of a remote `path` inside the folder (the inverse of `path`). */
+  member(path: string): string {
+    if (!path.startsWith(`${this.dir}/`)) throw new RemoteStagingError(`${path} is not in the staging folder ${this.dir}`);
+    return path.slice(this.dir.length + 1);
+  }
+
   /** Writes `entries` into the folder (replacing files of the same name); throws a RemoteStagingError. */
   async put(entries: TarEntry[]): Promise<void> {
     if (!entries.length) return;
