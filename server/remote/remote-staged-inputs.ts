@@ -6,26 +6,21 @@
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { HttpError } from "../http/errors.ts";
 import { resolveRunImages } from "../inputs/run-images.ts";
 import type { PreparedRunInputs, RunInputNote } from "../inputs/run-inputs.ts";
 import { chooseSkills, skillsUsedNote } from "../inputs/skill-choice.ts";
-import { parseMcpEntries, readMcpFile, type McpList } from "../mcp/config-files.ts";
+import { readMcpFile } from "../mcp/config-files.ts";
 import { claudeMcpConfig, planMcpInjection } from "../mcp/injection.ts";
 import { runMcpServers } from "../mcp/run-servers.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
 import { listFiles, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stagingFolderName } from "../skills/staging.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
+import type { RemoteLocation } from "./location.ts";
 import type { RemoteContext } from "./remote-exec.ts";
-import { readRemoteFile } from "./remote-files.ts";
+import { readRemoteMcpList } from "./remote-mcp-file.ts";
 import { RemoteStaging, RemoteStagingError } from "./remote-staging.ts";
 import type { TarEntry } from "./tar-writer.ts";
-
-/** The project's own MCP list, relative to its folder (as projectMcpPath has it locally). */
-const PROJECT_MCP_FILE = ".od/mcp-config.json";
-const MAX_MCP_FILE_BYTES = 1024 * 1024;
 
 export type RemoteRunInputsDeps = {
   skills?: SkillLibrary;
@@ -50,7 +45,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   const { def, note } = request;
   // A remote project's own skills live there: only the user's and the bundled ones are offered.
   const skills = chooseSkills(deps.skills, { skillIds: request.skillIds, message: request.message, note });
-  const servers = runMcpServers(deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] }, await projectMcpList(request), note);
+  const servers = runMcpServers(deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] }, await readRemoteMcpList(request.location, request.context), note);
   const images = remoteImages(request);
 
   const entries: TarEntry[] = [];
@@ -133,23 +128,6 @@ function folderEntries(folder: string, sourceDir: string, files: readonly string
 /** Without a staged copy the agent gets the SKILL.md body alone (its side files are on this machine). */
 function bodyOnly(files: readonly string[]): string[] {
   return files.filter((file) => file === "SKILL.md");
-}
-
-/** The project's `.od/mcp-config.json`, read where the project lives; missing is an empty list. */
-async function projectMcpList(request: RemoteRunInputsRequest): Promise<McpList> {
-  const where = `${PROJECT_MCP_FILE} on ${describeLocation(request.location)}`;
-  let text: string;
-  try {
-    text = new TextDecoder().decode(await readRemoteFile(request.location, request.context, PROJECT_MCP_FILE, MAX_MCP_FILE_BYTES));
-  } catch (error) {
-    if (error instanceof HttpError && error.code === "FILE_NOT_FOUND") return { servers: [], diagnostics: [] };
-    return { servers: [], diagnostics: [`${where}: unreadable (${(error as Error).message})`] };
-  }
-  try {
-    return parseMcpEntries(JSON.parse(text), where);
-  } catch (error) {
-    return { servers: [], diagnostics: [`${where}: not valid JSON (${(error as Error).message})`] };
-  }
 }
 
 /** Validated local image paths of the attachments (resolved in the project's local uploads folder). */
