@@ -1,7 +1,8 @@
 /**
  * Everything od feeds an agent besides the message: selected skills (composed into the system preamble and staged
  * into `.od-skills/`), external MCP servers (per the def's injection mode), and image attachments. Prepared once
- * per run by the run service; every problem is a run diagnostic, never a failed run.
+ * per run by the run service; every problem is a run diagnostic, never a failed run. A run on another machine or
+ * in a container gets the same inputs staged there instead (server/remote/remote-staged-inputs.ts).
  */
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
