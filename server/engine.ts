@@ -20,6 +20,7 @@ import { skillRoutes } from "./http/skills.ts";
 import type { UiAssets } from "./http/ui.ts";
 import { uploadRoutes } from "./http/uploads.ts";
 import { usageRoutes } from "./http/usage.ts";
+import { uploadsRootOf } from "./inputs/upload-root.ts";
 import { dataPaths } from "./paths.ts";
 import { preparePrivateDataDir, tightenedNotice } from "./private-data-dir.ts";
 import { createServices, type Services } from "./services.ts";
@@ -67,8 +68,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
       // What a run gets besides the prompt: skills, MCP servers, image uploads.
       skillRoutes(services.skills, projectDirOf),
-      mcpRoutes({ userPath: dataPaths(dataDir).mcp, projectDirOf, defs: services.defs }),
-      uploadRoutes(projectDirOf),
+      mcpRoutes({ userPath: dataPaths(dataDir).mcp, projectDirOf, defs: services.defs, remote: { env: options.env } }),
+      uploadRoutes((id) => uploadsRootOf(services.projects.require(id), dataPaths(dataDir).remoteUploads)),
       connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env, dataDir, appConfig: () => store.appConfig.get() }),
       openApiRoutes(options.openApi ?? generatedOpenApi(VERSION)),
     ],

@@ -14,6 +14,8 @@ export const dataPaths = (dataDir: string) => ({
   agentCache: join(dataDir, "agents-cache.json"),
   skills: join(dataDir, "skills"),
   projects: join(dataDir, "projects"),
+  /** Uploads to projects on other machines, one `<project id>/.od/uploads/` each (runs copy them over). */
+  remoteUploads: join(dataDir, "remote-uploads"),
   mcp: join(dataDir, "mcp.json"),
   logs: join(dataDir, "logs"),
   /** The whole answer text of runs too large for their stored message, one `<run id>.txt` each. */

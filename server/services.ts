@@ -66,7 +66,7 @@ export function createServices(options: ServicesOptions): Services {
     bundled: bundledSkillsResolver({ embedded: options.bundledSkillFiles, cacheRoot: join(options.dataDir, "bundled-skills") }),
     user: paths.skills,
   });
-  const inputs = createRunInputs({ skills, userMcpPath: paths.mcp });
+  const inputs = createRunInputs({ skills, userMcpPath: paths.mcp, remoteUploadsDir: paths.remoteUploads });
   // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
   const runs = new RunService({ store: options.store, defs: loaded.defs, agents: directory, env, timeouts: options.runTimeouts, inputs, outputDir: paths.runOutput });
   return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, { env }), skills, defs };

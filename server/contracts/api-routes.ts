@@ -285,7 +285,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: "PUT", path: "/api/mcp", summary: "Replace the MCP server list (?projectId= for the project's list)", auth: "bearer",
     query: McpQuery, body: { schema: PutMcpRequest, required: true },
-    replies: [{ status: 200, json: McpConfigResponse }], errors: { 400: BAD_BODY, 404: NO_PROJECT },
+    replies: [{ status: 200, json: McpConfigResponse }],
+    // A remote project's list is written where it lives.
+    errors: { 400: BAD_BODY, 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_WRITE_FAILED", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "GET", path: "/api/openapi.json", summary: "This document: the API as OpenAPI 3.1", auth: "bearer",

@@ -1,11 +1,15 @@
 /**
  * External MCP servers: `GET /api/mcp` / `PUT /api/mcp` edit the user list (`<data dir>/mcp.json`), or with
- * `?projectId=` the project's `.od/mcp-config.json`. The answer also says which agents can receive the servers and
- * which cannot (the UI tells the user to configure MCP in those agents' own config).
+ * `?projectId=` the project's `.od/mcp-config.json` (where the project lives, for one on another machine). The
+ * answer also says which agents can receive the servers and which cannot (the UI tells the user to configure MCP
+ * in those agents' own config).
  */
 import { Elysia } from "elysia";
-import { McpInjectionMode, McpQuery, PutMcpRequest, type McpConfigResponse } from "../contracts/mcp.ts";
-import { mergeMcpServers, projectMcpPath, readMcpFile, writeMcpFile } from "../mcp/config-files.ts";
+import { McpInjectionMode, McpQuery, PutMcpRequest, type McpConfigFile, type McpConfigResponse } from "../contracts/mcp.ts";
+import { mergeMcpServers, projectMcpPath, readMcpFile, writeMcpFile, type McpList } from "../mcp/config-files.ts";
+import { remoteLocationOf } from "../remote/location.ts";
+import type { RemoteContext } from "../remote/remote-exec.ts";
+import { readRemoteMcpList, remoteMcpPath, writeRemoteMcpList } from "../remote/remote-mcp-file.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
@@ -15,24 +19,37 @@ export type McpRouteDeps = {
   userPath: string;
   projectDirOf: ProjectDirOf;
   defs: readonly Pick<RuntimeAgentDef, "id" | "name" | "externalMcpInjection">[];
+  /** How projects on other machines are reached. */
+  remote: RemoteContext;
 };
 
+/** One list: where it is, and how it is read and written. */
+type McpScope = { scope: "user" | "project"; path: string; read(): Promise<McpList>; write(file: McpConfigFile): Promise<void> };
+
 export const mcpRoutes = (deps: McpRouteDeps) => {
-  const scopeOf = (query: unknown) => {
+  const scopeOf = (query: unknown): McpScope => {
     const { projectId } = parseBody(McpQuery, query ?? {});
-    return projectId ? { scope: "project" as const, path: projectMcpPath(deps.projectDirOf(projectId)) } : { scope: "user" as const, path: deps.userPath };
+    if (!projectId) return localScope("user", deps.userPath);
+    const folder = deps.projectDirOf(projectId);
+    const location = remoteLocationOf(folder);
+    if (!location) return localScope("project", projectMcpPath(folder));
+    return { scope: "project", path: remoteMcpPath(location), read: () => readRemoteMcpList(location, deps.remote), write: (file) => writeRemoteMcpList(location, deps.remote, file) };
   };
   return new Elysia({ name: "mcp" })
     .get("/api/mcp", ({ query }) => describe(deps, scopeOf(query)))
-    .put("/api/mcp", ({ query, body }) => {
+    .put("/api/mcp", async ({ query, body }) => {
       const scope = scopeOf(query);
-      writeMcpFile(scope.path, parseBody(PutMcpRequest, body));
+      await scope.write(parseBody(PutMcpRequest, body));
       return describe(deps, scope);
     });
 };
 
-export function describe(deps: McpRouteDeps, scope: { scope: "user" | "project"; path: string }): McpConfigResponse {
-  const own = readMcpFile(scope.path);
+function localScope(scope: McpScope["scope"], path: string): McpScope {
+  return { scope, path, read: async () => readMcpFile(path), write: async (file) => writeMcpFile(path, file) };
+}
+
+export async function describe(deps: McpRouteDeps, scope: McpScope): Promise<McpConfigResponse> {
+  const own = await scope.read();
   const user = scope.scope === "project" ? readMcpFile(deps.userPath) : own;
   const effective = mergeMcpServers(user.servers, scope.scope === "project" ? own.servers : []);
   const supported: McpConfigResponse["agents"]["supported"] = [];

@@ -1,22 +1,27 @@
 /**
  * Everything od feeds an agent besides the message: selected skills (composed into the system preamble and staged
  * into `.od-skills/`), external MCP servers (per the def's injection mode), and image attachments. Prepared once
- * per run by the run service; every problem is a run diagnostic, never a failed run.
+ * per run by the run service; every problem is a run diagnostic, never a failed run. A run on another machine or
+ * in a container gets the same inputs staged there instead (server/remote/remote-staged-inputs.ts).
  */
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname } from "node:path";
 import type { McpServer } from "../contracts/mcp.ts";
-import { mergeMcpServers, projectMcpPath, readMcpFile } from "../mcp/config-files.ts";
+import { projectMcpPath, readMcpFile } from "../mcp/config-files.ts";
 import { planMcpInjection } from "../mcp/injection.ts";
+import { runMcpServers } from "../mcp/run-servers.ts";
 import { isInside } from "../projects/paths.ts";
 import type { McpServerConfig } from "../runtimes/protocols/types.ts";
 import type { RuntimeAgentDef, RuntimeContext } from "../runtimes/types.ts";
-import { composeSkillsPreamble, selectSkills, type ComposedSkill } from "../skills/compose.ts";
+import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
 import type { TreeCopier } from "../skills/copy-tree.ts";
 import { listFiles, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stageSkill, type StageResult } from "../skills/staging.ts";
+import { prepareRemoteRunInputs, type RemoteRunInputsRequest } from "../remote/remote-staged-inputs.ts";
 import { resolveRunImages } from "./run-images.ts";
+import { remoteUploadsRoot } from "./upload-root.ts";
+import { chooseSkills, skillsUsedNote } from "./skill-choice.ts";
 
 /** A diagnostic for the run's event stream. */
 export type RunInputNote = { kind: string; message: string; detail?: unknown };
@@ -40,16 +45,24 @@ export type PreparedRunInputs = {
   context: Pick<RuntimeContext, "skillDirs" | "mcpConfigPath">;
   /** For protocol transports (`acp-merge`). */
   mcpServers: McpServerConfig[];
-  /** Absolute, validated image paths (empty when the def takes no images). */
+  /** Absolute, validated image paths (empty when the def takes no images), where the agent runs. */
   imagePaths: string[];
+  /** The same images on this machine, for transports that send their bytes (set when they differ: remote runs). */
+  localImagePaths?: string[];
+  /** Where a `promptViaFile` def's prompt file goes, and how it is written (remote runs; default: a local temp file). */
+  promptFile?: { path(attempt: number): string; write(path: string, content: string): Promise<void> };
   /** Adds env-borne config (OPENCODE_CONFIG_CONTENT, …) to the child's env, in place. */
   applyEnv(env: Record<string, string>): Record<string, string>;
-  /** Removes temp files; idempotent. */
-  cleanup(): void;
+  /** Removes temp files (on a remote location too); idempotent. */
+  cleanup(): void | Promise<void>;
 };
+
+/** A run on a remote location: its inputs are staged there (server/remote/remote-staged-inputs.ts). */
+export type RemoteInputsRequest = Omit<RemoteRunInputsRequest, "uploadsRoot"> & { projectId: string };
 
 export interface RunInputsProvider {
   prepare(request: RunInputsRequest): Promise<PreparedRunInputs>;
+  prepareRemote(request: RemoteInputsRequest): Promise<PreparedRunInputs>;
 }
 
 export type RunInputsDeps = {
@@ -60,10 +73,16 @@ export type RunInputsDeps = {
   tempDir?: string;
   /** Copy function for staging (tests force the stream fallback with it). */
   copy?: TreeCopier;
+  /** Where uploads to remote projects are kept on this machine (`<dir>/<project id>/.od/uploads/`). */
+  remoteUploadsDir?: string;
 };
 
 export function createRunInputs(deps: RunInputsDeps = {}): RunInputsProvider {
-  return { prepare: (request) => prepareRunInputs(deps, request) };
+  return {
+    prepare: (request) => prepareRunInputs(deps, request),
+    prepareRemote: ({ projectId, ...request }) =>
+      prepareRemoteRunInputs(deps, { ...request, ...(deps.remoteUploadsDir ? { uploadsRoot: remoteUploadsRoot(deps.remoteUploadsDir, projectId) } : {}) }),
+  };
 }
 
 async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest): Promise<PreparedRunInputs> {
@@ -98,22 +117,13 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
 }
 
 async function prepareSkills(deps: RunInputsDeps, request: RunInputsRequest): Promise<{ preamble: string; roots: string[]; stagedDirs: string[] }> {
-  const none = { preamble: "", roots: [], stagedDirs: [] };
-  if (!deps.skills) return none;
-  const mentionsPossible = request.message.includes("@");
-  if (!request.skillIds.length && !mentionsPossible) return none;
-  const selection = selectSkills(deps.skills.list(request.projectDir), request.skillIds, request.message);
-  for (const id of selection.unknownIds) request.note({ kind: "skill_unknown", message: `no skill '${id}'; it was not used`, detail: { skillId: id } });
-  for (const skill of selection.unusable) {
-    const why = skill.diagnostics.find((d) => d.severity === "error")?.message ?? "it is invalid";
-    request.note({ kind: "skill_unusable", message: `skill '${skill.id}' was not used: ${why}`, detail: { skillId: skill.id } });
-  }
-  if (!selection.selected.length) return none;
+  const selected = chooseSkills(deps.skills, request);
+  if (!selected.length) return { preamble: "", roots: [], stagedDirs: [] };
 
   const composed: ComposedSkill[] = [];
   const stagedDirs: string[] = [];
   let refused = false;
-  for (const skill of selection.selected) {
+  for (const skill of selected) {
     const files = listFiles(skill.dir).map((f) => f.path);
     const staged: StageResult | undefined = refused ? undefined : await stageSkill(skill.dir, request.projectDir, deps.copy);
     if (staged?.staged) {
@@ -127,8 +137,8 @@ async function prepareSkills(deps: RunInputsDeps, request: RunInputsRequest): Pr
       composed.push({ skill, files });
     }
   }
-  request.note({ kind: "skills", message: `using skill${composed.length === 1 ? "" : "s"} ${composed.map((c) => c.skill.id).join(", ")}`, detail: { skillIds: composed.map((c) => c.skill.id) } });
-  return { preamble: composeSkillsPreamble(composed), roots: externalRoots(selection.selected, request.projectDir), stagedDirs };
+  request.note(skillsUsedNote(selected));
+  return { preamble: composeSkillsPreamble(composed), roots: externalRoots(selected, request.projectDir), stagedDirs };
 }
 
 /** Parent folders of the selected skills that lie outside the project (the project's own skills need no grant). */
@@ -144,7 +154,5 @@ function externalRoots(skills: LoadedSkill[], projectDir: string): string[] {
 
 function mcpServersFor(deps: RunInputsDeps, projectDir: string, note: (n: RunInputNote) => void): McpServer[] {
   const user = deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] };
-  const project = readMcpFile(projectMcpPath(projectDir));
-  for (const message of [...user.diagnostics, ...project.diagnostics]) note({ kind: "mcp_config_invalid", message });
-  return mergeMcpServers(user.servers, project.servers).map((entry) => entry.server);
+  return runMcpServers(user, readMcpFile(projectMcpPath(projectDir)), note);
 }

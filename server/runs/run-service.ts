@@ -11,7 +11,7 @@ import type { AgentInfo } from "../contracts/agents.ts";
 import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
-import { createRunInputs, type RunInputsProvider } from "../inputs/run-inputs.ts";
+import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
 import { trackChanges } from "../projects/changes/tracker.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
 import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
@@ -20,7 +20,8 @@ import type { RemoteContext } from "../remote/remote-exec.ts";
 import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
 import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
 import { trackRemoteChanges } from "../remote/remote-changes.ts";
-import { isInsideRemoteFolder, remoteAgentLaunch, remoteRunInputs } from "../remote/remote-run-inputs.ts";
+import { isInsideRemoteFolder, remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
+import { removeRunStaging } from "../remote/remote-staging.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -77,8 +78,8 @@ type LiveRun = {
   abort: AbortController;
   input?: MidTurnInput;
   done: Promise<void>;
-  /** Removes the run's temp inputs (generated MCP config). */
-  cleanup?: () => void;
+  /** Removes the run's temp inputs (generated MCP config, a remote run's staging folder). */
+  cleanup?: () => void | Promise<void>;
   /** The run's whole answer on disk, written only once the fold is cut. */
   output?: RunOutputFile;
 };
@@ -113,7 +114,7 @@ export class RunService {
       this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
       void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
       const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
-      if (location) void sweepRemoteRun(location, run.id, this.#timeouts.cancelGraceMs, this.#remote);
+      if (location) void sweepRemoteRun(location, run.id, this.#timeouts.cancelGraceMs, this.#remote).then(() => removeRunStaging(location, run.id, this.#remote));
       recovered++;
     }
     return recovered;
@@ -158,8 +159,8 @@ export class RunService {
     this.#live.set(runId, live);
     live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history })
       .catch((error) => this.#crash(live, error))
-      .finally(() => {
-        live.cleanup?.();
+      .finally(async () => {
+        await Promise.resolve(live.cleanup?.()).catch(() => undefined);
         live.output?.close();
         this.#live.delete(runId);
       });
@@ -334,15 +335,19 @@ export class RunService {
     const resumeStyle = nativeResumeStyle(def, reader);
     let handle = resumeStyle ? store.agentSessions.get(conversationId, def.id) : undefined;
     // --- run inputs: skills, MCP servers, images (server/inputs/run-inputs.ts); problems are diagnostics ---
-    const inputs = location ? remoteRunInputs(run.request, (note) => emit({ type: "diagnostic", ...note })) : await (this.deps.inputs ?? defaultInputs).prepare({
+    // On a remote location they are staged there, in a folder of the run's that its cleanup removes.
+    const wanted = {
       runId: live.id,
       def,
-      projectDir: project.path,
       message: run.request.message,
       skillIds: run.request.skillIds ?? [],
       attachments: run.request.attachments ?? [],
-      note: (note) => emit({ type: "diagnostic", ...note }),
-    });
+      note: (note: RunInputNote) => emit({ type: "diagnostic", ...note }),
+    };
+    const provider = this.deps.inputs ?? defaultInputs;
+    const inputs = location
+      ? await provider.prepareRemote({ ...wanted, projectId: project.id, location, context: this.#remote })
+      : await provider.prepare({ ...wanted, projectDir: project.path });
     live.cleanup = inputs.cleanup;
     const imagePaths = inputs.imagePaths;
 
@@ -354,10 +359,10 @@ export class RunService {
       const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, this.#platform) : null;
       if (budget) return this.#failBudget(emit, finish, budget);
 
-      if (location && def.promptViaFile) {
-        return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, which od does not stage on ${describeLocation(location)} yet`);
+      if (location && def.promptViaFile && !inputs.promptFile) {
+        return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, and no staging folder could be made for it on ${describeLocation(location)}`);
       }
-      const promptFilePath = def.promptViaFile ? join(tmpdir(), `od-prompt-${live.id}-${attemptIndex}.md`) : undefined;
+      const promptFilePath = def.promptViaFile ? (inputs.promptFile?.path(attemptIndex) ?? join(tmpdir(), `od-prompt-${live.id}-${attemptIndex}.md`)) : undefined;
       const context = {
         cwd: workDir,
         resumeSessionId: handle ?? null,
@@ -397,14 +402,20 @@ export class RunService {
         attemptIndex,
         resume: useNative ? "native" : run.history.length ? "transcript" : "new",
       });
-      if (promptFilePath) writeFileSync(promptFilePath, invocation.promptFileContent ?? prompt, { mode: 0o600 });
+      if (promptFilePath && inputs.promptFile) {
+        try {
+          await inputs.promptFile.write(promptFilePath, invocation.promptFileContent ?? prompt);
+        } catch (error) {
+          return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", (error as Error).message);
+        }
+      } else if (promptFilePath) writeFileSync(promptFilePath, invocation.promptFileContent ?? prompt, { mode: 0o600 });
       if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
 
       let outcome: AttemptOutcome;
       // Artifacts of plain streams are files od writes into the project, here or on the remote side.
       artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
       const agentEnv = location
-        ? remoteAgentEnv(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id)
+        ? inputs.applyEnv(remoteAgentEnv(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id))
         : inputs.applyEnv(spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id));
       try {
         outcome = await runAttempt(
@@ -421,6 +432,7 @@ export class RunService {
               model: run.model,
               reasoning: run.reasoning,
               imagePaths,
+              ...(inputs.localImagePaths ? { localImagePaths: inputs.localImagePaths } : {}),
               mcpServers: inputs.mcpServers,
               resumeSessionId: handle ?? null,
               def: transportFacts(def),
@@ -453,7 +465,7 @@ export class RunService {
           }
         }
       } finally {
-        if (promptFilePath) rmSync(promptFilePath, { force: true });
+        if (promptFilePath && !inputs.promptFile) rmSync(promptFilePath, { force: true });
         artifacts?.[Symbol.dispose]();
         artifacts = undefined;
       }

@@ -60,15 +60,22 @@ export type ComposedSkill = {
   files: readonly string[];
   /** cwd-relative staged folder, when staging worked. */
   stagedPath?: string;
+  /**
+   * Absolute staged folder on another machine (a remote run): the only copy the agent can read, so no fallback to
+   * the source folder (a path on this machine) is offered.
+   */
+  remotePath?: string;
 };
 
 /** The note placed before a skill's body when its folder has side files; empty otherwise. */
 export function skillRootNote(entry: ComposedSkill): string {
   const sideFiles = entry.files.filter((f) => f !== "SKILL.md");
   if (sideFiles.length === 0) return "";
-  const where = entry.stagedPath
-    ? `This skill's folder is copied to \`${entry.stagedPath}/\` (relative to your working directory). If that path is missing, read the files from \`${entry.skill.dir}\`.`
-    : `This skill's folder is at \`${entry.skill.dir}\`.`;
+  const where = entry.remotePath
+    ? `This skill's folder is copied to \`${entry.remotePath}/\`.`
+    : entry.stagedPath
+      ? `This skill's folder is copied to \`${entry.stagedPath}/\` (relative to your working directory). If that path is missing, read the files from \`${entry.skill.dir}\`.`
+      : `This skill's folder is at \`${entry.skill.dir}\`.`;
   const referenced = referencedSideFiles(entry.skill.body, sideFiles);
   const which = referenced.length
     ? ` The instructions below refer to ${referenced.map((f) => `\`${f}\``).join(", ")}: open them from that folder when a step needs them (they are not included here).`

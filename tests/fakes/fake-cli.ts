@@ -16,6 +16,8 @@
  *   {"echoInput": true}             print the last stdin line's user text as a claude assistant text line
  *   {"writeFile": {"path", "content"}}
  *   {"removeFile": "path"}
+ *   {"recordFiles": true}           record (base64) every file at or under the absolute paths in our argv
+ *                                   (`/path` words and `--flag=/path`), as they are where we run
  *   {"orphan": true}                start a grandchild in its own session that ignores SIGTERM and sleeps
  *   {"orphan": "holdStdout"}        …and let it inherit our stdout
  *   {"ignoreTerm": true}            ignore SIGTERM from now on
@@ -34,8 +36,8 @@
  *   any argv holding the hidden-flag probe value: "unknown option" on stderr, exit 1
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 
 type Step = Record<string, unknown>;
 
@@ -67,7 +69,7 @@ function record(extra: Record<string, unknown>): void {
       pid: process.pid,
       argv: process.argv.slice(2),
       cwd: process.cwd(),
-      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("OD_") || k.startsWith("FAKE_ENV_") || /_API_KEY$|_TOKEN$/.test(k))),
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("OD_") || k.startsWith("FAKE_ENV_") || /_API_KEY$|_TOKEN$|_CONFIG_CONTENT$/.test(k))),
       ...extra,
     }) + "\n",
   );
@@ -85,6 +87,13 @@ function userText(line: string): string {
   } catch {
     return line;
   }
+}
+
+/** Every file at or under `path`, as base64 by path (bounded: a fake only ever looks at small staged trees). */
+function filesUnder(path: string, into: Record<string, string>): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isFile() && Object.keys(into).length < 200) into[path] = readFileSync(path).toString("base64");
+  else if (stat?.isDirectory()) for (const name of readdirSync(path).sort()) filesUnder(join(path, name), into);
 }
 
 /** The capability probe's throwaway value (server/runtimes/capabilities.ts HIDDEN_FLAG_PROBE_VALUE). */
@@ -170,6 +179,14 @@ async function main(): Promise<void> {
       writeFileSync(resolve(path), content);
     }
     if (typeof step.removeFile === "string") rmSync(resolve(step.removeFile));
+    if (step.recordFiles) {
+      const files: Record<string, string> = {};
+      for (const word of process.argv.slice(2)) {
+        const path = word.startsWith("/") ? word : word.includes("=/") ? word.slice(word.indexOf("=/") + 1) : undefined;
+        if (path) filesUnder(path, files);
+      }
+      record({ event: "files", files });
+    }
     if (step.orphan) {
       // "holdStdout": the grandchild inherits our stdout, as tool shells do, keeping the pipe open after we exit.
       const stdio = step.orphan === "holdStdout" ? (["ignore", "inherit", "ignore"] as const) : "ignore";

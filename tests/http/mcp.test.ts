@@ -18,7 +18,7 @@ async function setup() {
     if (id !== "prj_1") throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
     return projectDir;
   };
-  const app = await startTestApp({ modules: [mcpRoutes({ userPath, projectDirOf, defs: AGENT_DEFS })] });
+  const app = await startTestApp({ modules: [mcpRoutes({ userPath, projectDirOf, defs: AGENT_DEFS, remote: { env: {} } })] });
   return {
     app,
     userPath,

@@ -2,9 +2,12 @@
 import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { startEngine } from "../../server/engine.ts";
+import { Credentials } from "../../server/http/credentials.ts";
 import { HttpError } from "../../server/http/errors.ts";
 import { uploadRoutes } from "../../server/http/uploads.ts";
-import { startTestApp } from "../support/app.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { ORIGIN, startTestApp, TEST_PORT, TEST_TOKEN } from "../support/app.ts";
 import { tempDir } from "../support/temp.ts";
 
 const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
@@ -87,3 +90,23 @@ test("non-images → 415, oversize → 413, bad base64 → 400, unknown project 
   expect((await s.upload({ name: "x.png", dataBase64: PNG_1PX.toString("base64") }, "nope")).status).toBe(404);
   expect(existsSync(join(s.projectDir, ".od", "uploads")) ? readdirSync(join(s.projectDir, ".od", "uploads")) : []).toEqual([]);
 }, 30_000); // a 14 MB JSON body is slow to build on a loaded 2-core machine
+
+test("an upload to a project on another machine is kept on this one, where its runs copy it over from", async () => {
+  using dir = tempDir("od-http-uploads-remote-");
+  const engine = await startEngine({ dataDir: dir.path, env: {}, guard: { credentials: new Credentials(TEST_TOKEN), port: () => TEST_PORT }, openSqlite: openBunSqlite });
+  try {
+    const project = engine.store.projects.create("remote", "ssh://some-host/srv/app");
+    const response = await engine.app.handle(
+      new Request(`${ORIGIN}/api/projects/${project.id}/uploads`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TEST_TOKEN}`, "content-type": "application/json", origin: ORIGIN },
+        body: JSON.stringify({ name: "shot.png", dataBase64: PNG_1PX.toString("base64") }),
+      }),
+    );
+    expect(response.status).toBe(201);
+    expect(((await response.json()) as { path: string }).path).toBe(".od/uploads/shot.png");
+    expect(readFileSync(join(dir.path, "remote-uploads", project.id, ".od", "uploads", "shot.png"))).toEqual(PNG_1PX);
+  } finally {
+    await engine.stop();
+  }
+});

@@ -1,12 +1,18 @@
 // Issue #21: a project in a container (docker://CONTAINER/path) runs its agent through `docker exec -i`, against a
 // real Docker engine started for the test: project check, a text run, and cancel with a TERM-ignoring grandchild
-// (0 survivors in the container). The container shares this machine's /usr and temp dir, so the fakes run there.
+// (0 survivors in the container), and a run's skills and MCP config staged inside the container. The container
+// shares this machine's /usr and temp dir, so the fakes run there and what they record is visible here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRunInputs } from "../../server/inputs/run-inputs.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
+import { SkillLibrary } from "../../server/skills/library.ts";
+import { writeSkill } from "../support/skill-fixtures.ts";
+import { tempDir } from "../support/temp.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
@@ -30,8 +36,11 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-async function dockerHarness(steps: FakeStep[], def: RuntimeAgentDef = claude, setUp?: (projectDir: string) => void) {
+type DockerHarnessOptions = { def?: RuntimeAgentDef; setUp?: (projectDir: string) => void; inputs?: ReturnType<typeof createRunInputs> };
+
+async function dockerHarness(steps: FakeStep[], { def = claude, setUp, inputs }: DockerHarnessOptions = {}) {
   const h = await runHarness({
+    ...(inputs ? { inputs } : {}),
     defs: [def],
     shims: { [def.bin]: undefined },
     steps,
@@ -83,13 +92,14 @@ describe("docker:// projects", () => {
   test("a run's changes are read and its plain-stream artifacts written inside the container", async () => {
     const page = `<artifact identifier="page" type="text/html">\n<p>from the container</p>\n</artifact>`;
     const steps = [{ writeFile: { path: "app.txt", content: "one\ntwo\n" } }, { writeFile: { path: "it's $(x)\n.txt", content: "new\n" } }, ...page.split("\n").map((out) => ({ out })), { readAll: true }];
-    await using h = await dockerHarness(steps, deepseek, (dir) => {
+    const setUp = (dir: string) => {
       writeFileSync(join(dir, "app.txt"), "one\n");
       const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: dir, stdio: "pipe" });
       git("init", "-q");
       git("add", "-A");
       git("commit", "-q", "-m", "start");
-    });
+    };
+    await using h = await dockerHarness(steps, { def: deepseek, setUp });
     const { events, runId } = await h.run({ agentId: "deepseek", message: "make a page" });
     expect(endOf(events)).toMatchObject({ status: "succeeded", files: ["app.txt", "it's $(x)\n.txt", "page.html"] });
     expect(events.filter((e) => e.type === "diagnostic")).toEqual([]);
@@ -101,5 +111,31 @@ describe("docker:// projects", () => {
       ["it's $(x)\n.txt", "created", expect.stringContaining("+new\n")],
       ["page.html", "created", expect.stringContaining("+<p>from the container</p>\n")],
     ]);
+  });
+
+  test("a run's skill and MCP config are staged inside the container, and removed when it ends", async () => {
+    using temp = tempDir("od-docker-inputs-");
+    writeSkill(join(temp.path, "skills"), "it's $(x) sk", { files: { "guide.md": "in the container" } });
+    writeFileSync(join(temp.path, "mcp.json"), JSON.stringify({ servers: [{ name: "srv", type: "stdio", command: "mcp-srv" }] }));
+    const skills = new SkillLibrary({ bundled: () => join(temp.path, "bundled"), user: join(temp.path, "skills") });
+    await using h = await dockerHarness(
+      [{ readLine: true }, { recordFiles: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") }],
+      { inputs: createRunInputs({ skills, userMcpPath: join(temp.path, "mcp.json") }) },
+    );
+    const { events, runId } = await h.run({ agentId: "claude", message: "use it", skillIds: [skills.list()[0]!.id] });
+    await h.service.wait(runId);
+    expect(endOf(events)).toMatchObject({ status: "succeeded" });
+    const argv = (h.ledger().find((l) => l.event === "start") as { argv: string[] }).argv;
+    const mcpConfig = argv[argv.indexOf("--mcp-config") + 1]!;
+    const skillsRoot = argv[argv.indexOf("--add-dir") + 1]!;
+    // The container's temp dir is this machine's (tests/support/dockerd.ts): what is gone there is gone here.
+    expect(mcpConfig.startsWith(`${tmpdir()}/`)).toBe(true);
+    expect(mcpConfig).toMatch(new RegExp(`/od-stage-${runId}\\.[^/]+/mcp\\.json$`));
+    const files = (h.ledger().find((l) => l.event === "files") as { files: Record<string, string> }).files;
+    const guide = Object.keys(files).find((path) => path.startsWith(`${skillsRoot}/it's $(x) sk-`) && path.endsWith("/guide.md"))!;
+    expect(Buffer.from(files[guide]!, "base64").toString()).toBe("in the container");
+    expect(Object.keys(JSON.parse(Buffer.from(files[mcpConfig]!, "base64").toString()).mcpServers)).toEqual(["srv"]);
+    expect(existsSync(skillsRoot)).toBe(false);
+    expect(existsSync(mcpConfig)).toBe(false);
   });
 });

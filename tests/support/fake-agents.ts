@@ -29,7 +29,7 @@ export type RunHarness = {
   ledgerPath: string;
   env: Record<string, string | undefined>;
   /** Start a run and collect all its events until `end`. */
-  run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
+  run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string; skillIds?: string[]; attachments?: string[] }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
   ledger(): Record<string, unknown>[];
   /** Replace the fake's script for the next runs. */
   script(steps: FakeStep[]): void;
@@ -58,6 +58,8 @@ export async function runHarness(options: {
   projectPath?: (projectDir: string) => string;
   /** How remote projects are reached (tests/support/sshd.ts). */
   remote?: RunServiceDeps["remote"];
+  /** Skills, MCP servers and images for the runs (default: none but the project's MCP list). */
+  inputs?: RunServiceDeps["inputs"];
 }): Promise<RunHarness> {
   const temp = tempDir("od-runs-");
   const binDir = join(temp.path, "bin");
@@ -88,6 +90,7 @@ export async function runHarness(options: {
     timeouts: options.timeouts,
     outputDir: dataPaths(dataDir).runOutput,
     ...(options.remote ? { remote: options.remote } : {}),
+    ...(options.inputs ? { inputs: options.inputs } : {}),
   });
   const projectPath = options.projectPath?.(projectDir) ?? projectDir;
   const project = store.projects.byPath(projectPath) ?? store.projects.create("test", projectPath);

@@ -56,8 +56,10 @@ export type TransportOptions = {
   model?: string | null;
   /** Reasoning effort / thinking level. */
   reasoning?: string | null;
-  /** Absolute paths of validated image attachments. */
+  /** Absolute paths of validated image attachments, where the agent runs. */
   imagePaths: string[];
+  /** The same images on this machine when that is elsewhere (a remote run), for transports that send their bytes. */
+  localImagePaths?: string[];
   mcpServers: McpServerConfig[];
   /** Native session to continue (ACP session id, codex thread id, pi session file). */
   resumeSessionId?: string | null;

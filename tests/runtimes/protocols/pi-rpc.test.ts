@@ -154,6 +154,15 @@ describe("pi rpc transport", () => {
     expect(many.images).toHaveLength(10);
     expect(many.skipped).toHaveLength(2);
   });
+
+  test("on a remote run the bytes come from this machine's copies, not from the paths where pi runs", async () => {
+    using dir = tempDir();
+    const local = join(dir.path, "shot.png");
+    writeFileSync(local, new Uint8Array([137, 80, 78, 71, 1]));
+    const run = await pi({}, { imagePaths: ["/remote/only/od-stage-x/images/1-shot.png"], localImagePaths: [local] });
+    await run.session.result;
+    expect(commands(run, "prompt")[0]?.images).toEqual([{ type: "image", data: "iVBORwE=", mimeType: "image/png" }]);
+  });
 });
 
 describe("changedSessionFile", () => {

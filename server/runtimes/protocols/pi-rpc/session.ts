@@ -103,7 +103,8 @@ class PiRun {
       }
       if (reply === null) return this.finished;
     }
-    const { images, skipped } = await loadPiImages(options.imagePaths);
+    // pi takes the images' bytes, which od reads here (on a remote run, from this machine's copies).
+    const { images, skipped } = await loadPiImages(options.localImagePaths ?? options.imagePaths);
     for (const reason of skipped) this.events.push({ type: "status", label: "warning", detail: `image skipped: ${reason}` });
     const reply = await this.command("od-prompt", { type: "prompt", message: options.prompt, ...(images.length > 0 ? { images } : {}) });
     if (reply !== null && reply.success === false) {
