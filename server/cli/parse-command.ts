@@ -48,16 +48,18 @@ export const parseCommand: CommandSpec = {
     // One write per 64 KiB of events (or per turn of the event loop), not one per event.
     const output = batchedOutput(io.stdout);
     const print = (event: AgentEvent) => output.write(`${JSON.stringify(event)}\n`);
-    const [{ readStreamEvents }, { ArtifactSpool }] = await Promise.all([
+    const [{ readStreamEventBatches }, { ArtifactSpool }] = await Promise.all([
       import("../runtimes/streams/read-events.ts"),
       import("../runtimes/streams/artifacts.ts"),
     ]);
     // Artifacts are spooled as the text streams, so memory stays flat however large the transcript is.
     using artifacts = format === "plain" && outDir !== undefined ? new ArtifactSpool() : undefined;
     try {
-      for await (const event of readStreamEvents(inputOf(file, io), format, parser, { cwd: cwdFlag ? resolve(io.cwd, cwdFlag) : undefined })) {
-        if (artifacts && event.type === "text_delta") artifacts.push(event.delta);
-        print(event);
+      for await (const batch of readStreamEventBatches(inputOf(file, io), format, parser, { cwd: cwdFlag ? resolve(io.cwd, cwdFlag) : undefined })) {
+        for (const event of batch) {
+          if (artifacts && event.type === "text_delta") artifacts.push(event.delta);
+          print(event);
+        }
       }
       if (artifacts && outDir !== undefined) for (const event of artifacts.commit(resolve(io.cwd, outDir))) print(event);
       output.flush();
