@@ -1,5 +1,5 @@
 /** Projects (a folder on disk), their conversations, and the messages in them. */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { RunStatus } from "./runs.ts";
 
 export const Project = z.object({

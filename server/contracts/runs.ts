@@ -3,7 +3,7 @@
  * Every RunEvent has a per-run `id` that only increases (also across daemon restarts), so `Last-Event-ID`
  * replay is exact: a reconnecting client gets every event after the id it saw, none twice.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { AgentEvent } from "./events.ts";
 
 export const RunStatus = z.enum(["queued", "running", "succeeded", "failed", "canceled"]);
