@@ -8,7 +8,8 @@
  * (beginning first), so it can be paged from disk instead.
  */
 import type { AgentEvent } from "../contracts/events.ts";
-import { omittedTextLine, type PersistedEvent } from "../contracts/projects.ts";
+import { omittedTextLine } from "../contracts/omitted-text.ts";
+import type { PersistedEvent } from "../contracts/projects.ts";
 import { TailText } from "./tail-text.ts";
 import { TextBuffer } from "./text-buffer.ts";
 
