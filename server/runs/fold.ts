@@ -57,6 +57,11 @@ export class EventFolder {
     this.#spill = options.spill;
   }
 
+  /** Characters the folded events hold (text, thinking, tool inputs and results): what writing them copies. */
+  get keptChars(): number {
+    return this.#keptChars;
+  }
+
   /** Whether the fold was cut (the answer was larger than it keeps). */
   get truncated(): boolean {
     return this.#cut !== undefined;

@@ -58,6 +58,8 @@ export async function runHarness(options: {
   projectPath?: (projectDir: string) => string;
   /** How remote projects are reached (tests/support/sshd.ts). */
   remote?: RunServiceDeps["remote"];
+  /** Replaces the platform's garbage collection (to count its calls). */
+  collectGarbage?: RunServiceDeps["collectGarbage"];
 }): Promise<RunHarness> {
   const temp = tempDir("od-runs-");
   const binDir = join(temp.path, "bin");
@@ -88,6 +90,7 @@ export async function runHarness(options: {
     timeouts: options.timeouts,
     outputDir: dataPaths(dataDir).runOutput,
     ...(options.remote ? { remote: options.remote } : {}),
+    ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
   });
   const projectPath = options.projectPath?.(projectDir) ?? projectDir;
   const project = store.projects.byPath(projectPath) ?? store.projects.create("test", projectPath);
