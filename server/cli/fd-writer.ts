@@ -14,21 +14,33 @@ let nodeFs: typeof import("node:fs") | undefined;
 /** node:fs's writeSync, fetched at the first write (once) rather than imported with the daemon's shell. */
 const writeSync: WriteFd = (fd, bytes) => (nodeFs ??= process.getBuiltinModule("node:fs")).writeSync(fd, bytes);
 
+/**
+ * Text is encoded into one reused buffer, a slice at a time, rather than into a new array per write: a long `od parse`
+ * or `od run --json` writes its whole output through here, and a fresh array per batch is 50 MB of garbage (and of
+ * page faults) per 50 MB written. Only text the stream has to keep is copied.
+ */
+const ENCODE_BUFFER_BYTES = 256 * 1024;
+
 export function fdWriter(fd: number, stream: () => Stream, write: WriteFd = writeSync): (text: string) => void {
   const encoder = new TextEncoder();
+  let buffer: Uint8Array | undefined;
   let mode: "fd" | "stream" | "dropped" = "fd";
   return (text) => {
     if (mode === "dropped" || text === "") return;
-    let bytes = encoder.encode(text);
-    if (mode === "fd") {
+    let rest = text;
+    while (mode === "fd" && rest !== "") {
+      buffer ??= new Uint8Array(ENCODE_BUFFER_BYTES);
+      const { read, written } = encoder.encodeInto(rest, buffer);
+      rest = read === rest.length ? "" : rest.slice(read);
+      let bytes = buffer.subarray(0, written);
       try {
         while (bytes.length > 0) bytes = bytes.subarray(write(fd, bytes));
-        return;
       } catch (error) {
         mode = (error as { code?: unknown }).code === "EAGAIN" ? "stream" : "dropped";
         if (mode === "dropped") return;
+        stream().write(bytes.slice());
       }
     }
-    stream().write(bytes);
+    if (mode === "stream" && rest !== "") stream().write(encoder.encode(rest));
   };
 }

@@ -5,7 +5,8 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { PromptText, type RunEventOf } from "../contracts/runs.ts";
+import { PromptText } from "../contracts/prompt.ts";
+import type { RunEventOf } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
 import { isDirectory } from "../projects/paths.ts";

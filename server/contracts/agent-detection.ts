@@ -3,7 +3,7 @@
  * last complete detection of each agent that od keeps in the data dir (`agents-cache.json`), so a pass that is
  * still waiting on a slow CLI can show its last-good result instead of nothing.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { AgentInfo, RuntimeModelOption } from "./agents.ts";
 
 const Milliseconds = z.number().int().positive().max(10 * 60_000);

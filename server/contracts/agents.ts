@@ -2,7 +2,7 @@
  * Wire shapes of the agent catalog: what `GET /api/agents` (and its SSE form) returns for each runtime def,
  * the typed diagnostics with their fix actions, and the model options the picker renders.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 /** A nested choice (reasoning effort, service tier) attached to a model or an agent. */
 export const RuntimeChoice = z.object({

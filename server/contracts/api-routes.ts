@@ -4,7 +4,7 @@
  * server/http/openapi-document.ts) is generated from this table, and a test holds it to exactly the routes the app
  * mounts, so a route added without an entry here fails the suite.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { AgentListResponse, RescanRequest } from "./agents.ts";
 import { AppConfigPatch, AppConfigResponse } from "./app-config.ts";
 import { ConnectionTestRequest, ConnectionTestResult } from "./connection-test.ts";

@@ -1,5 +1,5 @@
 /** User preferences the UI and CLI share, persisted in od.db. */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 /** An environment variable name as a shell accepts it. */
 export const EnvKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a valid environment variable name");

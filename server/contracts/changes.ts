@@ -1,5 +1,5 @@
 /** What a run changed in its project folder: one entry per file, with a unified diff where one can be shown. */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 export const FileChangeKind = z.enum(["created", "modified", "deleted"]);
 export type FileChangeKind = z.infer<typeof FileChangeKind>;

@@ -1,5 +1,5 @@
 /** `POST /api/test/connection`: "does this agent work?" (server/runs/connection-test.ts runs it). */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 /** `POST /api/test/connection`. `mode` is accepted for compatibility (only `agent` exists). */
 export const ConnectionTestRequest = z.object({

@@ -4,7 +4,7 @@
  * Beyond the reference, every `tool_use` carries a normalised `kind` and, where one exists, the affected `path`
  * relative to the run's cwd, so the UI can show "file written" the same way for every CLI.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 /** What a tool call does, normalised across CLIs (Write/create/write_file/apply_patch add → file_write, …). */
 export const ToolKind = z.enum([

@@ -1,5 +1,5 @@
 /** The error body every refused or failed API request gets. */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 export const ErrorBody = z.object({
   error: z.object({

@@ -2,7 +2,7 @@
  * External MCP servers od forwards to agents: a user-level list (`<data dir>/mcp.json`) and a per-project one
  * (`<project>/.od/mcp-config.json`, overriding user entries by name). Both files hold `{ "servers": [...] }`.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;

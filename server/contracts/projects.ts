@@ -1,5 +1,5 @@
 /** Projects (a folder on disk), their conversations, and the messages in them. */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { RunStatus } from "./runs.ts";
 
 export const Project = z.object({
@@ -88,8 +88,7 @@ export const PersistedEvent = z.discriminatedUnion("type", [
 ]);
 export type PersistedEvent = z.infer<typeof PersistedEvent>;
 
-/** Where a cut answer's `text` leaves characters out (between its kept beginning and end). */
-export const omittedTextLine = (omittedChars: number): string => `\n\n[… ${omittedChars} characters of this answer are not shown …]\n\n`;
+export { omittedTextLine } from "./omitted-text.ts";
 
 export const Message = z.object({
   id: z.string(),

@@ -3,8 +3,9 @@
  * Every RunEvent has a per-run `id` that only increases (also across daemon restarts), so `Last-Event-ID`
  * replay is exact: a reconnecting client gets every event after the id it saw, none twice.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { AgentEvent } from "./events.ts";
+import { PromptText } from "./prompt.ts";
 
 export const RunStatus = z.enum(["queued", "running", "succeeded", "failed", "canceled"]);
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -15,8 +16,7 @@ export const TERMINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set(["succeeded
 export const FailureCategory = z.enum(["auth", "quota", "upstream", "config", "timeout", "cancel", "crash", "unknown"]);
 export type FailureCategory = z.infer<typeof FailureCategory>;
 
-/** What a person asks the agent: at least one non-blank character (a blank prompt starts an agent with nothing to do). */
-export const PromptText = z.string().refine((text) => text.trim() !== "", "message must not be empty or only whitespace");
+export { PromptText } from "./prompt.ts";
 
 export const CreateRunRequest = z.strictObject({
   projectId: z.string().min(1),

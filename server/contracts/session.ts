@@ -2,7 +2,7 @@
  * Signing a browser in (server/http/credentials.ts): the URL od prints carries a one-time launch code in `?token=`;
  * the page trades it for a session secret it keeps in its origin's localStorage and sends as a bearer header.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 /** `POST /api/session`: trade a launch code (the `token` of the printed URL) for a session. */
 export const CreateSessionRequest = z.strictObject({ code: z.string().min(1).max(256) });

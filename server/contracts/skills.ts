@@ -2,7 +2,7 @@
  * Skills: a folder with a `SKILL.md` (YAML frontmatter + Markdown body) and optional side files. These schemas
  * are the wire shapes of `/api/skills` and the frontmatter rules od checks.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 /** Where a skill comes from; a later source shadows an earlier one with the same id. */
 export const SkillSource = z.enum(["bundled", "user", "project"]);

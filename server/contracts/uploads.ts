@@ -2,7 +2,7 @@
  * Image uploads into a project (`POST /api/projects/:id/uploads`). The body is JSON because every POST must be
  * `application/json` (the request guard); the file travels base64-encoded.
  */
-import { z } from "zod";
+import { z } from "./zod.ts";
 
 /** Largest accepted image, in bytes (decoded). */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /** `GET /api/usage`: what each finished run cost, from what od stored when it ended. Read-only. */
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { RunStatus } from "./runs.ts";
 
 /** One run's figures. Tokens and cost are null when the CLI never reported them (od never estimates). */

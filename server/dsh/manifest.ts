@@ -3,7 +3,7 @@
  * bytes about to be installed are exactly the ones the manifest names.
  */
 import { sha256 } from "../node-crypto.ts";
-import { z } from "zod";
+import { z } from "../contracts/zod.ts";
 
 export const DSH_RUNTIME_PACKAGE = "@open-design/dsh-runtime";
 

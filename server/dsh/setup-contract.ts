@@ -2,7 +2,7 @@
  * Wire shape of `POST /api/agents/deepseek-harness/setup` (and of `od setup deepseek-harness --json` on success).
  * Failures use the common `{error:{code,message}}` body with one of DSH_SETUP_ERROR_STATUS's codes.
  */
-import { z } from "zod";
+import { z } from "../contracts/zod.ts";
 
 /** What setup did: nothing was needed, a fresh install, or an existing (outdated/broken) profile replaced. */
 export const DshSetupAction = z.enum(["already-compatible", "installed", "repaired"]);

@@ -2,7 +2,7 @@
  * The one source of the DeepSeek Harness toolchain versions: the def reads it for detection, and
  * scripts/gen-dsh-installers.ts templates it into install-dsh.{sh,ps1,cmd} (with a --check mode for CI).
  */
-import { z } from "zod";
+import { z } from "../contracts/zod.ts";
 import raw from "./version-policy.json" with { type: "json" };
 
 export const DshVersionPolicy = z.object({

@@ -3,7 +3,7 @@
  * zod's own JSON Schema output, so clients in any language can be generated from `GET /api/openapi.json`. Pure:
  * the same table gives the same document. The build writes it to dist/openapi.json for the binary to embed.
  */
-import { z } from "zod";
+import { z } from "../contracts/zod.ts";
 import { API_ROUTES, type ApiRoute, type RouteReply } from "../contracts/api-routes.ts";
 import { ErrorBody } from "../contracts/http.ts";
 

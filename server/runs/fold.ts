@@ -8,7 +8,8 @@
  * (beginning first), so it can be paged from disk instead.
  */
 import type { AgentEvent } from "../contracts/events.ts";
-import { omittedTextLine, type PersistedEvent } from "../contracts/projects.ts";
+import { omittedTextLine } from "../contracts/omitted-text.ts";
+import type { PersistedEvent } from "../contracts/projects.ts";
 import { TailText } from "./tail-text.ts";
 import { TextBuffer } from "./text-buffer.ts";
 
@@ -54,6 +55,11 @@ export class EventFolder {
     this.#maxKeptChars = options.maxKeptChars ?? 4_000_000;
     this.#tailChars = options.tailChars ?? 256_000;
     this.#spill = options.spill;
+  }
+
+  /** Characters the folded events hold (text, thinking, tool inputs and results): what writing them copies. */
+  get keptChars(): number {
+    return this.#keptChars;
   }
 
   /** Whether the fold was cut (the answer was larger than it keeps). */

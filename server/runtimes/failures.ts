@@ -5,7 +5,7 @@
  * then invalid configuration. Bare status numbers only count next to an HTTP/status context, so "exit code 401"
  * is not auth. Pure: the run service hands in what it saw and puts the result on the run's `end` event.
  */
-import { z } from "zod";
+import { z } from "../contracts/zod.ts";
 import type { FailureCategory } from "../contracts/runs.ts";
 import { BASE_AGENT_DEFS } from "./registry.ts";
 import type { RuntimeAgentDef } from "./types.ts";

@@ -1,5 +1,6 @@
 /** Projects and their conversations and messages. */
-import { omittedTextLine, type Conversation, type Message, type PersistedEvent, type Project } from "../contracts/projects.ts";
+import { omittedTextLine } from "../contracts/omitted-text.ts";
+import type { Conversation, Message, PersistedEvent, Project } from "../contracts/projects.ts";
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";

@@ -29,6 +29,31 @@ describe("fdWriter", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  test("successive writes are encoded into one reused buffer, not a new array each", () => {
+    const buffers = new Set<ArrayBufferLike>();
+    const write = fdWriter(1, () => recordingStream().stream, (_fd, bytes) => {
+      buffers.add(bytes.buffer);
+      return bytes.length;
+    });
+    for (let i = 0; i < 5; i++) write(`{"type":"text_delta","delta":"line ${i}"}\n`);
+    expect(buffers.size).toBe(1);
+  });
+
+  test("text larger than the buffer goes out whole and in order, never splitting a character", () => {
+    const unit = "abc é ✓ 😀\n";
+    const text = unit.repeat(60_000); // ~900 KB of UTF-8: several buffer loads
+    const chunks: Uint8Array[] = [];
+    const write = fdWriter(1, () => recordingStream().stream, (_fd, bytes) => {
+      chunks.push(bytes.slice());
+      return bytes.length;
+    });
+    write(text);
+    expect(chunks.length).toBeGreaterThan(1);
+    // Each write decodes on its own: no character was cut between two writes.
+    for (const chunk of chunks) expect(() => new TextDecoder("utf-8", { fatal: true }).decode(chunk)).not.toThrow();
+    expect(chunks.map((chunk) => decoder.decode(chunk)).join("")).toBe(text);
+  });
+
   test("a partial write is finished by further writes", () => {
     const written: string[] = [];
     const write = fdWriter(1, () => recordingStream().stream, (_fd, bytes) => {

@@ -60,6 +60,8 @@ export async function runHarness(options: {
   remote?: RunServiceDeps["remote"];
   /** Skills, MCP servers and images for the runs (default: none but the project's MCP list). */
   inputs?: RunServiceDeps["inputs"];
+  /** Replaces the platform's garbage collection (to count its calls). */
+  collectGarbage?: RunServiceDeps["collectGarbage"];
 }): Promise<RunHarness> {
   const temp = tempDir("od-runs-");
   const binDir = join(temp.path, "bin");
@@ -91,6 +93,7 @@ export async function runHarness(options: {
     outputDir: dataPaths(dataDir).runOutput,
     ...(options.remote ? { remote: options.remote } : {}),
     ...(options.inputs ? { inputs: options.inputs } : {}),
+    ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
   });
   const projectPath = options.projectPath?.(projectDir) ?? projectDir;
   const project = store.projects.byPath(projectPath) ?? store.projects.create("test", projectPath);

@@ -3,7 +3,7 @@
  * frame with `v: 1`. Inbound frames are validated here; unknown frame types pass through as `unknown` so a newer
  * profile's additions never break a run.
  */
-import { z } from "zod";
+import { z } from "../../../contracts/zod.ts";
 
 const base = { v: z.literal(1) };
 const runFrame = { ...base, request_id: z.string().min(1) };
