@@ -32,6 +32,32 @@ describe("startDaemon", () => {
     await daemon.stop();
   });
 
+  test("requests made while the engine loads are all answered: app-config at once from the database, the rest by the engine", async () => {
+    using data = tempDir("od-daemon-early-");
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    let engineReady = false;
+    void daemon.ready.then(() => (engineReady = true));
+    const auth = { authorization: "Bearer t" };
+    // All sent before the data dir is even open.
+    const [config, refused, foreign, agents, put] = await Promise.all([
+      http.call("/api/app-config", { headers: auth }).then((res) => ({ res, engineReady })),
+      http.call("/api/app-config"),
+      http.call("/api/app-config", { headers: { ...auth, "sec-fetch-site": "cross-site" } }),
+      http.call("/api/agents", { headers: auth }).then((res) => ({ res, engineReady })),
+      http.call("/api/app-config", { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ theme: "dark" }) }),
+    ]);
+    expect(config.engineReady).toBe(false); // the early answer did not wait for the engine
+    expect([config.res.status, await config.res.json()]).toEqual([200, { config: {} }]);
+    expect([refused.status, (await refused.json()).error.code]).toEqual([401, "UNAUTHORIZED"]);
+    expect([foreign.status, (await foreign.json()).error.code]).toEqual([403, "FORBIDDEN_SITE"]);
+    expect(agents.engineReady).toBe(true);
+    expect(agents.res.status).toBe(200);
+    expect([put.status, await put.json()]).toEqual([200, { config: { theme: "dark" } }]);
+    expect(await (await http.call("/api/app-config", { headers: auth })).json()).toEqual({ config: { theme: "dark" } });
+    await daemon.stop();
+  });
+
   test("the printed URL carries a one-time launch code, not the API token; the opened URL has a code of its own", async () => {
     using data = tempDir("od-daemon-code-");
     const http = fakeServe();
