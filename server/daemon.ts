@@ -88,7 +88,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   early.catch(() => undefined); // reported through `ready`
   const engineLoaded = new Promise<Engine>((resolve, reject) => {
     void early
-      .then(({ data }) =>
+      .then(({ data }) => data)
+      .then((data) =>
         loadEngineModule().then(({ startEngine }) =>
           startEngine({ data, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles, openApi: options.openApi }),
         ),
@@ -149,7 +150,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await loaded?.services.runs.shutdown();
         await server.stop();
         if (loaded) await loaded.stop();
-        else (await early.catch(() => undefined))?.data.db.close(); // opened, but the engine never took it over
+        else (await early.catch(() => undefined))?.db.close(); // opened, but the engine never took it over
       })()),
   };
 }

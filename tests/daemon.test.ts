@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { startDaemon, type HttpServe } from "../server/daemon.ts";
 import { openBunSqlite } from "../server/platform/sqlite-bun.ts";
+import { Store } from "../server/store/store.ts";
 import { tempDir } from "./support/temp.ts";
 
 function fakeServe() {
@@ -55,6 +56,22 @@ describe("startDaemon", () => {
     expect(agents.res.status).toBe(200);
     expect([put.status, await put.json()]).toEqual([200, { config: { theme: "dark" } }]);
     expect(await (await http.call("/api/app-config", { headers: auth })).json()).toEqual({ config: { theme: "dark" } });
+    await daemon.stop();
+  });
+
+  test("a data dir with a saved config (od.db opened before anything else loads) answers it early too", async () => {
+    using data = tempDir("od-daemon-early-saved-");
+    const store = Store.open(join(data.path, "od.db"), openBunSqlite);
+    store.appConfig.update({ theme: "light", agentId: "claude" });
+    store.close();
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    let engineReady = false;
+    void daemon.ready.then(() => (engineReady = true));
+    const res = await http.call("/api/app-config", { headers: { authorization: "Bearer t" } });
+    expect(engineReady).toBe(false);
+    expect(await res.json()).toEqual({ config: { theme: "light", agentId: "claude" } });
+    await daemon.ready;
     await daemon.stop();
   });
 
