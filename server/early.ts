@@ -24,7 +24,7 @@ export async function startEarly(dataDir: string, openSqlite: SqliteOpener): Pro
   const absolute = resolve(dataDir);
   const existing = openExistingDatabase(dataPaths(absolute).database, openSqlite);
   if (existing) {
-    // After one turn of the event loop, so that requests already waiting for the database are answered first.
+    // After the event loop has polled for I/O, so that requests already waiting for the database are answered first.
     const data = afterPendingIo()
       .then(() => import("./open-data-dir.ts"))
       .then(({ prepareOpenedDataDir }) => prepareOpenedDataDir(absolute, existing));
@@ -36,6 +36,10 @@ export async function startEarly(dataDir: string, openSqlite: SqliteOpener): Pro
   return { db: opened.db, answer: earlyAnswers(opened.db), data: Promise.resolve(opened) };
 }
 
+/**
+ * A timer, not setImmediate: Bun runs immediates before it polls for I/O, so node:fs then loaded ahead of the
+ * waiting request (measured in the binary: the first answer 0.6–0.9 ms later).
+ */
 function afterPendingIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
