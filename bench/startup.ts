@@ -2,9 +2,11 @@
 /**
  * Start-up and idle memory of `od` (dist/od) against a minimal compiled Bun.serve binary built in the same run (the
  * floor any Bun binary pays), started alternately after one untimed start of each:
- *  - exec → engine ready: the first 200 of an authenticated API call (GET /api/app-config with the bearer token),
- *    which every real request waits for; od's /api/health answers earlier, while its engine still loads, so it is
- *    not the measure. The baseline answers the same authenticated GET. Target ≤ 2× the baseline.
+ *  - exec → engine ready: the first 200 of an authenticated API call (GET /api/app-config with the bearer token);
+ *    od's /api/health answers earlier, before it can read anything, so it is not the measure. od answers this GET
+ *    from its database as soon as that is open, before the rest of its engine (Elysia, the routes, the run
+ *    machinery) has loaded (server/http/early-answers.ts); other routes still wait for the engine. The baseline
+ *    answers the same authenticated GET. Target ≤ 2× the baseline.
  *  - idle RSS: VmRSS 1.5 s after engine ready, nothing else happening. Target ≤ 45 MB.
  *   bun run bench/startup.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */

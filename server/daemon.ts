@@ -1,9 +1,12 @@
 /**
- * The running daemon: an HTTP server that is up at once, and the engine (store, catalog, runs, routes) loading
- * behind it. Until the engine is ready, `/api/health` answers `{ok, version, ready: false}` (through the same guard)
- * and every other request waits for it. Portable: the runtime (Bun or Deno) passes in how to open sqlite and serve.
+ * The running daemon: an HTTP server that is up at once, then the data dir and its database (server/early.ts), then
+ * the engine (catalog, runs, every route) loading behind them. Until the engine is ready, `/api/health` answers
+ * `{ok, version, ready: false}` (through the same guard), the early answers (server/http/early-answers.ts) come from
+ * the database as soon as it is open, and every other request waits for the engine. Portable: the runtime (Bun or
+ * Deno) passes in how to open sqlite and serve.
  */
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
+import type { Early } from "./early.ts";
 import type { Engine } from "./engine.ts";
 import { loadEngineModule } from "./engine-loader.ts";
 import { Credentials, OPENED_CODE_TTL_MS, randomSecret } from "./http/credentials.ts";
@@ -75,20 +78,29 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const guard = createGuard(guardOptions);
 
   let engine: Engine | undefined;
-  let startEngine: () => void = () => {};
+  let startLoading: () => void = () => {};
+  const early = new Promise<Early>((resolve, reject) => {
+    startLoading = () =>
+      void import("./early.ts")
+        .then(({ startEarly }) => startEarly(options.dataDir, options.openSqlite))
+        .then(resolve, reject);
+  });
+  early.catch(() => undefined); // reported through `ready`
   const engineLoaded = new Promise<Engine>((resolve, reject) => {
-    startEngine = () =>
-      void loadEngineModule()
-        .then(({ startEngine: start }) =>
-          start({ dataDir: options.dataDir, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, openSqlite: options.openSqlite, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles, openApi: options.openApi }),
-        )
-        .then((loaded) => {
-          engine = loaded;
-          // Warm detection once the engine is up, so probing every CLI never delays a request; then the start-up
-          // garbage is collected at once instead of staying resident until the heap's next full collection.
-          setTimeout(() => void loaded.services.catalog.warm().then(collectStartupGarbage, collectStartupGarbage), 0);
-          resolve(loaded);
-        }, reject);
+    void early
+      .then(({ data }) => data)
+      .then((data) =>
+        loadEngineModule().then(({ startEngine }) =>
+          startEngine({ data, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles, openApi: options.openApi }),
+        ),
+      )
+      .then((loaded) => {
+        engine = loaded;
+        // Warm detection once the engine is up, so probing every CLI never delays a request; then the start-up
+        // garbage is collected at once instead of staying resident until the heap's next full collection.
+        setTimeout(() => void loaded.services.catalog.warm().then(collectStartupGarbage, collectStartupGarbage), 0);
+        resolve(loaded);
+      }, reject);
   });
   engineLoaded.catch(() => undefined); // reported through `ready`
 
@@ -101,6 +113,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         const refused = guard(request);
         if (refused) return withSecurityHeaders(request, refused);
         if (new URL(request.url).pathname === "/api/health") return Response.json({ ok: true, version: VERSION, ready: false });
+        // A data dir that cannot be opened fails the engine too: the request then gets the 503 below.
+        const answer = await (await early.catch(() => undefined))?.answer(request);
+        if (answer) return withSecurityHeaders(request, answer);
       }
       let loaded: Engine;
       try {
@@ -112,7 +127,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     },
   });
   port = server.port;
-  startEngine();
+  startLoading();
 
   const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
   let stopping: Promise<void> | undefined;
@@ -134,7 +149,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         if (hurried) loaded?.services.runs.hurry();
         await loaded?.services.runs.shutdown();
         await server.stop();
-        await loaded?.stop();
+        if (loaded) await loaded.stop();
+        else (await early.catch(() => undefined))?.db.close(); // opened, but the engine never took it over
       })()),
   };
 }

@@ -3,7 +3,6 @@
  * app. Loaded by the daemon right after it starts listening, so the first request never waits for 28 agent defs,
  * the parsers, the transports and the schemas to load.
  */
-import { resolve } from "node:path";
 import { createApp, type App } from "./app.ts";
 import type { DshRuntimeSource } from "./dsh/embedded-runtime.ts";
 import { agentRoutes } from "./http/agents.ts";
@@ -22,20 +21,18 @@ import { uploadRoutes } from "./http/uploads.ts";
 import { usageRoutes } from "./http/usage.ts";
 import { uploadsRootOf } from "./inputs/upload-root.ts";
 import { dataPaths } from "./paths.ts";
-import { preparePrivateDataDir, tightenedNotice } from "./private-data-dir.ts";
+import type { OpenedDataDir } from "./open-data-dir.ts";
 import { createServices, type Services } from "./services.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
-import type { SqliteOpener } from "./store/sqlite.ts";
 import { Store } from "./store/store.ts";
 import { VERSION } from "./version.ts";
 
 export type EngineOptions = {
-  /** Resolved against the working directory here (the daemon's shell passes it on as the user gave it). */
-  dataDir: string;
+  /** The data dir, private and with its database open (server/open-data-dir.ts); the engine's store takes it over. */
+  data: OpenedDataDir;
   env: Record<string, string | undefined>;
   guard: GuardOptions;
   ui?: UiAssets;
-  openSqlite: SqliteOpener;
   dshRuntime?: () => DshRuntimeSource;
   bundledSkillFiles?: BundledSkillFiles;
   /** The OpenAPI document's text (the binary's embedded dist/openapi.json); generated from the route table when absent. */
@@ -45,10 +42,8 @@ export type EngineOptions = {
 export type Engine = { app: App; store: Store; services: Services; stop(): Promise<void> };
 
 export async function startEngine(options: EngineOptions): Promise<Engine> {
-  const dataDir = resolve(options.dataDir);
-  const tightened = preparePrivateDataDir(dataDir);
-  if (tightened.length) console.error(tightenedNotice(tightened).trimEnd());
-  const store = Store.open(dataPaths(dataDir).database, options.openSqlite);
+  const { dataDir } = options.data;
+  const store = Store.over(options.data.db);
   const services = createServices({ store, dataDir, env: options.env, bundledSkillFiles: options.bundledSkillFiles });
   const projectDirOf = (id: string) => services.projects.require(id).path;
   const interrupted = services.runs.recoverInterruptedRuns();

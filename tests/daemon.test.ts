@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { startDaemon, type HttpServe } from "../server/daemon.ts";
 import { openBunSqlite } from "../server/platform/sqlite-bun.ts";
+import { Store } from "../server/store/store.ts";
 import { tempDir } from "./support/temp.ts";
 
 function fakeServe() {
@@ -29,6 +30,48 @@ describe("startDaemon", () => {
     expect(await config.json()).toEqual({ config: {} });
     expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:40123\/\?token=[\w-]{32}$/);
     expect(daemon.url).not.toContain("token=t&");
+    await daemon.stop();
+  });
+
+  test("requests made while the engine loads are all answered: app-config at once from the database, the rest by the engine", async () => {
+    using data = tempDir("od-daemon-early-");
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    let engineReady = false;
+    void daemon.ready.then(() => (engineReady = true));
+    const auth = { authorization: "Bearer t" };
+    // All sent before the data dir is even open.
+    const [config, refused, foreign, agents, put] = await Promise.all([
+      http.call("/api/app-config", { headers: auth }).then((res) => ({ res, engineReady })),
+      http.call("/api/app-config"),
+      http.call("/api/app-config", { headers: { ...auth, "sec-fetch-site": "cross-site" } }),
+      http.call("/api/agents", { headers: auth }).then((res) => ({ res, engineReady })),
+      http.call("/api/app-config", { method: "PUT", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ theme: "dark" }) }),
+    ]);
+    expect(config.engineReady).toBe(false); // the early answer did not wait for the engine
+    expect([config.res.status, await config.res.json()]).toEqual([200, { config: {} }]);
+    expect([refused.status, (await refused.json()).error.code]).toEqual([401, "UNAUTHORIZED"]);
+    expect([foreign.status, (await foreign.json()).error.code]).toEqual([403, "FORBIDDEN_SITE"]);
+    expect(agents.engineReady).toBe(true);
+    expect(agents.res.status).toBe(200);
+    expect([put.status, await put.json()]).toEqual([200, { config: { theme: "dark" } }]);
+    expect(await (await http.call("/api/app-config", { headers: auth })).json()).toEqual({ config: { theme: "dark" } });
+    await daemon.stop();
+  });
+
+  test("a data dir with a saved config (od.db opened before anything else loads) answers it early too", async () => {
+    using data = tempDir("od-daemon-early-saved-");
+    const store = Store.open(join(data.path, "od.db"), openBunSqlite);
+    store.appConfig.update({ theme: "light", agentId: "claude" });
+    store.close();
+    const http = fakeServe();
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+    let engineReady = false;
+    void daemon.ready.then(() => (engineReady = true));
+    const res = await http.call("/api/app-config", { headers: { authorization: "Bearer t" } });
+    expect(engineReady).toBe(false);
+    expect(await res.json()).toEqual({ config: { theme: "light", agentId: "claude" } });
+    await daemon.ready;
     await daemon.stop();
   });
 

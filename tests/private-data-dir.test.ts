@@ -43,4 +43,22 @@ describe("private data dir", () => {
     expect([mode(dataDir), mode(join(dataDir, "skills")), mode(join(dataDir, "agents.local.json")), mode(join(dataDir, "od.db"))]).toEqual(["700", "700", "600", "600"]);
     expect(preparePrivateDataDir(dataDir)).toEqual([]); // nothing left to tighten
   });
+
+  test("a daemon started on an old world-readable data dir (od.db opened before node:fs loads) tightens it, the WAL files too", async () => {
+    using temp = tempDir("od-private-daemon-old-");
+    const dataDir = join(temp.path, "data");
+    Store.open(join(dataDir, "od.db"), openBunSqlite).close();
+    chmodSync(dataDir, 0o755);
+    chmodSync(join(dataDir, "od.db"), 0o644);
+    const previous = process.umask(0o022);
+    try {
+      const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir, token: "t", openSqlite: openBunSqlite, serve: noServe, env: { PATH: "/nonexistent" } });
+      await daemon.ready;
+      expect(mode(dataDir)).toBe("700");
+      for (const file of ["od.db", "od.db-wal", "od.db-shm"]) expect([file, mode(join(dataDir, file))]).toEqual([file, "600"]);
+      await daemon.stop();
+    } finally {
+      process.umask(previous);
+    }
+  });
 });

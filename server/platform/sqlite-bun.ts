@@ -2,10 +2,10 @@
 import type * as BunSqlite from "bun:sqlite";
 import type { SqliteDatabase, SqliteOpener, SqlValue } from "../store/sqlite.ts";
 
-export const openBunSqlite: SqliteOpener = (path) => {
+export const openBunSqlite: SqliteOpener = (path, options) => {
   // Required on first open, not imported: the daemon's shell listens before the engine needs a database.
   const { Database } = import.meta.require("bun:sqlite") as typeof BunSqlite;
-  const db = new Database(path, { create: true, strict: true });
+  const db = new Database(path, options?.create === false ? { readwrite: true, create: false, strict: true } : { create: true, strict: true });
   const wrapped: SqliteDatabase = {
     exec: (sql) => void db.exec(sql),
     prepare(sql) {

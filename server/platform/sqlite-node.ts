@@ -1,8 +1,11 @@
 /** node:sqlite (used under Deno) behind the portable SqliteDatabase interface. */
+import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import type { SqliteOpener, SqlRow, SqlValue } from "../store/sqlite.ts";
 
-export const openNodeSqlite: SqliteOpener = (path) => {
+export const openNodeSqlite: SqliteOpener = (path, options) => {
+  // node:sqlite always creates a missing file: refuse one first when asked not to.
+  if (options?.create === false && !existsSync(path)) throw new Error(`no database at ${path}`);
   const db = new DatabaseSync(path);
   return {
     exec: (sql) => db.exec(sql),

@@ -1,15 +1,16 @@
 /** The single app_config row. */
 import { AppConfig, applyAppConfigPatch, type AppConfigPatch } from "../contracts/app-config.ts";
+import { storedAppConfigJson } from "./app-config-row.ts";
 import type { SqliteDatabase } from "./sqlite.ts";
 
 export class AppConfigRepo {
   constructor(private readonly db: SqliteDatabase) {}
 
   get(): AppConfig {
-    const row = this.db.prepare("SELECT json FROM app_config WHERE id = 1").get();
-    if (!row) return {};
+    const json = storedAppConfigJson(this.db);
+    if (json === undefined) return {};
     // A row written by a newer od may hold keys we don't know; keep what still validates rather than failing.
-    const parsed = AppConfig.safeParse(JSON.parse(String(row.json)));
+    const parsed = AppConfig.safeParse(JSON.parse(json));
     return parsed.success ? parsed.data : {};
   }
 

@@ -17,8 +17,8 @@ export interface SqliteDatabase {
   close(): void;
 }
 
-/** Opens (creating if needed) the database file at `path`. */
-export type SqliteOpener = (path: string) => SqliteDatabase;
+/** Opens the database file at `path`, creating it if needed unless `create` is false (then a missing file throws). */
+export type SqliteOpener = (path: string, options?: { create?: boolean }) => SqliteDatabase;
 
 /** Run `fn` inside one write transaction; rolls back if it throws. */
 export function inTransaction<T>(db: SqliteDatabase, fn: () => T): T {

@@ -29,6 +29,11 @@ export class Store {
     return new Store(openDatabase(path, opener));
   }
 
+  /** The store over a database `openDatabase` already opened (the daemon opens it before the engine loads). */
+  static over(db: SqliteDatabase): Store {
+    return new Store(db);
+  }
+
   close(): void {
     this.db.close();
   }

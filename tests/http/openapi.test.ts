@@ -7,6 +7,7 @@ import { startEngine } from "../../server/engine.ts";
 import { Credentials } from "../../server/http/credentials.ts";
 import { openApiRoutes } from "../../server/http/openapi.ts";
 import { openApiDocument } from "../../server/http/openapi-document.ts";
+import { openDataDir } from "../../server/open-data-dir.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { VERSION } from "../../server/version.ts";
 import { tempDir } from "../support/temp.ts";
@@ -17,7 +18,7 @@ const PORT = 7456;
 /** The whole engine app, as the daemon mounts it (every route module). */
 async function withEngine(body: (engine: Awaited<ReturnType<typeof startEngine>>) => Promise<void>): Promise<void> {
   using dir = tempDir("od-openapi-");
-  const engine = await startEngine({ dataDir: dir.path, env: {}, guard: { credentials: new Credentials(TOKEN), port: () => PORT }, openSqlite: openBunSqlite });
+  const engine = await startEngine({ data: openDataDir(dir.path, openBunSqlite), env: {}, guard: { credentials: new Credentials(TOKEN), port: () => PORT } });
   try {
     await body(engine);
   } finally {

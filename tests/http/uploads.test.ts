@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startEngine } from "../../server/engine.ts";
+import { openDataDir } from "../../server/open-data-dir.ts";
 import { Credentials } from "../../server/http/credentials.ts";
 import { HttpError } from "../../server/http/errors.ts";
 import { uploadRoutes } from "../../server/http/uploads.ts";
@@ -93,7 +94,7 @@ test("non-images → 415, oversize → 413, bad base64 → 400, unknown project 
 
 test("an upload to a project on another machine is kept on this one, where its runs copy it over from", async () => {
   using dir = tempDir("od-http-uploads-remote-");
-  const engine = await startEngine({ dataDir: dir.path, env: {}, guard: { credentials: new Credentials(TEST_TOKEN), port: () => TEST_PORT }, openSqlite: openBunSqlite });
+  const engine = await startEngine({ data: openDataDir(dir.path, openBunSqlite), env: {}, guard: { credentials: new Credentials(TEST_TOKEN), port: () => TEST_PORT } });
   try {
     const project = engine.store.projects.create("remote", "ssh://some-host/srv/app");
     const response = await engine.app.handle(

@@ -1,0 +1,57 @@
+/**
+ * What every open of od.db applies: WAL mode, a busy timeout, foreign keys, and every pending migration.
+ * `synchronous = NORMAL`: in WAL mode every commit is in the WAL file (the OS's page cache) before it returns, so a
+ * crash or kill -9 of od loses nothing; only an OS crash or power loss can lose the last commits. It drops the
+ * fsync each commit paid on the event loop (a run appends a batch every 50 ms). A run's event-id reservation is such
+ * a commit too: after an OS crash its readers (SSE connections, od run's stdout) are gone with the machine.
+ * No node:fs here: the daemon opens an existing od.db with this alone before anything else loads (server/early.ts).
+ */
+import { MIGRATIONS, type Migration } from "./migrations.ts";
+import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.ts";
+
+export function setUpDatabase(db: SqliteDatabase, migrations: Migration[] = MIGRATIONS): SqliteDatabase {
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA foreign_keys = ON");
+  migrate(db, migrations);
+  return db;
+}
+
+/**
+ * od.db at `path` set up, when the file exists already (every start after the first); undefined when it cannot be
+ * opened as it is (missing, or its folder is), for `openDatabase` to create it, or to say what is wrong.
+ */
+export function openExistingDatabase(path: string, open: SqliteOpener): SqliteDatabase | undefined {
+  let db: SqliteDatabase;
+  try {
+    db = open(path, { create: false });
+  } catch {
+    return undefined;
+  }
+  try {
+    return setUpDatabase(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export function schemaVersion(db: SqliteDatabase): number {
+  return Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
+}
+
+function migrate(db: SqliteDatabase, migrations: Migration[]): void {
+  const current = schemaVersion(db);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(`od.db has schema version ${current}, newer than this od understands (${latest}); upgrade od`);
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    inTransaction(db, () => {
+      db.exec(migration.sql);
+      db.exec(`PRAGMA user_version = ${migration.version}`);
+    });
+  }
+}
