@@ -11,20 +11,25 @@ import { tempDir } from "./support/temp.ts";
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 const noServe: HttpServe = () => ({ port: 40124, stop: async () => {} });
 
+/** Starts a daemon on `dataDir` under umask 022; the dir must end 0700 and od.db with its WAL files 0600. */
+async function expectDaemonLeavesItPrivate(dataDir: string): Promise<void> {
+  const previous = process.umask(0o022);
+  try {
+    const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir, token: "t", openSqlite: openBunSqlite, serve: noServe, env: { PATH: "/nonexistent" } });
+    await daemon.ready;
+    expect(mode(dataDir)).toBe("700");
+    for (const file of ["od.db", "od.db-wal", "od.db-shm"]) expect([file, mode(join(dataDir, file))]).toEqual([file, "600"]);
+    await daemon.stop();
+  } finally {
+    process.umask(previous);
+  }
+}
+
 describe("private data dir", () => {
   test("a new data dir is 0700 and od.db, -wal and -shm are 0600 whatever the umask", async () => {
     using temp = tempDir("od-private-");
     const dataDir = join(temp.path, "data");
-    const previous = process.umask(0o022);
-    try {
-      const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir, token: "t", openSqlite: openBunSqlite, serve: noServe, env: { PATH: "/nonexistent" } });
-      await daemon.ready;
-      expect(mode(dataDir)).toBe("700");
-      for (const file of ["od.db", "od.db-wal", "od.db-shm"]) expect([file, mode(join(dataDir, file))]).toEqual([file, "600"]);
-      await daemon.stop();
-    } finally {
-      process.umask(previous);
-    }
+    await expectDaemonLeavesItPrivate(dataDir);
   });
 
   test("an existing world-readable data dir is tightened, and each change is reported", () => {
@@ -50,15 +55,6 @@ describe("private data dir", () => {
     Store.open(join(dataDir, "od.db"), openBunSqlite).close();
     chmodSync(dataDir, 0o755);
     chmodSync(join(dataDir, "od.db"), 0o644);
-    const previous = process.umask(0o022);
-    try {
-      const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir, token: "t", openSqlite: openBunSqlite, serve: noServe, env: { PATH: "/nonexistent" } });
-      await daemon.ready;
-      expect(mode(dataDir)).toBe("700");
-      for (const file of ["od.db", "od.db-wal", "od.db-shm"]) expect([file, mode(join(dataDir, file))]).toEqual([file, "600"]);
-      await daemon.stop();
-    } finally {
-      process.umask(previous);
-    }
+    await expectDaemonLeavesItPrivate(dataDir);
   });
 });

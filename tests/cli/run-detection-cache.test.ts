@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
+import { childOutput } from "../support/child-output.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -20,16 +21,9 @@ async function odRun(dir: string, extraArgs: string[] = []): Promise<{ code: num
     stdin: "pipe",
   });
   child.stdin!.end();
-  let stdout = "";
-  const decoder = new TextDecoder();
-  const errDone = (async () => {
-    for await (const _ of child.stderr);
-  })();
-  for await (const chunk of child.stdout) stdout += decoder.decode(chunk);
-  await errDone;
-  const exit = await child.exited;
+  const { stdout, code } = await childOutput(child);
   const probes = existsSync(probeLog) ? readFileSync(probeLog, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as string[]) : [];
-  return { code: exit.code, probes, stdout };
+  return { code, probes, stdout };
 }
 
 describe("od run and the detection cache", () => {

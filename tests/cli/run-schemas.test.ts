@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
+import { childOutput } from "../support/child-output.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -23,14 +24,8 @@ test("od run loads neither the run, the event nor the conversation schemas", asy
     env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${join(dir.path, "script.json")}`, OD_TEST_LOADED_MODULES: loaded },
     stdin: "ignore",
   });
-  let stdout = "";
-  const decoder = new TextDecoder();
-  const errDone = (async () => {
-    for await (const _ of child.stderr);
-  })();
-  for await (const chunk of child.stdout) stdout += decoder.decode(chunk);
-  await errDone;
-  expect((await child.exited).code).toBe(0);
+  const { stdout, code } = await childOutput(child);
+  expect(code).toBe(0);
   expect(stdout).toContain('"status":"succeeded"');
   const contracts = readFileSync(loaded, "utf8").split("\n").filter((path) => path.includes(join("server", "contracts")));
   expect(contracts.some((path) => path.endsWith(join("contracts", "prompt.ts")))).toBe(true); // the walk sees contracts

@@ -13,6 +13,7 @@ import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
 import { startTestApp } from "../support/app.ts";
+import { childOutput } from "../support/child-output.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, stopMasters, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
@@ -107,17 +108,10 @@ describe("detection on an ssh:// location", () => {
       env: { PATH: "/usr/bin:/bin", HOME: dir.path, TMPDIR: tmp, OD_DATA_DIR: join(dir.path, "data"), ...sshd.env },
       stdin: "ignore",
     });
-    let stdout = "";
-    const decoder = new TextDecoder();
-    const drain = (async () => {
-      for await (const _ of child.stderr) void _;
-    })();
-    for await (const chunk of child.stdout) stdout += decoder.decode(chunk);
-    await drain;
-    const exit = await child.exited;
+    const { stdout, code } = await childOutput(child);
     const controlDir = join(tmp, `od-ssh-${process.getuid!()}`);
     if (existsSync(controlDir)) stopMasters(controlDir);
-    expect(exit.code).toBe(0);
+    expect(code).toBe(0);
     const agents = JSON.parse(stdout) as AgentInfo[];
     expect(agents.find((a) => a.id === "claude")).toMatchObject({ state: "available", version: "9.8.7" });
   }, 120_000);
