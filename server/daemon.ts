@@ -12,7 +12,7 @@ import { loadEngineModule } from "./engine-loader.ts";
 import { Credentials, OPENED_CODE_TTL_MS, randomSecret } from "./http/credentials.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
-import { collectStartupGarbage } from "./platform/memory.ts";
+import { collectGarbage } from "./platform/memory.ts";
 import type { UiAssets } from "./http/ui.ts";
 import type { OpenApiSource } from "./http/openapi.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
@@ -98,7 +98,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         engine = loaded;
         // Warm detection once the engine is up, so probing every CLI never delays a request; then the start-up
         // garbage is collected at once instead of staying resident until the heap's next full collection.
-        setTimeout(() => void loaded.services.catalog.warm().then(collectStartupGarbage, collectStartupGarbage), 0);
+        setTimeout(() => void loaded.services.catalog.warm().then(collectGarbage, collectGarbage), 0);
         resolve(loaded);
       }, reject);
   });

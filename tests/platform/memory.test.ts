@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { collectStartupGarbage } from "../../server/platform/memory.ts";
+import { collectGarbage } from "../../server/platform/memory.ts";
 
 /**
  * A weak reference to ~40 MB of objects held across two young collections (so they are promoted to the old
@@ -16,10 +16,10 @@ function promotedGarbage(): WeakRef<object> {
 
 // The WeakRef, not heap figures: heap statistics moved with collections the engine ran on its own (a busy machine
 // failed two earlier forms of this test), while a promoted object's weak reference clears only when it is collected.
-test("collectStartupGarbage runs a full collection: promoted garbage is freed", async () => {
+test("collectGarbage runs a full collection: promoted garbage is freed", async () => {
   const ref = promotedGarbage();
   await Bun.sleep(0); // a WeakRef keeps its target alive until the job that made it ends
-  collectStartupGarbage();
+  collectGarbage();
   await Bun.sleep(0);
   expect(ref.deref()).toBeUndefined();
 });
