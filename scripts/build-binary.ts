@@ -6,10 +6,13 @@
  *   bun run scripts/build-binary.ts --release  → dist/release/od-<os>-<arch>[.exe] for every target + SHA256SUMS
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { buildOpenApi } from "./build-openapi.ts";
+import { STARTUP_JIT_POLICY } from "../server/platform/jit-policy.ts";
 import { buildWeb } from "./build-web.ts";
+import { recordBytecodeOrder } from "./bytecode-profile.ts";
 import { packDshRuntime } from "./pack-dsh-runtime.ts";
 
 const root = join(import.meta.dir, "..");
@@ -37,10 +40,22 @@ export function odBundleConfig() {
   } satisfies Partial<Bun.BuildConfig>;
 }
 
-export async function compileOd(outfile: string, target?: Bun.Build.CompileTarget): Promise<string> {
+/**
+ * One `bun build --compile`. `bytecodeOrder`: start-up profiles (scripts/bytecode-profile.ts) that lay out the bytecode
+ * the common starts use at the front. The binary starts with a reluctant JIT that od resets once start-up is over
+ * (server/platform/jit-policy.ts).
+ */
+export async function compileOd(outfile: string, target?: Bun.Build.CompileTarget, bytecodeOrder?: string[]): Promise<string> {
   const result = await Bun.build({
     ...odBundleConfig(),
-    compile: { outfile, ...(target ? { target } : {}), autoloadBunfig: false, autoloadDotenv: false },
+    compile: {
+      outfile,
+      ...(target ? { target } : {}),
+      autoloadBunfig: false,
+      autoloadDotenv: false,
+      jitPolicy: STARTUP_JIT_POLICY,
+      ...(bytecodeOrder?.length ? { bytecodeOrder } : {}),
+    },
     // Bytecode cuts start-up by about a third; it needs the server graph free of top-level await.
     bytecode: true,
   });
@@ -58,11 +73,37 @@ export async function buildEmbeddedAssets(): Promise<void> {
   await packDshRuntime();
 }
 
+/**
+ * Start-up profiles recorded from a first, unprofiled build for this machine, into `dir`. A machine where they cannot
+ * be recorded still gets a working binary, laid out without them, and is told so.
+ */
+export async function recordStartupProfiles(dir: string): Promise<string[]> {
+  const unprofiled = join(dir, "od-unprofiled");
+  try {
+    return await recordBytecodeOrder(await compileOd(unprofiled), dir);
+  } catch (error) {
+    console.warn(`building without start-up profiles: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  } finally {
+    rmSync(unprofiled, { force: true });
+  }
+}
+
+/** dist/od as users get it: compiled with the start-up profiles of a first build. */
+export async function buildOd(outfile: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "od-build-"));
+  try {
+    return await compileOd(outfile, undefined, await recordStartupProfiles(dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const release = process.argv.includes("--release");
   await buildEmbeddedAssets();
   if (!release) {
-    const out = await compileOd(join(root, "dist", "od"));
+    const out = await buildOd(join(root, "dist", "od"));
     console.log(`built ${out.replace(root + "/", "")} (od ${pkg.version})`);
     return;
   }
@@ -70,11 +111,18 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const sums: string[] = [];
-  for (const [name, target] of Object.entries(RELEASE_TARGETS)) {
-    const outfile = join(dir, `od-${name}${name.startsWith("windows") ? ".exe" : ""}`);
-    await compileOd(outfile, target);
-    sums.push(`${createHash("sha256").update(readFileSync(outfile)).digest("hex")}  ${basename(outfile)}`);
-    console.log(`built ${basename(outfile)}`);
+  // One set of profiles for every target: they name functions by their code, not by the machine they ran on.
+  const profileDir = mkdtempSync(join(tmpdir(), "od-build-"));
+  try {
+    const profiles = await recordStartupProfiles(profileDir);
+    for (const [name, target] of Object.entries(RELEASE_TARGETS)) {
+      const outfile = join(dir, `od-${name}${name.startsWith("windows") ? ".exe" : ""}`);
+      await compileOd(outfile, target, profiles);
+      sums.push(`${createHash("sha256").update(readFileSync(outfile)).digest("hex")}  ${basename(outfile)}`);
+      console.log(`built ${basename(outfile)}`);
+    }
+  } finally {
+    rmSync(profileDir, { recursive: true, force: true });
   }
   writeFileSync(join(dir, "SHA256SUMS"), sums.join("\n") + "\n");
   console.log(`wrote dist/release/SHA256SUMS (${sums.length} binaries)`);

@@ -12,6 +12,7 @@ import { loadEngineModule } from "./engine-loader.ts";
 import { Credentials, OPENED_CODE_TTL_MS, randomSecret } from "./http/credentials.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
+import { endStartupJitPolicy } from "./platform/jit-policy.ts";
 import { collectGarbage } from "./platform/memory.ts";
 import type { UiAssets } from "./http/ui.ts";
 import type { OpenApiSource } from "./http/openapi.ts";
@@ -96,9 +97,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       )
       .then((loaded) => {
         engine = loaded;
-        // Warm detection once the engine is up, so probing every CLI never delays a request; then the start-up
-        // garbage is collected at once instead of staying resident until the heap's next full collection.
-        setTimeout(() => void loaded.services.catalog.warm().then(collectGarbage, collectGarbage), 0);
+        // Warm detection once the engine is up, so probing every CLI never delays a request; then start-up is over:
+        // its garbage is collected at once instead of staying resident until the heap's next full collection, and
+        // the JIT compiles hot code as usual again.
+        const startupOver = () => {
+          collectGarbage();
+          endStartupJitPolicy();
+        };
+        setTimeout(() => void loaded.services.catalog.warm().then(startupOver, startupOver), 0);
         resolve(loaded);
       }, reject);
   });

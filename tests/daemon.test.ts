@@ -1,5 +1,5 @@
 // The daemon shell: up at once, health through the guard while the engine loads, everything else after it.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { startDaemon, type HttpServe } from "../server/daemon.ts";
@@ -31,6 +31,22 @@ describe("startDaemon", () => {
     expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:40123\/\?token=[\w-]{32}$/);
     expect(daemon.url).not.toContain("token=t&");
     await daemon.stop();
+  });
+
+  test("once start-up is over (engine loaded, agents detected) the JIT compiles hot code as usual again", async () => {
+    // The compiled binary starts with a reluctant JIT (scripts/build-binary.ts); left so, a long run stays slow.
+    const setPolicy = spyOn(Bun.unsafe, "setJITPolicy");
+    try {
+      using data = tempDir("od-daemon-jit-");
+      const http = fakeServe();
+      const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } });
+      await daemon.ready;
+      for (let waited = 0; setPolicy.mock.calls.length === 0 && waited < 10_000; waited += 10) await Bun.sleep(10);
+      expect(setPolicy.mock.calls).toEqual([[1]]);
+      await daemon.stop();
+    } finally {
+      setPolicy.mockRestore();
+    }
   });
 
   test("requests made while the engine loads are all answered: app-config at once from the database, the rest by the engine", async () => {

@@ -11,8 +11,11 @@ export const FAKE_CLI = join(ROOT, "tests", "fakes", "fake-cli.ts");
 /**
  * dist/od built from the current source (`npm run build`), once: bench/run.ts builds it and sets
  * `OD_BENCH_SKIP_BUILD=1` for the benchmarks it starts; a benchmark run alone builds it itself.
+ * `OD_BENCH_BINARY=FILE` measures that executable instead (e.g. a build made with other compile options).
  */
 export async function odBinary(): Promise<string> {
+  const chosen = process.env.OD_BENCH_BINARY;
+  if (chosen) return chosen;
   if (process.env.OD_BENCH_SKIP_BUILD === "1" && existsSync(OD)) return OD;
   const build = Bun.spawn([process.execPath, "run", join(ROOT, "scripts", "build-binary.ts")], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
   if ((await build.exited) !== 0) throw new Error("building dist/od failed");

@@ -2,7 +2,7 @@
 import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildEmbeddedAssets, compileOd } from "../../../scripts/build-binary.ts";
+import { buildEmbeddedAssets, buildOd } from "../../../scripts/build-binary.ts";
 
 const root = join(import.meta.dir, "..", "..", "..");
 let built: Promise<string> | undefined;
@@ -10,7 +10,7 @@ let built: Promise<string> | undefined;
 export function buildBinaryOnce(): Promise<string> {
   return (built ??= (async () => {
     await buildEmbeddedAssets();
-    return compileOd(join(root, "dist", "od"));
+    return buildOd(join(root, "dist", "od"));
   })());
 }
 

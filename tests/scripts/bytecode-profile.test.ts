@@ -1,0 +1,33 @@
+// The start-up profiles the binary is laid out by: both starts (serve, run) really ran, so the profiles name the
+// functions they used; a binary that cannot start fails the recording with its name, and the build then goes on
+// without profiles instead of failing.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { recordStartupProfiles } from "../../scripts/build-binary.ts";
+import { recordBytecodeOrder } from "../../scripts/bytecode-profile.ts";
+import { tempDir } from "../support/temp.ts";
+
+/** Entries of an order file: after its version line, one "<kind> <hash>" line per module or function used. */
+function entriesIn(file: string): number {
+  const lines = readFileSync(file, "utf8").split("\n");
+  expect(lines[0]).toMatch(/^v\d+$/);
+  return lines.filter((line) => /^[A-Z] [0-9a-f]+$/.test(line)).length;
+}
+
+describe("start-up profiles", () => {
+  test("a first build is started as `od serve` and as `od run`, and each start leaves its profile", async () => {
+    using dir = tempDir("od-profile-");
+    const files = await recordStartupProfiles(dir.path);
+    expect(files.map((file) => file.slice(dir.path.length + 1))).toEqual(["serve.order", "run.order"]);
+    // Thousands of entries each: the serve profile covers the engine's first answers, the run one a whole run.
+    const [serve, run] = files.map(entriesIn);
+    expect(serve).toBeGreaterThan(5000);
+    expect(run).toBeGreaterThan(5000);
+  }, 120_000);
+
+  test("a binary that does not start fails the recording, naming the start that failed", async () => {
+    using dir = tempDir("od-profile-bad-");
+    await expect(recordBytecodeOrder("/bin/false", dir.path)).rejects.toThrow(/od serve/);
+  }, 60_000);
+});
