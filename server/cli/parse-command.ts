@@ -6,6 +6,7 @@
 import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentEvent } from "../contracts/events.ts";
+import { endStartupJitPolicy } from "../platform/jit-policy.ts";
 import { isJsonEventParser, isStreamFormat, JSON_EVENT_PARSERS, STREAM_FORMATS, takesTextChunks, type StreamFormat } from "../runtimes/streams/formats.ts";
 import { batchedOutput } from "./batched-output.ts";
 import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
@@ -59,6 +60,8 @@ export const parseCommand: CommandSpec = {
       import("../runtimes/streams/read-events.ts"),
       import("../runtimes/streams/artifacts.ts"),
     ]);
+    // Start-up is over: from here the transcript is read, parsed and printed line by line.
+    endStartupJitPolicy();
     // Artifacts are spooled as the text streams, so memory stays flat however large the transcript is.
     using artifacts = format === "plain" && outDir !== undefined ? new ArtifactSpool() : undefined;
     try {
