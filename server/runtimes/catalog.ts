@@ -4,7 +4,7 @@
  */
 import type { RemoteLocation } from "../remote/location.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
-import { detectAgentsOn } from "../remote/remote-detection.ts";
+import { LocationDetections } from "../remote/location-detections.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
@@ -47,8 +47,9 @@ export class AgentCatalog {
   readonly profileDiagnostics: readonly AgentDiagnostic[];
   readonly capabilities = new CapabilityMemory();
   readonly liveModels = new LiveModelMemory();
+  /** What detection found on other machines and in containers, kept for the runs there. */
+  readonly locations: LocationDetections;
   #deps: () => DetectionDeps;
-  readonly #remote: RemoteContext | undefined;
   readonly #cache: DetectionCache;
   readonly #deadlineMs: number;
   #latest: AgentInfo[] | undefined;
@@ -58,10 +59,10 @@ export class AgentCatalog {
   constructor(options: AgentCatalogOptions) {
     this.defs = options.defs;
     this.#deps = options.deps;
-    this.#remote = options.remote;
     this.profileDiagnostics = options.profileDiagnostics ?? [];
     this.#cache = options.cache ?? new MemoryDetectionCache();
     this.#deadlineMs = options.deadlineMs ?? DEFAULT_PASS_DEADLINE_MS;
+    this.locations = new LocationDetections({ defs: this.defs, deps: () => this.#deps(), deadlineMs: this.#deadlineMs, ...(options.remote ? { remote: options.remote } : {}) });
   }
 
   #start(): DetectionPass {
@@ -120,9 +121,10 @@ export class AgentCatalog {
     return pass.snapshot();
   }
 
-  /** Stop the running pass's probes (a short-lived process is done with the catalog). */
+  /** Stop the running passes' probes, here and on other locations (a short-lived process is done with the catalog). */
   close(): void {
     this.#current?.abort();
+    this.locations.close();
   }
 
   /**
@@ -134,16 +136,16 @@ export class AgentCatalog {
     return this.#start().follow();
   }
 
-  /** Latest info of one agent, without waiting. */
   /**
-   * Detection on another machine or in a container, with the same defs, probe limits and per-agent env as here.
-   * Not cached and not shared with the local pass: each call probes that location afresh.
+   * Detection on another machine or in a container, with the same defs, probe limits, deadline and per-agent env as
+   * here: that location is probed now (a probe already running there is joined), and the result is kept for the runs
+   * there (`locations`).
    */
   detectOn(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
-    const deps = this.#deps();
-    return detectAgentsOn(location, this.defs, deps, context ?? this.#remote ?? { env: deps.env });
+    return this.locations.detect(location, context);
   }
 
+  /** Latest info of one agent, without waiting. */
   peek(id: string): AgentInfo | undefined {
     return this.#latest?.find((agent) => agent.id === id);
   }

@@ -49,7 +49,9 @@ async function dockerHarness(steps: FakeStep[], { def = claude, setUp, inputs }:
     remote: { env: { ...process.env, ...docker.env } },
   });
   setUp?.(h.projectDir);
-  h.store.appConfig.update({ agentCliEnv: { [def.id]: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+  // What detection in the container finds in the CLI's help: the flags staged inputs are passed with.
+  const help = "  --add-dir <dirs>\n  --mcp-config <files>";
+  h.store.appConfig.update({ agentCliEnv: { [def.id]: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, FAKE_CLI_HELP: help } } });
   return h;
 }
 

@@ -160,8 +160,10 @@ describe("runs of an ssh:// project", () => {
     }
   });
 
-  test("a CLI missing on the host, or a folder gone there, ends the run with a typed reason naming the host", async () => {
-    await using h = await remoteHarness([{ readLine: true }]);
+  test("a CLI gone from the host since it was detected there, or a folder gone there, ends the run with a typed reason naming the host", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") }]);
+    expect(endOf((await h.run({ agentId: "claude", message: "hi" })).events).status).toBe("succeeded");
+    // Detection there found the CLI a moment ago (its result is kept): the run goes ahead and finds it missing.
     h.store.appConfig.update({ agentCliEnv: { claude: { PATH: "/usr/bin:/bin" } } });
     const missingCli = await h.run({ agentId: "claude", message: "hi" });
     expect(endOf(missingCli.events)).toMatchObject({ status: "failed", failureDetail: "cli_not_installed" });
