@@ -211,7 +211,10 @@ describe("inputs of a run on an ssh:// project", () => {
     const before = h.ledger().length;
     await server.close();
     const { events } = await h.run({ agentId: "atomcode", message: "hi", skillIds: [h.skillId] });
-    expect(diagnosticsOf(events).find((d) => d.startsWith("remote_inputs"))).toMatch(/^remote_inputs: could not make a staging folder on od-test-host: .*; the run goes on without skills$/);
+    expect(diagnosticsOf(events).filter((d) => d.startsWith("remote_inputs"))).toEqual([
+      expect.stringMatching(/^remote_inputs: cannot reach od-test-host: .*; the run goes on without the project's own skills$/),
+      expect.stringMatching(/^remote_inputs: could not make a staging folder on od-test-host: .*; the run goes on without skills$/),
+    ]);
     const error = events.find((e) => e.type === "error");
     expect(error).toMatchObject({ error: { code: "REMOTE_UNSUPPORTED" } });
     expect(endOf(events)).toMatchObject({ status: "failed", failureCategory: "config" });
