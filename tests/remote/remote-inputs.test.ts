@@ -205,7 +205,7 @@ describe("inputs of a run on an ssh:// project", () => {
   test("staging that cannot reach the host is a diagnostic; a prompt-file agent then fails typed, not with a crash", async () => {
     const atomcode = getAgentDef("atomcode") as RuntimeAgentDef;
     // A host of its own, gone between the detection a first run kept and the next run's staging.
-    const server = await startTestSshd();
+    await using server = await startTestSshd();
     await using h = await stagedHarness([atomcode], [{ recordFiles: true }, { out: "the plain answer" }], server);
     expect(endOf((await h.run({ agentId: "atomcode", message: "hi" })).events).status).toBe("succeeded");
     const before = h.ledger().length;
