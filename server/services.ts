@@ -68,6 +68,7 @@ export function createServices(options: ServicesOptions): Services {
   });
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp, remoteUploadsDir: paths.remoteUploads });
   // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
-  const runs = new RunService({ store: options.store, defs: loaded.defs, agents: directory, env, timeouts: options.runTimeouts, inputs, outputDir: paths.runOutput });
+  // A run on another machine uses what the catalog's detection there found (`GET /api/agents?location=` fills it).
+  const runs = new RunService({ store: options.store, defs: loaded.defs, agents: directory, locations: catalog.locations, env, timeouts: options.runTimeouts, inputs, outputDir: paths.runOutput });
   return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, { env }), skills, defs };
 }

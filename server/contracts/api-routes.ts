@@ -212,7 +212,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
       400: `${BAD_BODY}, UNKNOWN_AGENT, AGENT_UNAVAILABLE, NO_AGENT_AVAILABLE, INVALID_MODEL, UNKNOWN_MODEL, UNKNOWN_REASONING`,
       404: `${NO_PROJECT}, CONVERSATION_NOT_FOUND`,
       409: "RUN_IN_PROGRESS",
+      502: "REMOTE_UNREACHABLE",
       503: "UPSTREAM_UNAVAILABLE",
+      504: "REMOTE_UNREACHABLE",
     },
   },
   {
@@ -259,14 +261,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
     replies: [{ status: 200, json: OkResponse }], errors: { 400: BAD_BODY, 404: "NOT_FOUND", 409: "RUN_NOT_LIVE, INPUT_NOT_SUPPORTED" },
   },
   {
-    method: "GET", path: "/api/skills", summary: "Skills (?projectId= adds the project's own)", auth: "bearer",
+    method: "GET", path: "/api/skills", summary: "Skills (?projectId= adds the project's own, read where it lives)", auth: "bearer",
     query: ListSkillsQuery,
-    replies: [{ status: 200, json: SkillListResponse }], errors: { 400: "BAD_REQUEST", 404: NO_PROJECT },
+    replies: [{ status: 200, json: SkillListResponse }],
+    errors: { 400: "BAD_REQUEST", 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_READ_FAILED", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "GET", path: "/api/skills/:id", summary: "One skill with its body and files", auth: "bearer",
     query: ListSkillsQuery,
-    replies: [{ status: 200, json: SkillDetailResponse }], errors: { 400: "BAD_REQUEST", 404: `SKILL_NOT_FOUND, ${NO_PROJECT}` },
+    replies: [{ status: 200, json: SkillDetailResponse }],
+    errors: { 400: "BAD_REQUEST", 404: `SKILL_NOT_FOUND, ${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_READ_FAILED", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "POST", path: "/api/skills/import", summary: "Write a user skill", auth: "bearer",

@@ -67,6 +67,7 @@ export type SkillSummary = z.infer<typeof SkillSummary>;
 
 /** One file of a skill folder. */
 export const SkillFile = z.object({ path: z.string(), size: z.number() });
+export type SkillFile = z.infer<typeof SkillFile>;
 
 /** `GET /api/skills/:id`: the summary plus the body and every file. */
 export const SkillDetail = SkillSummary.extend({ body: z.string(), files: z.array(SkillFile) });

@@ -1,9 +1,13 @@
 /**
- * Skills: `GET /api/skills` (`?projectId=` adds the project's `.od/skills/`), `GET /api/skills/:id` (body + files),
- * `POST /api/skills/import` (writes a user skill), `DELETE /api/skills/:id` (user skills only; others → 403).
+ * Skills: `GET /api/skills` (`?projectId=` adds the project's `.od/skills/`, read where the project lives for one on
+ * another machine), `GET /api/skills/:id` (body + files), `POST /api/skills/import` (writes a user skill),
+ * `DELETE /api/skills/:id` (user skills only; others → 403).
  */
 import { Elysia } from "elysia";
 import { ImportSkillRequest, ListSkillsQuery, type SkillSummary } from "../contracts/skills.ts";
+import { remoteLocationOf } from "../remote/location.ts";
+import type { RemoteContext } from "../remote/remote-exec.ts";
+import { readRemoteProjectSkills } from "../remote/remote-skills.ts";
 import { SkillError, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { HttpError, parseBody } from "./errors.ts";
 
@@ -12,15 +16,19 @@ export type ProjectDirOf = (projectId: string) => string;
 
 const STATUS: Record<SkillError["code"], number> = { SKILL_NOT_FOUND: 404, SKILL_READ_ONLY: 403, SKILL_EXISTS: 409 };
 
-export const skillRoutes = (skills: SkillLibrary, projectDirOf: ProjectDirOf) => {
-  const projectDir = (query: unknown) => {
+export const skillRoutes = (skills: SkillLibrary, projectDirOf: ProjectDirOf, remote: RemoteContext) => {
+  /** The project's own skills: its local folder, or those read where it lives. */
+  const projectOf = async (query: unknown): Promise<string | { skills: LoadedSkill[] } | undefined> => {
     const { projectId } = parseBody(ListSkillsQuery, query ?? {});
-    return projectId ? projectDirOf(projectId) : undefined;
+    if (!projectId) return undefined;
+    const folder = projectDirOf(projectId);
+    const location = remoteLocationOf(folder);
+    return location ? { skills: await readRemoteProjectSkills(location, remote) } : folder;
   };
   return new Elysia({ name: "skills" })
-    .get("/api/skills", ({ query }) => ({ skills: skills.list(projectDir(query)).map(summary) }))
-    .get("/api/skills/:id", ({ params, query }) => {
-      const skill = skills.detail(params.id, projectDir(query));
+    .get("/api/skills", async ({ query }) => ({ skills: skills.list(await projectOf(query)).map(summary) }))
+    .get("/api/skills/:id", async ({ params, query }) => {
+      const skill = skills.detail(params.id, await projectOf(query));
       if (!skill) throw new HttpError(404, "SKILL_NOT_FOUND", `no skill '${params.id}'`);
       return { skill };
     })
@@ -36,7 +44,7 @@ export const skillRoutes = (skills: SkillLibrary, projectDirOf: ProjectDirOf) =>
 };
 
 function summary(skill: LoadedSkill): SkillSummary {
-  const { body: _body, ...rest } = skill;
+  const { body: _body, remoteFiles: _files, ...rest } = skill;
   return rest;
 }
 

@@ -117,7 +117,7 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
 }
 
 async function prepareSkills(deps: RunInputsDeps, request: RunInputsRequest): Promise<{ preamble: string; roots: string[]; stagedDirs: string[] }> {
-  const selected = chooseSkills(deps.skills, request);
+  const selected = chooseSkills(deps.skills, { ...request, project: request.projectDir });
   if (!selected.length) return { preamble: "", roots: [], stagedDirs: [] };
 
   const composed: ComposedSkill[] = [];

@@ -9,17 +9,21 @@ import type { RunInputNote } from "./run-inputs.ts";
 /** The usable skills a run selected (explicit ids, then `@mentions`), in order; [] when none. */
 export function chooseSkills(
   skills: SkillLibrary | undefined,
-  request: { projectDir?: string; skillIds: readonly string[]; message: string; note: (note: RunInputNote) => void },
+  request: { project?: string | { skills: LoadedSkill[] }; skillIds: readonly string[]; message: string; note: (note: RunInputNote) => void },
 ): LoadedSkill[] {
-  if (!skills) return [];
-  if (!request.skillIds.length && !request.message.includes("@")) return [];
-  const selection = selectSkills(skills.list(request.projectDir), request.skillIds, request.message);
+  if (!wantsSkills(skills, request)) return [];
+  const selection = selectSkills(skills!.list(request.project), request.skillIds, request.message);
   for (const id of selection.unknownIds) request.note({ kind: "skill_unknown", message: `no skill '${id}'; it was not used`, detail: { skillId: id } });
   for (const skill of selection.unusable) {
     const why = skill.diagnostics.find((d) => d.severity === "error")?.message ?? "it is invalid";
     request.note({ kind: "skill_unusable", message: `skill '${skill.id}' was not used: ${why}`, detail: { skillId: skill.id } });
   }
   return selection.selected;
+}
+
+/** Whether a run could select any skill: explicit ids, or an `@` that may mention one. */
+export function wantsSkills(skills: SkillLibrary | undefined, request: { skillIds: readonly string[]; message: string }): boolean {
+  return !!skills && (request.skillIds.length > 0 || request.message.includes("@"));
 }
 
 /** The diagnostic naming the skills a run uses. */

@@ -59,6 +59,15 @@ export function formatLocation(location: ProjectLocation): string {
   return `ssh://${user}${location.host}${port}${location.path}`;
 }
 
+/**
+ * The machine or container of a location, without its folder: `ssh://[user@]host[:port]` (the host in lower case,
+ * as DNS and ssh_config match it) or `docker://CONTAINER`. What is detected there is the same for every folder.
+ */
+export function locationKey(location: RemoteLocation): string {
+  const machine = location.kind === "ssh" ? { ...location, host: location.host.toLowerCase() } : location;
+  return formatLocation({ ...machine, path: "" });
+}
+
 /** The location of a stored project path, or undefined for a local one. */
 export function remoteLocationOf(path: string): RemoteLocation | undefined {
   if (!isRemoteUrl(path)) return undefined;

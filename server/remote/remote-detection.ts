@@ -2,10 +2,10 @@
  * Detection where the agent runs: the same defs, probes, timeouts and diagnostics as on this machine, each probe
  * run through ssh or docker exec with the environment a remote run would send (on stdin, as runs do). One quick
  * reachability check comes first, so an unreachable host is one typed diagnostic per agent, fast, not a pass of
- * timeouts.
+ * timeouts. location-detections.ts runs the passes and keeps their results.
  */
 import type { AgentInfo } from "../contracts/agents.ts";
-import { baseAgentInfo, detectAgents, type DetectionDeps } from "../runtimes/detection.ts";
+import { baseAgentInfo, type DetectionDeps } from "../runtimes/detection.ts";
 import { remoteUnreachableDiagnostic } from "../runtimes/diagnostics.ts";
 import { runProbe, type ProbeRunner } from "../runtimes/probe.ts";
 import { RUN_COOKIE_VAR, remoteAgentEnv } from "../runtimes/env.ts";
@@ -39,22 +39,43 @@ export function remoteProbeRunner(location: RemoteLocation, context: RemoteConte
   };
 }
 
-export async function detectAgentsOn(
-  location: RemoteLocation,
-  defs: readonly RuntimeAgentDef[],
-  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "timeouts" | "signal">,
-  context: RemoteContext,
-): Promise<AgentInfo[]> {
-  const where = describeLocation(location);
+/** Whether the location answers at all: one quick command there, before any probe. */
+export type LocationReach = { reached: true } | { reached: false; timedOut: boolean; why: string };
+
+export async function reachLocation(location: RemoteLocation, context: RemoteContext): Promise<LocationReach> {
   const reach = await runRemoteScript(location, "true", [], context, { timeoutMs: REACH_TIMEOUT_MS });
-  if (reach.kind !== "exited") {
-    const why = reach.kind === "timeout" ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reach.stderr;
-    return defs.map((def) => ({ ...baseAgentInfo(def, deps.env), diagnostics: [remoteUnreachableDiagnostic(where, why)] }));
-  }
+  if (reach.kind === "exited") return { reached: true };
+  const timedOut = reach.kind === "timeout";
+  return { reached: false, timedOut, why: timedOut ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reach.stderr };
+}
+
+/** Every def as unavailable with one `remote-unreachable` diagnostic naming the location. */
+export function unreachableInfos(location: RemoteLocation, defs: readonly RuntimeAgentDef[], env: DetectionDeps["env"], why: string): AgentInfo[] {
+  const where = describeLocation(location);
+  return defs.map((def) => ({ ...baseAgentInfo(def, env), diagnostics: [remoteUnreachableDiagnostic(where, why)] }));
+}
+
+/**
+ * The deps of a detection pass on `location`: this machine's probe limits and per-agent env, each def launched by
+ * its bare name there with the environment a remote run sends. Only what applies there is taken: model discovery
+ * over ACP and executable stamps are this machine's.
+ */
+export function remoteDetectionDeps(
+  location: RemoteLocation,
+  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "timeouts" | "forRun" | "lastGood">,
+  context: RemoteContext,
+): DetectionDeps {
   const launch = (def: RuntimeAgentDef) => {
     const { [RUN_COOKIE_VAR]: _cookie, ...env } = remoteAgentEnv(def, deps.env, deps.configuredEnv?.(def.id), "");
     return { ...remoteAgentLaunch(def), env };
   };
-  const detected = await detectAgents(defs, { ...deps, runProbe: remoteProbeRunner(location, context), remote: { launch, where } });
-  return detected.map((agent) => agent.info);
+  return {
+    env: deps.env,
+    ...(deps.configuredEnv ? { configuredEnv: deps.configuredEnv } : {}),
+    ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
+    ...(deps.forRun ? { forRun: true } : {}),
+    ...(deps.lastGood ? { lastGood: deps.lastGood } : {}),
+    runProbe: remoteProbeRunner(location, context),
+    remote: { launch, where: describeLocation(location) },
+  };
 }

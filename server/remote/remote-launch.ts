@@ -13,6 +13,8 @@ import { remoteScriptArgv } from "./transport-argv.ts";
 const NO_FOLDER = 96;
 const NO_ENVIRONMENT = 97;
 const COMMAND_NOT_FOUND = 127;
+/** How long the check that a location still answers waits, after a client failed. */
+const REACH_TIMEOUT_MS = 15_000;
 
 /** Everything an attempt needs to run one agent argv on a remote location instead of here. */
 export type RemoteLaunch = {
@@ -25,6 +27,11 @@ export type RemoteLaunch = {
   preamble: string;
   /** End every process of the run still on the remote side; resolves to the remote pids it signalled. */
   sweep(graceMs: number): Promise<number[]>;
+  /**
+   * For a client that failed without a reason of its own (docker exec ends 137 when its container is removed):
+   * the connection-lost failure when the location no longer answers, else undefined. Never throws.
+   */
+  lostSince(exit: { code: number | null; signal: string | null }, weStopped: boolean): Promise<RemoteFailure | undefined>;
 };
 
 /** Why a finished client means the run failed on the remote side, or undefined when the agent itself exited. */
@@ -38,6 +45,12 @@ export function remoteLaunch(location: RemoteLocation, agentArgv: readonly strin
     env: clientEnv(context.env),
     preamble: envLine(agentEnv),
     sweep: (graceMs) => (runId ? sweepRemoteRun(location, runId, graceMs, context) : Promise.resolve([])),
+    lostSince: async (exit, weStopped) => {
+      if (weStopped || exit.code === 0) return undefined;
+      const reach = await runRemoteScript(location, "true", [], context, { timeoutMs: REACH_TIMEOUT_MS });
+      if (reach.kind === "exited") return undefined;
+      return connectionLost(location, reach.kind === "timeout" ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : lastLine(reach.stderr));
+    },
   };
 }
 
@@ -54,12 +67,15 @@ export async function sweepRemoteRun(location: RemoteLocation, runId: string, gr
 export function remoteFailure(location: RemoteLocation, bin: string, exit: { code: number | null; signal: string | null }, stderr: string, weStopped: boolean): RemoteFailure | undefined {
   const where = describeLocation(location);
   if (!weStopped && (isTransportFailure(location, exit.code, stderr) || exit.code === NO_ENVIRONMENT || (exit.signal !== null && exit.code === null))) {
-    const why = lastLine(stderr);
-    return { code: "REMOTE_CONNECTION_LOST", detail: "remote_connection_lost", reason: `the connection to ${where} was lost${why ? ` (${why})` : ""}` };
+    return connectionLost(location, lastLine(stderr));
   }
   if (exit.code === NO_FOLDER) return { code: "INVALID_PROJECT_PATH", detail: "remote_folder_missing", reason: `the project folder is missing on ${where}` };
   if (exit.code === COMMAND_NOT_FOUND) return { code: "AGENT_NOT_INSTALLED", detail: "cli_not_installed", reason: `${bin} is not installed on ${where} (or not on its PATH)` };
   return undefined;
+}
+
+function connectionLost(location: RemoteLocation, why: string): RemoteFailure {
+  return { code: "REMOTE_CONNECTION_LOST", detail: "remote_connection_lost", reason: `the connection to ${describeLocation(location)} was lost${why ? ` (${why})` : ""}` };
 }
 
 function lastLine(text: string): string {

@@ -1,24 +1,27 @@
 /**
- * A remote run's inputs, staged where its agent runs: the selected skills' folders, the MCP config file (per the
- * def's injection mode), the image attachments and, for defs that read their prompt from a file, that file — all in
- * the run's private staging folder there (remote-staging.ts), every path handed to the agent a path on that side.
- * The project's own MCP list is read from the project there. Every problem is a run diagnostic; the run goes on.
+ * A remote run's inputs, staged where its agent runs: the selected skills' folders (the project's own copied there
+ * from its `.od/skills/`, the others sent from this machine), the MCP config file (per the def's injection mode),
+ * the image attachments and, for defs that read their prompt from a file, that file — all in the run's private
+ * staging folder there (remote-staging.ts), every path handed to the agent a path on that side. The project's own
+ * MCP list is read from the project there. Every problem is a run diagnostic; the run goes on.
  */
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { resolveRunImages } from "../inputs/run-images.ts";
 import type { PreparedRunInputs, RunInputNote } from "../inputs/run-inputs.ts";
-import { chooseSkills, skillsUsedNote } from "../inputs/skill-choice.ts";
+import { chooseSkills, skillsUsedNote, wantsSkills } from "../inputs/skill-choice.ts";
+import { HttpError } from "../http/errors.ts";
 import { readMcpFile } from "../mcp/config-files.ts";
 import { claudeMcpConfig, planMcpInjection } from "../mcp/injection.ts";
 import { runMcpServers } from "../mcp/run-servers.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
-import { listFiles, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
+import { listFiles, MAX_LISTED_FILES, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stagingFolderName } from "../skills/staging.ts";
 import type { RemoteLocation } from "./location.ts";
 import type { RemoteContext } from "./remote-exec.ts";
 import { readRemoteMcpList } from "./remote-mcp-file.ts";
+import { readRemoteProjectSkills } from "./remote-skills.ts";
 import { RemoteStaging, RemoteStagingError } from "./remote-staging.ts";
 import type { TarEntry } from "./tar-writer.ts";
 
@@ -43,15 +46,18 @@ export type RemoteRunInputsRequest = {
 
 export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request: RemoteRunInputsRequest): Promise<PreparedRunInputs> {
   const { def, note } = request;
-  // A remote project's own skills live there: only the user's and the bundled ones are offered.
-  const skills = chooseSkills(deps.skills, { skillIds: request.skillIds, message: request.message, note });
+  // The project's own skills are read there, and shadow the user's and the bundled ones as locally.
+  const project = wantsSkills(deps.skills, request) ? await remoteProjectSkills(request) : undefined;
+  const skills = chooseSkills(deps.skills, { ...(project ? { project } : {}), skillIds: request.skillIds, message: request.message, note });
   const servers = runMcpServers(deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] }, await readRemoteMcpList(request.location, request.context), note);
   const images = remoteImages(request);
 
   const entries: TarEntry[] = [];
-  const skillFolders = skills.map((skill) => ({ skill, folder: `skills/${stagingFolderName(skill.dir)}`, files: listFiles(skill.dir).map((f) => f.path) }));
+  const skillFolders = skills.map((skill) => ({ skill, folder: `skills/${stagingFolderName(skill.dir)}`, files: (skill.remoteFiles ?? listFiles(skill.dir)).map((f) => f.path) }));
   if (skillFolders.length) entries.push({ path: "skills", mode: 0o700 });
-  for (const { skill, folder, files } of skillFolders) entries.push(...folderEntries(folder, skill.dir, files));
+  // Skills of this machine travel in the tar stream; the project's own are copied there, from where they are.
+  for (const { skill, folder, files } of skillFolders) if (!skill.remoteFiles) entries.push(...folderEntries(folder, skill.dir, files));
+  const copies = skillFolders.flatMap(({ skill, folder }) => (skill.remoteFiles ? [{ source: skill.dir, member: folder }] : []));
   const mcpFile = servers.length && def.externalMcpInjection === "claude-mcp-json" ? "mcp.json" : undefined;
   if (mcpFile) entries.push({ path: mcpFile, mode: 0o600, data: new TextEncoder().encode(JSON.stringify(claudeMcpConfig(servers), null, 2)) });
   const stagedImages = images.map((path, index) => ({ local: path, member: `images/${index + 1}-${basename(path)}` }));
@@ -63,6 +69,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
     try {
       staging = await RemoteStaging.create(request.location, request.runId, request.context);
       await staging.put(entries);
+      await staging.copyIn(copies, MAX_LISTED_FILES);
     } catch (error) {
       if (!(error instanceof RemoteStagingError)) throw error;
       await staging?.remove();
@@ -73,7 +80,10 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   }
 
   if (skills.length) note(skillsUsedNote(skills));
-  const composed: ComposedSkill[] = skillFolders.map(({ skill, folder, files }) => (staging ? { skill, files, remotePath: staging.path(folder) } : { skill, files: bodyOnly(files) }));
+  // Unstaged, a project's own skill is still in its folder there (its `dir`); another has only its body there.
+  const composed: ComposedSkill[] = skillFolders.map(({ skill, folder, files }) =>
+    staging ? { skill, files, remotePath: staging.path(folder) } : { skill, files: skill.remoteFiles ? files : bodyOnly(files) },
+  );
   // Env-borne and protocol-borne MCP config needs no file; the file mode's config is the staged one.
   const mcp = mcpFile ? undefined : planMcpInjection(def, servers, { tempDir: "", runId: request.runId });
   for (const message of mcp?.notes ?? []) note({ kind: "mcp_not_forwarded", message });
@@ -110,6 +120,17 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
       return removed;
     },
   };
+}
+
+/** The project's own skills, read there; undefined (and a diagnostic) when they cannot be. */
+async function remoteProjectSkills(request: RemoteRunInputsRequest): Promise<{ skills: LoadedSkill[] } | undefined> {
+  try {
+    return { skills: await readRemoteProjectSkills(request.location, request.context) };
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    request.note({ kind: "remote_inputs", message: `${error.message}; the run goes on without the project's own skills` });
+    return undefined;
+  }
 }
 
 /** A folder's entries for the tar stream: the folder, its subfolders, then its files (read when streamed). */

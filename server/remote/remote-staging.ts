@@ -15,6 +15,18 @@ const TIMEOUT_MS = 60_000;
 const CREATE_SCRIPT = 'umask 077; d=$(mktemp -d "${TMPDIR:-/tmp}/od-stage-$1.XXXXXXXX") || exit 3; printf "%s" "$d"';
 /** `$1` folder: unpacks the tar stream on stdin into it. Exit 3: no such folder. */
 const FILL_SCRIPT = 'cd -- "$1" 2>/dev/null || exit 3; umask 077; exec tar -xf -';
+/**
+ * `$1` folder, then pairs of a source folder there and a member: copies each source's regular files (at most `$2`
+ * of them, nothing through a symlink) into that member. Exit 3: no such folder; 5: a copy failed.
+ */
+const COPY_IN_SCRIPT = String.raw`cd -- "$1" 2>/dev/null || exit 3
+most=$2; shift 2
+umask 077
+while [ "$#" -ge 2 ]; do
+  mkdir -p -- "$2" || exit 5
+  (cd -- "$1" && find -P . -maxdepth 7 -type f -print0 | head -z -n "$most" | tar --null --no-recursion -T - -cf -) | (cd -- "$2" && tar --no-same-owner --no-same-permissions -xf -) || exit 5
+  shift 2
+done`;
 /** `$1` folder: removes it, and only a folder this module made. */
 const REMOVE_SCRIPT = 'case "$1" in */od-stage-*) rm -rf -- "$1" ;; *) exit 3 ;; esac';
 /** `$1` run id: removes every staging folder of that run (recovery after a crash or a dropped connection). */
@@ -57,6 +69,17 @@ export class RemoteStaging {
     if (!entries.length) return;
     const result = await runRemoteScript(this.location, FILL_SCRIPT, [this.dir], this.context, { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024, stdin: tarChunks(entries) });
     if (result.kind !== "exited" || result.code !== 0) throw new RemoteStagingError(`could not copy the run's inputs to ${describeLocation(this.location)}: ${why(result)}`);
+  }
+
+  /**
+   * Copies folders that are already there (a remote project's own skills) into members of the folder, at most
+   * `maxFiles` files each; throws a RemoteStagingError.
+   */
+  async copyIn(copies: { source: string; member: string }[], maxFiles: number): Promise<void> {
+    if (!copies.length) return;
+    const args = [this.dir, String(maxFiles), ...copies.flatMap(({ source, member }) => [source, member])];
+    const result = await runRemoteScript(this.location, COPY_IN_SCRIPT, args, this.context, { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 });
+    if (result.kind !== "exited" || result.code !== 0) throw new RemoteStagingError(`could not copy the project's skills into the staging folder on ${describeLocation(this.location)}: ${why(result)}`);
   }
 
   /** Removes the folder; true when it is gone. Never throws. */

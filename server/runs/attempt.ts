@@ -193,7 +193,8 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     outcome.exit ??= await child.exited;
     await stderrDone;
     if (remote && outcome.exit) {
-      const failure = remoteFailure(remote.location, input.argv[0] ?? "the agent", outcome.exit, outcome.stderrTail, outcome.canceled || outcome.timedOut !== undefined || stoppedEarly);
+      const weStopped = outcome.canceled || outcome.timedOut !== undefined || stoppedEarly;
+      const failure = remoteFailure(remote.location, input.argv[0] ?? "the agent", outcome.exit, outcome.stderrTail, weStopped) ?? (await remote.lostSince(outcome.exit, weStopped));
       if (failure) outcome.remoteFailure = failure;
     }
     outcome.text = text?.toString() ?? "";

@@ -15,7 +15,9 @@ import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../i
 import { trackChanges } from "../projects/changes/tracker.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
 import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
-import { describeLocation, remoteLocationOf } from "../remote/location.ts";
+import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
+import { LocationDetections, type LocationAgents } from "../remote/location-detections.ts";
+import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
 import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
@@ -71,6 +73,11 @@ export type RunServiceDeps = {
   outputDir?: string;
   /** How projects on other machines and in containers are reached; default: ssh/docker with `env`. */
   remote?: RemoteContext;
+  /**
+   * What detection found on other machines and in containers (the catalog's, which `GET /api/agents?location=`
+   * fills); default: probes of this service's own, with `defs`, `env` and the user's per-agent env.
+   */
+  locations?: LocationDetections;
   /** A full garbage collection (the platform's; a test's counter). */
   collectGarbage?: () => void;
 };
@@ -95,6 +102,7 @@ export class RunService {
   readonly #timeouts: RunTimeouts;
   readonly #platform: NodeJS.Platform;
   readonly #remote: RemoteContext;
+  readonly #locations: LocationDetections;
   /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
   readonly #hurry = new AbortController();
   #shuttingDown = false;
@@ -103,6 +111,13 @@ export class RunService {
     this.#timeouts = resolveRunTimeouts(deps.env, deps.timeouts);
     this.#platform = deps.platform ?? process.platform;
     this.#remote = deps.remote ?? { env: deps.env };
+    this.#locations =
+      deps.locations ??
+      new LocationDetections({
+        defs: deps.defs,
+        deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id] }),
+        deadlineMs: passDeadlineFromEnv(deps.env),
+      });
   }
 
   /**
@@ -132,12 +147,15 @@ export class RunService {
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
-    // On another machine the agent is looked for there when it starts: this machine's detection says nothing of it.
-    const def = remoteLocationOf(project.path) ? this.#remoteAgent(request.agentId) : await this.#chooseAgent(request.agentId);
+    // On another machine or in a container, what detection found there decides: this machine's says nothing of it.
+    const location = remoteLocationOf(project.path);
+    const { def, detected } = location
+      ? await this.#chooseRemoteAgent(location, request.agentId)
+      : await this.#chooseLocalAgent(request.agentId);
     const saved = store.appConfig.get().agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
-    this.#validateModel(def, model, reasoning);
+    this.#validateModel(def, model, reasoning, detected.liveModels(def.id));
 
     let conversationId = request.conversationId;
     if (conversationId) {
@@ -163,7 +181,7 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs);
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
-    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history })
+    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history, detected })
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
         await Promise.resolve(live.cleanup?.()).catch(() => undefined);
@@ -240,39 +258,50 @@ export class RunService {
     await Promise.all([...this.#live.keys()].map((id) => this.cancel(id)));
   }
 
-  async #chooseAgent(agentId: string | undefined): Promise<RuntimeAgentDef> {
-    const infos = await this.deps.agents.list();
+  async #chooseLocalAgent(agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
+    const detected: DetectedAgents = { agents: await this.deps.agents.list(), ...localDetection(this.deps.agents) };
+    return { def: this.#chooseAgent(agentId, detected), detected };
+  }
+
+  /** Chosen by what detection found there: kept from a recent probe, or probed now. */
+  async #chooseRemoteAgent(location: RemoteLocation, agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
+    const kept = await this.#locations.forRun(location, this.#remote);
+    try {
+      return { def: this.#chooseAgent(agentId, kept), detected: kept };
+    } catch (error) {
+      // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
+      if (!kept.kept || !(error instanceof HttpError) || error.code === "UNKNOWN_AGENT") throw error;
+      const fresh = await this.#locations.forRun(location, this.#remote, { fresh: true });
+      return { def: this.#chooseAgent(agentId, fresh), detected: fresh };
+    }
+  }
+
+  /** The agent asked for, which must be available where the run goes; else the configured one, else the first. */
+  #chooseAgent(agentId: string | undefined, detected: DetectedAgents): RuntimeAgentDef {
+    const infos = detected.agents;
+    const on = detected.where ? ` on ${detected.where}` : "";
     const available = (id: string) => infos.find((info) => info.id === id)?.state === "available";
     if (agentId) {
       const def = this.deps.defs.find((d) => d.id === agentId);
       if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${agentId}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
       if (!available(agentId)) {
-        // The first diagnostic says why and, for a missing CLI, how to install it or point <ID>_BIN at it.
+        // The first diagnostic says why and, for a missing CLI, how to install it or point <ID>_BIN (or PATH) at it.
         const diagnostic = infos.find((i) => i.id === agentId)?.diagnostics[0];
         const why = diagnostic ? [diagnostic.message, diagnostic.detail].filter(Boolean).join(" ").replace(/\s*\n\s*/g, " ") : "it is not installed";
-        throw new HttpError(400, "AGENT_UNAVAILABLE", `${def.name} is not available: ${why}`);
+        throw new HttpError(400, "AGENT_UNAVAILABLE", `${def.name} is not available${on}: ${why}`);
       }
       return def;
     }
     const configured = this.deps.store.appConfig.get().agentId;
     const chosen = (configured && available(configured) ? configured : undefined) ?? infos.find((i) => i.state === "available")?.id;
     const def = chosen ? this.deps.defs.find((d) => d.id === chosen) : undefined;
-    if (!def) throw new HttpError(400, "NO_AGENT_AVAILABLE", "no agent CLI is available; install one and rescan");
+    if (!def) throw new HttpError(400, "NO_AGENT_AVAILABLE", detected.where ? `no agent CLI is available${on}; install one there` : "no agent CLI is available; install one and rescan");
     return def;
   }
 
-  /** The def to run on a remote project: the one asked for, else the configured one (no local availability check). */
-  #remoteAgent(agentId: string | undefined): RuntimeAgentDef {
-    const id = agentId ?? this.deps.store.appConfig.get().agentId;
-    if (!id) throw new HttpError(400, "NO_AGENT_AVAILABLE", "choose an agent to run on a remote project");
-    const def = this.deps.defs.find((d) => d.id === id);
-    if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${id}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
-    return def;
-  }
-
-  #validateModel(def: RuntimeAgentDef, model: string | null, reasoning: string | null): void {
+  #validateModel(def: RuntimeAgentDef, model: string | null, reasoning: string | null, liveModels: RuntimeModelOption[] | undefined): void {
     const explicit = model && model !== "default" ? model : null;
-    const known = this.deps.agents.liveModels(def.id) ?? def.fallbackModels;
+    const known = liveModels ?? def.fallbackModels;
     if (explicit) {
       if (/\s/.test(explicit) || explicit.length > 200) throw new HttpError(400, "INVALID_MODEL", `'${explicit}' is not a valid model id`);
       if (def.supportsCustomModel === false && !known.some((m) => m.id === explicit)) {
@@ -378,8 +407,8 @@ export class RunService {
         resumeSessionId: handle ?? null,
         ...(newSessionId ? { newSessionId } : {}),
         ...(promptFilePath ? { promptFilePath } : {}),
-        capabilities: this.deps.agents.capabilities(def.id),
-        liveModels: this.deps.agents.liveModels(def.id),
+        capabilities: run.detected.capabilities(def.id),
+        liveModels: run.detected.liveModels(def.id),
         platform: this.#platform,
         env: this.deps.env,
         hasPriorAssistantTurn: run.history.some((m) => m.role === "assistant"),
@@ -550,7 +579,16 @@ type RunPlan = {
   model: string | null;
   reasoning: string | null;
   history: import("../contracts/projects.ts").Message[];
+  /** What detection found where the run goes: its flags and models shape the invocation. */
+  detected: DetectedAgents;
 };
+
+/** The agents where a run goes: this machine's catalog (no `where`), or a remote location's detection. */
+type DetectedAgents = Pick<LocationAgents, "agents" | "capabilities" | "liveModels"> & { where?: string };
+
+function localDetection(agents: AgentDirectory): Pick<DetectedAgents, "capabilities" | "liveModels"> {
+  return { capabilities: (id) => agents.capabilities(id), liveModels: (id) => agents.liveModels(id) };
+}
 
 function buildInvocationFor(
   def: RuntimeAgentDef,

@@ -4,14 +4,15 @@
  */
 import type { RemoteLocation } from "../remote/location.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
-import { detectAgentsOn } from "../remote/remote-detection.ts";
+import { LocationDetections } from "../remote/location-detections.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
 import { discoverAcpModels } from "./protocols/acp/discover-models.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { LiveModelMemory } from "./models.ts";
-import { detectAgentsStream, type DetectedAgent, type DetectionDeps } from "./detection.ts";
+import type { DetectionDeps } from "./detection.ts";
+import { DetectionPass } from "./detection-pass.ts";
 import { FileDetectionCache, MemoryDetectionCache, type DetectionCache } from "./detection-cache.ts";
 import { stillProbingInfo } from "./still-probing.ts";
 
@@ -24,99 +25,6 @@ export function passDeadlineFromEnv(env: EnvMap): number {
   const value = raw ? Number(raw) : Number.NaN;
   if (!Number.isFinite(value)) return DEFAULT_PASS_DEADLINE_MS;
   return value > 0 ? value : Infinity;
-}
-
-type PassOptions = {
-  /** `Infinity`: wait for every def. */
-  deadlineMs: number;
-  /** What to report for a def still probing at the deadline. */
-  standIn: (def: RuntimeAgentDef, waitedMs: number) => AgentInfo;
-  onSettle: (agent: DetectedAgent) => void;
-};
-
-/**
- * One detection pass that any number of readers can follow while it runs. At its deadline it stops making readers
- * wait: each def still probing gets a stand-in, and its real result follows when its probes finish.
- */
-class DetectionPass {
-  /** Every def's real result, in registry order, once all have settled. */
-  readonly done: Promise<DetectedAgent[]>;
-  /** Every def has settled, or the deadline passed. */
-  readonly ready: Promise<void>;
-  readonly #defs: readonly RuntimeAgentDef[];
-  readonly #settled = new Map<string, DetectedAgent>();
-  readonly #standIns = new Map<string, AgentInfo>();
-  /** What followers see, in order: each result as it settles, and the stand-ins at the deadline. */
-  readonly #log: AgentInfo[] = [];
-  readonly #abort = new AbortController();
-  #finished = false;
-  #waiters: Array<() => void> = [];
-
-  constructor(defs: readonly RuntimeAgentDef[], deps: DetectionDeps, options: PassOptions) {
-    this.#defs = defs;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    this.done = (async () => {
-      try {
-        for await (const agent of detectAgentsStream(defs, { ...deps, signal: this.#abort.signal })) {
-          options.onSettle(agent);
-          this.#settled.set(agent.info.id, agent);
-          this.#log.push(agent.info);
-          this.#wake();
-        }
-      } finally {
-        clearTimeout(timer);
-        this.#finished = true;
-        this.#wake();
-      }
-      return defs.flatMap((def) => this.#settled.get(def.id) ?? []);
-    })();
-    const deadline = new Promise<void>((resolve) => {
-      if (!Number.isFinite(options.deadlineMs)) return;
-      timer = setTimeout(() => {
-        this.#standInForPending(options, options.deadlineMs);
-        resolve();
-      }, options.deadlineMs);
-      // A pass never keeps a process alive by itself: its probes do, for as long as they are wanted.
-      (timer as { unref?: () => void }).unref?.();
-    });
-    this.ready = Promise.race([this.done.then(() => undefined), deadline]);
-  }
-
-  #standInForPending(options: PassOptions, waitedMs: number): void {
-    for (const def of this.#defs) {
-      if (this.#settled.has(def.id)) continue;
-      const standIn = options.standIn(def, waitedMs);
-      this.#standIns.set(def.id, standIn);
-      this.#log.push(standIn);
-    }
-    this.#wake();
-  }
-
-  #wake(): void {
-    for (const waiter of this.#waiters.splice(0)) waiter();
-  }
-
-  /** Each def's real result, or its stand-in while it is still probing; registry order. Call after `ready`. */
-  snapshot(): AgentInfo[] {
-    return this.#defs.flatMap((def) => this.#settled.get(def.id)?.info ?? this.#standIns.get(def.id) ?? []);
-  }
-
-  /** Kill the probes still running; the defs they belong to settle at once, with a timed-out probe. */
-  abort(): void {
-    this.#abort.abort();
-  }
-
-  /** Everything reported so far, then each new report (a stand-in, a result), in order. */
-  async *follow(): AsyncGenerator<AgentInfo> {
-    for (let index = 0; ; ) {
-      if (index < this.#log.length) {
-        yield this.#log[index++] as AgentInfo;
-        continue;
-      }
-      if (this.#finished) return;
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
-    }
-  }
 }
 
 export type AgentCatalogOptions = {
@@ -139,8 +47,9 @@ export class AgentCatalog {
   readonly profileDiagnostics: readonly AgentDiagnostic[];
   readonly capabilities = new CapabilityMemory();
   readonly liveModels = new LiveModelMemory();
+  /** What detection found on other machines and in containers, kept for the runs there. */
+  readonly locations: LocationDetections;
   #deps: () => DetectionDeps;
-  readonly #remote: RemoteContext | undefined;
   readonly #cache: DetectionCache;
   readonly #deadlineMs: number;
   #latest: AgentInfo[] | undefined;
@@ -150,10 +59,10 @@ export class AgentCatalog {
   constructor(options: AgentCatalogOptions) {
     this.defs = options.defs;
     this.#deps = options.deps;
-    this.#remote = options.remote;
     this.profileDiagnostics = options.profileDiagnostics ?? [];
     this.#cache = options.cache ?? new MemoryDetectionCache();
     this.#deadlineMs = options.deadlineMs ?? DEFAULT_PASS_DEADLINE_MS;
+    this.locations = new LocationDetections({ defs: this.defs, deps: () => this.#deps(), deadlineMs: this.#deadlineMs, ...(options.remote ? { remote: options.remote } : {}) });
   }
 
   #start(): DetectionPass {
@@ -212,9 +121,10 @@ export class AgentCatalog {
     return pass.snapshot();
   }
 
-  /** Stop the running pass's probes (a short-lived process is done with the catalog). */
+  /** Stop the running passes' probes, here and on other locations (a short-lived process is done with the catalog). */
   close(): void {
     this.#current?.abort();
+    this.locations.close();
   }
 
   /**
@@ -226,16 +136,16 @@ export class AgentCatalog {
     return this.#start().follow();
   }
 
-  /** Latest info of one agent, without waiting. */
   /**
-   * Detection on another machine or in a container, with the same defs, probe limits and per-agent env as here.
-   * Not cached and not shared with the local pass: each call probes that location afresh.
+   * Detection on another machine or in a container, with the same defs, probe limits, deadline and per-agent env as
+   * here: that location is probed now (a probe already running there is joined), and the result is kept for the runs
+   * there (`locations`).
    */
   detectOn(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
-    const deps = this.#deps();
-    return detectAgentsOn(location, this.defs, deps, context ?? this.#remote ?? { env: deps.env });
+    return this.locations.detect(location, context);
   }
 
+  /** Latest info of one agent, without waiting. */
   peek(id: string): AgentInfo | undefined {
     return this.#latest?.find((agent) => agent.id === id);
   }

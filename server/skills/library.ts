@@ -4,11 +4,18 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SKILL_ID_PATTERN, type ImportSkillRequest, type SkillDetail, type SkillSource, type SkillSummary } from "../contracts/skills.ts";
+import { SKILL_ID_PATTERN, type ImportSkillRequest, type SkillDetail, type SkillFile, type SkillSource, type SkillSummary } from "../contracts/skills.ts";
 import { parseSkillFile, renderSkillFile } from "./skill-file.ts";
 
 /** A skill with its instructions, as composition needs it. */
-export type LoadedSkill = SkillSummary & { body: string };
+export type LoadedSkill = SkillSummary & {
+  body: string;
+  /**
+   * Set for a skill that lives on another machine (a remote project's own, server/remote/remote-skills.ts): its files
+   * as listed there. Its `dir` is its folder there.
+   */
+  remoteFiles?: SkillFile[];
+};
 
 export type SkillRoots = {
   /** Folder of the bundled skills (a function: the binary extracts them on first use). */
@@ -17,8 +24,8 @@ export type SkillRoots = {
   user: string;
 };
 
-const MAX_SKILL_FILE_BYTES = 1024 * 1024;
-const MAX_LISTED_FILES = 500;
+export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+export const MAX_LISTED_FILES = 500;
 
 /** Where a project keeps its own skills. */
 export function projectSkillsDir(projectDir: string): string {
@@ -50,11 +57,14 @@ export class SkillError extends Error {
 export class SkillLibrary {
   constructor(private readonly roots: SkillRoots) {}
 
-  /** Every visible skill, shadowing applied, sorted by id. */
-  list(projectDir?: string): LoadedSkill[] {
+  /**
+   * Every visible skill, shadowing applied, sorted by id. The project's own skills are read from `projectDir`, or
+   * given as already read (a project on another machine).
+   */
+  list(project?: string | { skills: LoadedSkill[] }): LoadedSkill[] {
     const byId = new Map<string, LoadedSkill>();
-    for (const [source, root] of this.#sources(projectDir)) {
-      for (const skill of readRoot(root, source)) {
+    for (const skills of this.#layers(project)) {
+      for (const skill of skills) {
         const hidden = byId.get(skill.id);
         byId.set(skill.id, hidden ? { ...skill, shadows: [...hidden.shadows, hidden.source] } : skill);
       }
@@ -62,14 +72,16 @@ export class SkillLibrary {
     return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 
-  get(id: string, projectDir?: string): LoadedSkill | undefined {
-    return this.list(projectDir).find((skill) => skill.id === id);
+  get(id: string, project?: string | { skills: LoadedSkill[] }): LoadedSkill | undefined {
+    return this.list(project).find((skill) => skill.id === id);
   }
 
   /** The skill with its body and file list. */
-  detail(id: string, projectDir?: string): SkillDetail | undefined {
-    const skill = this.get(id, projectDir);
-    return skill ? { ...skill, files: listFiles(skill.dir) } : undefined;
+  detail(id: string, project?: string | { skills: LoadedSkill[] }): SkillDetail | undefined {
+    const skill = this.get(id, project);
+    if (!skill) return undefined;
+    const { remoteFiles, ...rest } = skill;
+    return { ...rest, files: remoteFiles ?? listFiles(skill.dir) };
   }
 
   /** Writes a user skill; 409-style error when one exists and `replace` is not set. */
@@ -111,11 +123,13 @@ export class SkillLibrary {
     throw new SkillError("SKILL_NOT_FOUND", `no skill '${id}'`);
   }
 
-  *#sources(projectDir?: string): Iterable<[SkillSource, string]> {
+  /** Bundled, then the user's, then the project's: each layer shadows the ones before it. */
+  *#layers(project?: string | { skills: LoadedSkill[] }): Iterable<LoadedSkill[]> {
     const bundled = this.roots.bundled();
-    if (bundled) yield ["bundled", bundled];
-    yield ["user", this.roots.user];
-    if (projectDir) yield ["project", projectSkillsDir(projectDir)];
+    if (bundled) yield readRoot(bundled, "bundled");
+    yield readRoot(this.roots.user, "user");
+    if (typeof project === "string") yield readRoot(projectSkillsDir(project), "project");
+    else if (project) yield project.skills;
   }
 }
 
@@ -154,6 +168,11 @@ function loadSkill(dir: string, id: string, source: SkillSource, size: number): 
       readError = `SKILL.md is unreadable: ${(error as Error).message}`;
     }
   }
+  return skillFromText(dir, id, source, text, readError);
+}
+
+/** A skill from its SKILL.md text, or from why that could not be read (the skill is then listed, unusable). */
+export function skillFromText(dir: string, id: string, source: SkillSource, text: string, readError?: string): LoadedSkill {
   const parsed = parseSkillFile(text, id);
   const diagnostics = readError ? [{ severity: "error" as const, path: "SKILL.md", message: readError }] : parsed.diagnostics;
   if (!readError && parsed.meta.name !== id && typeof parsed.frontmatter.name === "string") {

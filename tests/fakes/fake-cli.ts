@@ -30,10 +30,12 @@
  *
  * Detection probes are answered without running the script, so the same shim can sit on the PATH of a real od:
  *   --version                       prints FAKE_CLI_VERSION (default 1.0.0) after FAKE_CLI_VERSION_DELAY_MS
- *   --help                          prints FAKE_CLI_HELP (default a one-line usage)
+ *   --help (or `SUBCOMMAND --help`) prints FAKE_CLI_HELP (default a one-line usage)
  *   (every probe argv is appended to FAKE_CLI_PROBE_LOG as a JSON line when that is set)
  *   auth status                     prints a signed-in claude-style JSON status
  *   any argv holding the hidden-flag probe value: "unknown option" on stderr, exit 1
+ *   a model listing (`--list-models`, `models`, `debug models`, `model list`, `… --models`): prints FAKE_CLI_MODELS
+ *                                   (default nothing: no live list)
  */
 import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -99,17 +101,26 @@ function filesUnder(path: string, into: Record<string, string>): void {
 /** The capability probe's throwaway value (server/runtimes/capabilities.ts HIDDEN_FLAG_PROBE_VALUE). */
 const HIDDEN_FLAG_PROBE_VALUE = "__od_capability_probe__";
 
+/** The argv of the defs' model-listing probes (server/runtimes/defs: listModels, fetchModels). */
+function isModelListing(argv: string[]): boolean {
+  return argv[0] === "--list-models" || argv[0] === "models" || (argv[0] === "debug" && argv[1] === "models") || (argv[0] === "model" && argv[1] === "list") || argv.includes("--models");
+}
+
 /** Answers a detection probe and exits (logging it to FAKE_CLI_PROBE_LOG when set); returns false for any other argv. */
 async function answerProbe(argv: string[]): Promise<boolean> {
-  const isProbe = argv[0] === "--version" || argv[0] === "--help" || (argv[0] === "auth" && argv[1] === "status") || argv.includes(HIDDEN_FLAG_PROBE_VALUE);
+  const models = isModelListing(argv);
+  const help = argv.includes("--help");
+  const isProbe = models || help || argv[0] === "--version" || (argv[0] === "auth" && argv[1] === "status") || argv.includes(HIDDEN_FLAG_PROBE_VALUE);
   if (!isProbe) return false;
   if (process.env.FAKE_CLI_PROBE_LOG) appendFileSync(process.env.FAKE_CLI_PROBE_LOG, `${JSON.stringify(argv)}\n`);
   let code = 0;
-  if (argv[0] === "--version") {
+  if (models) {
+    if (process.env.FAKE_CLI_MODELS) await write(process.env.FAKE_CLI_MODELS);
+  } else if (argv[0] === "--version") {
     const delay = Number(process.env.FAKE_CLI_VERSION_DELAY_MS ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     await write(process.env.FAKE_CLI_VERSION ?? "1.0.0");
-  } else if (argv[0] === "--help") {
+  } else if (help) {
     await write(process.env.FAKE_CLI_HELP ?? "Usage: fake [options]");
   } else if (argv[0] === "auth") {
     await write(JSON.stringify({ loggedIn: true, authMethod: "fake" }));

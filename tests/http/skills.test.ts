@@ -26,7 +26,7 @@ async function setup() {
     if (!dir) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
     return dir;
   };
-  const app = await startTestApp({ modules: [skillRoutes(library, projectDirOf)] });
+  const app = await startTestApp({ modules: [skillRoutes(library, projectDirOf, { env: process.env })] });
   return {
     app,
     user,

@@ -36,20 +36,22 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-type DockerHarnessOptions = { def?: RuntimeAgentDef; setUp?: (projectDir: string) => void; inputs?: ReturnType<typeof createRunInputs> };
+type DockerHarnessOptions = { def?: RuntimeAgentDef; setUp?: (projectDir: string) => void; inputs?: ReturnType<typeof createRunInputs>; container?: string };
 
-async function dockerHarness(steps: FakeStep[], { def = claude, setUp, inputs }: DockerHarnessOptions = {}) {
+async function dockerHarness(steps: FakeStep[], { def = claude, setUp, inputs, container = docker.container }: DockerHarnessOptions = {}) {
   const h = await runHarness({
     ...(inputs ? { inputs } : {}),
     defs: [def],
     shims: { [def.bin]: undefined },
     steps,
     timeouts: { cancelGraceMs: 300 },
-    projectPath: (dir) => `docker://${docker.container}${dir}`,
+    projectPath: (dir) => `docker://${container}${dir}`,
     remote: { env: { ...process.env, ...docker.env } },
   });
   setUp?.(h.projectDir);
-  h.store.appConfig.update({ agentCliEnv: { [def.id]: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+  // What detection in the container finds in the CLI's help: the flags staged inputs are passed with.
+  const help = "  --add-dir <dirs>\n  --mcp-config <files>";
+  h.store.appConfig.update({ agentCliEnv: { [def.id]: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, FAKE_CLI_HELP: help } } });
   return h;
 }
 
@@ -83,6 +85,45 @@ describe("docker:// projects", () => {
       const events: RunEvent[] = [];
       for await (const event of h.service.events(created.runId)) events.push(event);
       expect(endOf(events)).toMatchObject({ status: "canceled" });
+      expect(inContainer.filter(isLivePid)).toEqual([]);
+    } finally {
+      killSurvivors(h.ledgerPath, [created.runId]);
+    }
+  });
+
+  test("the docker exec client dying mid-run ends the run failed (connection lost), and nothing of it keeps running in the container", async () => {
+    await using h = await dockerHarness([{ readLine: true }, { orphan: true }, { ignoreTerm: true }, { out: '{"type":"system","subtype":"init","session_id":"s1"}' }, { hang: true }]);
+    const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    try {
+      await poll(() => h.ledger().some((l) => l.event === "orphan"));
+      await poll(() => processesWithRunCookie(created.runId).length >= 2);
+      const inContainer = processesWithRunCookie(created.runId);
+      // The local `docker exec -i` client, as a dead engine connection or a killed CLI ends it.
+      process.kill(h.service.get(created.runId)!.pid!, "SIGKILL");
+      const events: RunEvent[] = [];
+      for await (const event of h.service.events(created.runId)) events.push(event);
+      expect(endOf(events)).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
+      expect(endOf(events).reason).toContain(`container ${docker.container}`);
+      expect(events.find((e) => e.type === "error")).toMatchObject({ error: { code: "REMOTE_CONNECTION_LOST" } });
+      await poll(() => inContainer.filter(isLivePid).length === 0, 15_000);
+      expect(processesWithRunCookie(created.runId)).toEqual([]);
+    } finally {
+      killSurvivors(h.ledgerPath, [created.runId]);
+    }
+  });
+
+  test("the container going away mid-run ends the run failed (connection lost), with nothing of it left running", async () => {
+    const container = docker.another();
+    await using h = await dockerHarness([{ readLine: true }, { orphan: true }, { ignoreTerm: true }, { out: '{"type":"system","subtype":"init","session_id":"s1"}' }, { hang: true }], { container });
+    const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    try {
+      await poll(() => processesWithRunCookie(created.runId).length >= 2);
+      const inContainer = processesWithRunCookie(created.runId);
+      execFileSync("docker", ["rm", "-f", container], { env: { ...process.env, ...docker.env }, stdio: "pipe" });
+      const events: RunEvent[] = [];
+      for await (const event of h.service.events(created.runId)) events.push(event);
+      expect(endOf(events)).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
+      expect(endOf(events).reason).toContain(`container ${container}`);
       expect(inContainer.filter(isLivePid)).toEqual([]);
     } finally {
       killSurvivors(h.ledgerPath, [created.runId]);

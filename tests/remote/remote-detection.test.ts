@@ -75,6 +75,27 @@ describe("detection on an ssh:// location", () => {
     expect(processesWithEnv(`FAKE_CLI_PROBE_LOG=${marker}`)).toEqual([]);
   });
 
+  test("model discovery over ACP is never started on this machine for an agent found there", async () => {
+    const kiro = getAgentDef("kiro") as RuntimeAgentDef;
+    writeShim(bin, kiro.bin);
+    const discovered: string[][] = [];
+    const acp = new AgentCatalog({
+      defs: [kiro],
+      deps: () => ({
+        env: { ...process.env, PATH: "/usr/bin:/bin", ...sshd.env },
+        configuredEnv: () => ({ PATH: `${bin}:/usr/bin:/bin` }),
+        discoverAcpModels: async ({ argv }) => {
+          discovered.push(argv);
+          return [{ id: "local-model", label: "from this machine" }];
+        },
+      }),
+      remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
+    });
+    const [found] = await acp.detectOn(here());
+    expect(found).toMatchObject({ id: "kiro", state: "available", modelsSource: "fallback" });
+    expect(discovered).toEqual([]);
+  });
+
   test("an unreachable host is one typed diagnostic per agent, fast", async () => {
     const started = Date.now();
     const agents = await catalog().detectOn({ kind: "ssh", host: "127.0.0.1", port: 1, path: "/" }, { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir });

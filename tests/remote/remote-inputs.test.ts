@@ -33,8 +33,11 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0
 
 type Staged = RunHarness & { skillId: string; skillsDir: string; uploads: string };
 
-/** A harness for `defs` on `ssh://od-test-host/<project>`, with a user skill (hostile folder name), user and project MCP lists. */
-async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[], host = SSH_TEST_HOST): Promise<Staged> {
+/**
+ * A harness for `defs` on `ssh://od-test-host/<project>`, with a user skill (hostile folder name), user and project
+ * MCP lists; `server` is the sshd that answers there (default the shared one).
+ */
+async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[], server: TestSshd = sshd): Promise<Staged> {
   const temp = tempDir("od-remote-inputs-");
   const skillsDir = join(temp.path, "skills");
   writeSkill(skillsDir, HOSTILE, { text: skillText("hostile", "Follow refs/guide.md closely."), files: { "refs/guide.md": "the guide's text" } });
@@ -47,13 +50,14 @@ async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[], host = 
     shims: Object.fromEntries(defs.map((def) => [def.bin, undefined])),
     steps,
     timeouts: { cancelGraceMs: 300 },
-    projectPath: (dir) => `ssh://${host}${dir}`,
-    remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
+    projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
+    remote: { env: { ...process.env, ...server.env }, controlDir: server.controlDir },
     inputs: createRunInputs({ skills, userMcpPath, remoteUploadsDir: uploads }),
   });
   mkdirSync(join(h.projectDir, ".od"));
   writeFileSync(join(h.projectDir, ".od", "mcp-config.json"), JSON.stringify({ servers: [{ name: "proj-srv", type: "http", url: "http://127.0.0.1:9/mcp" }] }));
-  const agentEnv = { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath };
+  // The flags the staged inputs are passed with are the ones detection finds in the CLI's help there.
+  const agentEnv = { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, FAKE_CLI_HELP: "  --add-dir <dirs>\n  --mcp-config <files>" };
   h.store.appConfig.update({ agentCliEnv: Object.fromEntries(defs.map((def) => [def.id, agentEnv])) });
   const close = h.close;
   const closeAll = async () => {
@@ -200,13 +204,21 @@ describe("inputs of a run on an ssh:// project", () => {
 
   test("staging that cannot reach the host is a diagnostic; a prompt-file agent then fails typed, not with a crash", async () => {
     const atomcode = getAgentDef("atomcode") as RuntimeAgentDef;
-    await using h = await stagedHarness([atomcode], [{ recordFiles: true }], "127.0.0.1:1"); // nothing listens on port 1
+    // A host of its own, gone between the detection a first run kept and the next run's staging.
+    await using server = await startTestSshd();
+    await using h = await stagedHarness([atomcode], [{ recordFiles: true }, { out: "the plain answer" }], server);
+    expect(endOf((await h.run({ agentId: "atomcode", message: "hi" })).events).status).toBe("succeeded");
+    const before = h.ledger().length;
+    await server.close();
     const { events } = await h.run({ agentId: "atomcode", message: "hi", skillIds: [h.skillId] });
-    expect(diagnosticsOf(events).find((d) => d.startsWith("remote_inputs"))).toMatch(/^remote_inputs: could not make a staging folder on 127\.0\.0\.1: .*; the run goes on without skills$/);
+    expect(diagnosticsOf(events).filter((d) => d.startsWith("remote_inputs"))).toEqual([
+      expect.stringMatching(/^remote_inputs: cannot reach od-test-host: .*; the run goes on without the project's own skills$/),
+      expect.stringMatching(/^remote_inputs: could not make a staging folder on od-test-host: .*; the run goes on without skills$/),
+    ]);
     const error = events.find((e) => e.type === "error");
     expect(error).toMatchObject({ error: { code: "REMOTE_UNSUPPORTED" } });
     expect(endOf(events)).toMatchObject({ status: "failed", failureCategory: "config" });
-    expect(h.ledger()).toEqual([]);
+    expect(h.ledger()).toHaveLength(before);
   });
 
   test("a staging folder left by a run od never finished is removed when od recovers that run", async () => {

@@ -1,5 +1,7 @@
-// Issue #21: protocol transports (ACP, pi rpc) speak over the ssh pipe exactly as over a local child's stdio.
+// Issue #21: protocol transports (ACP, pi rpc, codex app-server) speak over the ssh pipe exactly as over a local
+// child's stdio.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
@@ -15,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => sshd?.close());
 
-async function remoteProtocolHarness(id: string, bin: string, fake: string, scriptVar: string, script: unknown) {
+async function remoteProtocolHarness(id: string, bin: string, fake: string, scriptVar: string, script: unknown, ledger?: string) {
   const h = await runHarness({
     defs: [getAgentDef(id) as RuntimeAgentDef],
     shims: { [bin]: join(fakes, fake) },
@@ -23,7 +25,8 @@ async function remoteProtocolHarness(id: string, bin: string, fake: string, scri
     projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
     remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
   });
-  h.store.appConfig.update({ agentCliEnv: { [id]: { PATH: `${h.binDir}:/usr/bin:/bin`, [scriptVar]: JSON.stringify(script) } } });
+  const withLedger = ledger ? { ...(script as Record<string, unknown>), ledger: join(h.binDir, "..", ledger) } : script;
+  h.store.appConfig.update({ agentCliEnv: { [id]: { PATH: `${h.binDir}:/usr/bin:/bin`, [scriptVar]: JSON.stringify(withLedger) } } });
   return h;
 }
 
@@ -63,6 +66,38 @@ describe("protocol transports over ssh", () => {
     const run = await h.run({ agentId: "pi", message: "hi" });
     expect(agentEvents(run.events).some((e) => e.type === "text_delta" && e.delta === "hello from remote pi")).toBe(true);
     expect(endOf(run.events).status).toBe("succeeded");
+    expect(processesWithRunCookie(run.runId)).toEqual([]);
+  });
+
+  test("codex app-server: initialize, thread/start, a turn with a command, a file change and text, over the ssh pipe", async () => {
+    const notify = (method: string, params: Record<string, unknown>) => ({ notify: { method, params: { threadId: "thread-fake-1", turnId: "turn-fake-1", ...params } } });
+    const change = (path: string, type: string, diff: string) => ({ path, kind: { type }, diff });
+    const script = {
+      turn: [
+        notify("item/started", { item: { type: "commandExecution", id: "c1", command: "ls", status: "inProgress" } }),
+        notify("item/completed", { item: { type: "commandExecution", id: "c1", command: "ls", status: "completed", aggregatedOutput: "a.txt\n", exitCode: 0 } }),
+        notify("item/completed", { item: { type: "fileChange", id: "p1", status: "completed", changes: [change("$CWD/index.html", "add", "<p>\n")] } }),
+        notify("item/agentMessage/delta", { itemId: "m1", delta: "Done " }),
+        notify("item/agentMessage/delta", { itemId: "m1", delta: "remotely" }),
+        notify("item/completed", { item: { type: "agentMessage", id: "m1", text: "Done remotely" } }),
+        notify("thread/tokenUsage/updated", { tokenUsage: { last: { inputTokens: 10, outputTokens: 3, cachedInputTokens: 0, reasoningOutputTokens: 0, totalTokens: 13 } } }),
+      ],
+    };
+    await using h = await remoteProtocolHarness("codex", "codex", "codex-app-server.ts", "FAKE_CODEX_SCRIPT", script, "codex-frames.jsonl");
+    const run = await h.run({ agentId: "codex", message: "make a page" });
+    expect(endOf(run.events)).toMatchObject({ status: "succeeded", files: ["index.html"] });
+    const events = agentEvents(run.events);
+    expect(events.filter((e) => e.type === "text_delta").map((e) => (e as { delta: string }).delta).join("")).toBe("Done remotely");
+    expect(events.filter((e) => e.type === "tool_use").map((e) => [(e as { name: string }).name, (e as { path?: string }).path])).toEqual([
+      ["Bash", undefined],
+      ["Write", "index.html"],
+    ]);
+    expect(events.some((e) => e.type === "tool_result" && e.toolUseId === "c1" && e.content === "a.txt\n")).toBe(true);
+    expect(h.store.agentSessions.get(run.conversationId, "codex")).toBe("thread-fake-1");
+    // The frames the fake got on the remote side: the thread in the remote folder, the prompt in the turn.
+    const frames = readFileSync(join(h.binDir, "..", "codex-frames.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { method?: string; params?: Record<string, unknown> });
+    expect(frames.find((f) => f.method === "thread/start")?.params).toMatchObject({ cwd: h.projectDir });
+    expect(JSON.stringify(frames.find((f) => f.method === "turn/start")?.params)).toContain("make a page");
     expect(processesWithRunCookie(run.runId)).toEqual([]);
   });
 });

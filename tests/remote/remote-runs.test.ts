@@ -1,14 +1,18 @@
 // Issue #21: runs of a project on another machine go through ssh and are the same runs: text, file writes, cancel
-// with a TERM-ignoring grandchild (nothing left on the remote side), a connection dropped mid-run, hostile names.
+// with a TERM-ignoring grandchild (nothing left on the remote side), a connection dropped mid-run, hostile names,
+// and a client reconnecting to a run's events.
 // The "remote" side is this machine's own sshd, so the fake CLIs and their ledger are visible from here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RunEvent } from "../../server/contracts/runs.ts";
+import { runRoutes } from "../../server/http/runs.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { startTestApp } from "../support/app.ts";
+import { readSse } from "../support/sse.ts";
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -160,8 +164,10 @@ describe("runs of an ssh:// project", () => {
     }
   });
 
-  test("a CLI missing on the host, or a folder gone there, ends the run with a typed reason naming the host", async () => {
-    await using h = await remoteHarness([{ readLine: true }]);
+  test("a CLI gone from the host since it was detected there, or a folder gone there, ends the run with a typed reason naming the host", async () => {
+    await using h = await remoteHarness([{ readLine: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") }]);
+    expect(endOf((await h.run({ agentId: "claude", message: "hi" })).events).status).toBe("succeeded");
+    // Detection there found the CLI a moment ago (its result is kept): the run goes ahead and finds it missing.
     h.store.appConfig.update({ agentCliEnv: { claude: { PATH: "/usr/bin:/bin" } } });
     const missingCli = await h.run({ agentId: "claude", message: "hi" });
     expect(endOf(missingCli.events)).toMatchObject({ status: "failed", failureDetail: "cli_not_installed" });
@@ -169,6 +175,33 @@ describe("runs of an ssh:// project", () => {
     rmSync(h.projectDir, { recursive: true });
     const missingFolder = await h.run({ agentId: "claude", message: "hi" });
     expect(endOf(missingFolder.events)).toMatchObject({ status: "failed", failureDetail: "remote_folder_missing" });
+  });
+
+  test("a client reconnecting with Last-Event-ID mid-run gets every missed event exactly once, as for a local run", async () => {
+    const parts = Array.from({ length: 40 }, (_, i) => `part ${i} `);
+    await using h = await remoteHarness([
+      { readLine: true },
+      { out: INIT },
+      { streamDeltas: { parts, intervalMs: 25 } },
+      { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", session_id: "s1" }) },
+    ]);
+    await using app = await startTestApp({ modules: [runRoutes(h.service)] });
+    const { runId } = await (await app.json("POST", "/api/runs", { projectId: h.projectId, agentId: "claude", message: "stream" })).json();
+    const first = await readSse(await app.call(`/api/runs/${runId}/events`), { limit: 8 });
+    // The run is still streaming over ssh when the client comes back.
+    expect(h.service.get(runId)!.status).toBe("running");
+    const rest = await readSse(await app.call(`/api/runs/${runId}/events`, { headers: { "last-event-id": first.at(-1)!.id! } }));
+    const ids = [...first, ...rest].map((frame) => Number(frame.id));
+    expect(ids).toEqual(ids.map((_, i) => i + 1));
+    expect(rest.at(-1)).toMatchObject({ event: "end", data: { status: "succeeded" } });
+    const deltas = [...first, ...rest].flatMap((frame) => {
+      const event = (frame.data as { event?: { type: string; delta?: string } }).event;
+      return frame.event === "agent" && event?.type === "text_delta" ? [event.delta!] : [];
+    });
+    expect(deltas.join("")).toBe(parts.join(""));
+    // After the end the stored log replays the same events.
+    const replay = await readSse(await app.call(`/api/runs/${runId}/events?after=${first.length}`));
+    expect(replay).toEqual(rest);
   });
 
   test("hostile prompt and folder names reach the agent as plain data", async () => {

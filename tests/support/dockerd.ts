@@ -16,6 +16,8 @@ const REPO_ROOT = join(import.meta.dir, "..", "..");
 
 export type TestDocker = {
   container: string;
+  /** Starts one more container like `container` (same image and mounts); returns its name. */
+  another(): string;
   /** Env for the local side: DOCKER_HOST set to the private engine. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -65,9 +67,14 @@ export async function startTestDocker(): Promise<TestDocker> {
     execFileSync("tar", ["-C", root, "-cf", join(dir, "rootfs.tar"), "."]);
     const image = `od-test-rootfs:${Date.now()}`;
     docker(["import", join(dir, "rootfs.tar"), image]);
-    const container = `od-test-${process.pid}-${Date.now()}`;
     const tmp = tmpdir();
-    docker(["run", "-d", "--name", container, "--network", "none", "-v", "/usr:/usr:ro", "-v", `${tmp}:${tmp}`, "-v", `${REPO_ROOT}:${REPO_ROOT}:ro`, image, "sleep", "3600"]);
+    let count = 0;
+    const another = () => {
+      const name = `od-test-${process.pid}-${Date.now()}-${count++}`;
+      docker(["run", "-d", "--name", name, "--network", "none", "-v", "/usr:/usr:ro", "-v", `${tmp}:${tmp}`, "-v", `${REPO_ROOT}:${REPO_ROOT}:ro`, image, "sleep", "3600"]);
+      return name;
+    };
+    const container = another();
     const close = async () => {
       try {
         docker(["rm", "-f", container]);
@@ -76,7 +83,7 @@ export async function startTestDocker(): Promise<TestDocker> {
       }
       await stop();
     };
-    return { container, env: { DOCKER_HOST: env.DOCKER_HOST! }, close, [Symbol.asyncDispose]: close };
+    return { container, another, env: { DOCKER_HOST: env.DOCKER_HOST! }, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     await stop();
     throw error;

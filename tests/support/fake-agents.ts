@@ -58,6 +58,8 @@ export async function runHarness(options: {
   projectPath?: (projectDir: string) => string;
   /** How remote projects are reached (tests/support/sshd.ts). */
   remote?: RunServiceDeps["remote"];
+  /** What detection found on remote locations (default: the run service probes them itself). */
+  locations?: RunServiceDeps["locations"];
   /** Skills, MCP servers and images for the runs (default: none but the project's MCP list). */
   inputs?: RunServiceDeps["inputs"];
   /** Replaces the platform's garbage collection (to count its calls). */
@@ -92,6 +94,7 @@ export async function runHarness(options: {
     timeouts: options.timeouts,
     outputDir: dataPaths(dataDir).runOutput,
     ...(options.remote ? { remote: options.remote } : {}),
+    ...(options.locations ? { locations: options.locations } : {}),
     ...(options.inputs ? { inputs: options.inputs } : {}),
     ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
   });

@@ -117,12 +117,15 @@ export async function startTestSshd(): Promise<TestSshd> {
     child.stderr?.on("data", (chunk) => (stderr += chunk));
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
     if (await banner(port, Date.now() + 15_000)) {
-      const close = async () => {
-        stopMasters(controlDir);
-        child.kill("SIGTERM");
-        await exited;
-        temp[Symbol.dispose]();
-      };
+      let closing: Promise<void> | undefined;
+      // Idempotent: a test may stop its server mid-way and still hold it with `await using`.
+      const close = () =>
+        (closing ??= (async () => {
+          stopMasters(controlDir);
+          child.kill("SIGTERM");
+          await exited;
+          temp[Symbol.dispose]();
+        })());
       return { port, config, controlDir, pid: child.pid!, env: { OD_SSH_CONFIG: config }, close, [Symbol.asyncDispose]: close };
     }
     child.kill("SIGKILL");
