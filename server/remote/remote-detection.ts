@@ -15,6 +15,7 @@ import { clientEnv, remoteArgvOptions, runRemoteScript, type RemoteContext } fro
 import { sweepRemoteRun } from "./remote-launch.ts";
 import { remoteAgentLaunch } from "./remote-run-inputs.ts";
 import { envLine, LAUNCH_SCRIPT } from "./remote-scripts.ts";
+import { inSessionTurn } from "./session-slots.ts";
 import { remoteScriptArgv } from "./transport-argv.ts";
 
 const REACH_TIMEOUT_MS = 15_000;
@@ -29,11 +30,14 @@ export function remoteProbeRunner(location: RemoteLocation, context: RemoteConte
   return async (argv, probe) => {
     const cookie = `probe-${crypto.randomUUID()}`;
     const env = Object.fromEntries(Object.entries(probe.env ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const result = await runProbe(remoteScriptArgv(location, LAUNCH_SCRIPT, [".", ...argv], options), {
-      ...probe,
-      env: clientEnv(context.env),
-      stdinText: envLine({ ...env, [RUN_COOKIE_VAR]: cookie }),
-    });
+    // A turn on the host's connection for the probe only: the sweep after it takes one of its own.
+    const result = await inSessionTurn(location, () =>
+      runProbe(remoteScriptArgv(location, LAUNCH_SCRIPT, [".", ...argv], options), {
+        ...probe,
+        env: clientEnv(context.env),
+        stdinText: envLine({ ...env, [RUN_COOKIE_VAR]: cookie }),
+      }),
+    );
     if (result.kind === "timeout" || (result.kind === "exited" && result.truncated)) await sweepRemoteRun(location, cookie, 0, context);
     return result;
   };

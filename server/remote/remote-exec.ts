@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnChild, type ChildHandle } from "../platform/process.ts";
 import type { RemoteLocation } from "./location.ts";
+import { inSessionTurn } from "./session-slots.ts";
 import { remoteScriptArgv, type RemoteArgvOptions } from "./transport-argv.ts";
 
 export type RemoteExecResult =
@@ -46,7 +47,18 @@ export function isTransportFailure(location: RemoteLocation, code: number | null
   return location.kind === "ssh" ? code === SSH_OWN_FAILURE : code !== 0 && DOCKER_OWN_FAILURE.test(stderr);
 }
 
-export async function runRemoteScript(
+export function runRemoteScript(
+  location: RemoteLocation,
+  script: string,
+  args: readonly string[],
+  context: RemoteContext,
+  options: { timeoutMs: number; maxBytes?: number; stdin?: Uint8Array | AsyncIterable<Uint8Array> },
+): Promise<RemoteExecResult> {
+  // Its timeout counts from its start, not from when it began to wait for a turn.
+  return inSessionTurn(location, () => runScriptNow(location, script, args, context, options));
+}
+
+async function runScriptNow(
   location: RemoteLocation,
   script: string,
   args: readonly string[],

@@ -56,7 +56,12 @@ async function banner(port: number, deadline: number): Promise<boolean> {
   return false;
 }
 
-export async function startTestSshd(): Promise<TestSshd> {
+/**
+ * `stockLimits`: sshd's own session and login limits (MaxSessions 10, MaxStartups 10:30:100), as on a host nobody
+ * tuned. Otherwise both are raised, so tests that open many connections at once (each with its own control folder)
+ * never meet them by chance.
+ */
+export async function startTestSshd(options: { stockLimits?: boolean } = {}): Promise<TestSshd> {
   if (!SSHD) throw new Error("openssh-server is not installed (apt-get install openssh-server): the remote-project tests need a real sshd");
   const temp = tempDir("od-sshd-");
   const dir = temp.path;
@@ -86,8 +91,7 @@ export async function startTestSshd(): Promise<TestSshd> {
         "PermitRootLogin prohibit-password",
         "UsePAM no",
         "StrictModes no",
-        "MaxSessions 50",
-        "MaxStartups 50",
+        ...(options.stockLimits ? [] : ["MaxSessions 50", "MaxStartups 50"]),
         "LogLevel ERROR",
         "",
       ].join("\n"),
