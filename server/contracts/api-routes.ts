@@ -185,7 +185,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     method: "GET", path: "/api/projects/:id/files", summary: "The files in a project's folder", auth: "bearer",
-    replies: [{ status: 200, json: ProjectFileListResponse }], errors: { 404: NO_PROJECT },
+    replies: [{ status: 200, json: ProjectFileListResponse }],
+    errors: { 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_TOOLS_MISSING", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "POST", path: "/api/projects/:id/files/link", summary: "A ten-minute URL for one file (frames and images send no header)", auth: "bearer",
@@ -196,7 +197,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "GET", path: "/api/projects/:id/files/raw", summary: "One project file's bytes, served sandboxed", auth: "bearer-or-file-ticket",
     query: RawFileQuery,
     replies: [{ status: 200, file: "the file (at most 20 MB), typed by its extension" }],
-    errors: { 400: "INVALID_PROJECT_PATH", 404: `${NO_PROJECT}, FILE_NOT_FOUND`, 413: "FILE_TOO_LARGE" },
+    errors: { 400: "INVALID_PROJECT_PATH", 404: `${NO_PROJECT}, FILE_NOT_FOUND`, 413: "FILE_TOO_LARGE", 502: "REMOTE_UNREACHABLE", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "POST", path: "/api/projects/:id/uploads", summary: "Attach an image (base64 in JSON) to a project", auth: "bearer",
@@ -264,13 +265,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "GET", path: "/api/skills", summary: "Skills (?projectId= adds the project's own, read where it lives)", auth: "bearer",
     query: ListSkillsQuery,
     replies: [{ status: 200, json: SkillListResponse }],
-    errors: { 400: "BAD_REQUEST", 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_READ_FAILED", 504: "REMOTE_UNREACHABLE" },
+    errors: { 400: "BAD_REQUEST", 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_READ_FAILED, REMOTE_TOOLS_MISSING", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "GET", path: "/api/skills/:id", summary: "One skill with its body and files", auth: "bearer",
     query: ListSkillsQuery,
     replies: [{ status: 200, json: SkillDetailResponse }],
-    errors: { 400: "BAD_REQUEST", 404: `SKILL_NOT_FOUND, ${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_READ_FAILED", 504: "REMOTE_UNREACHABLE" },
+    errors: { 400: "BAD_REQUEST", 404: `SKILL_NOT_FOUND, ${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE, REMOTE_READ_FAILED, REMOTE_TOOLS_MISSING", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "POST", path: "/api/skills/import", summary: "Write a user skill", auth: "bearer",

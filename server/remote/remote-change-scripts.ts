@@ -9,6 +9,7 @@
  * stdin. Exit 3: no such folder; 4: no temp folder there; 6: not the GNU tools these scripts need.
  */
 import { HIDDEN_DIRS } from "../projects/file-snapshot.ts";
+import { GNU_TOOLS_CHECK } from "./remote-scripts.ts";
 import { shellQuote } from "./shell-quote.ts";
 
 const PRUNED = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
@@ -38,9 +39,7 @@ walk() { find . -maxdepth 9 \( -type d \( ${PRUNED} \) -prune \) -o -type f -pri
  * and `git status`, for a walk its listing; then `contents` of what was dirty (git) or listed, newest first (walk).
  */
 export const SNAPSHOT_BEFORE_SCRIPT = `${PRELUDE}
-# GNU find, sed and coreutils, or nothing: busybox's would give a silently empty snapshot.
-find . -maxdepth 0 -printf '' 2>/dev/null || exit 6
-[ "$(printf 'b\\0a\\0' | sed -z 's/a/c/' 2>/dev/null | sort -z 2>/dev/null | head -z -n 1 2>/dev/null | comm -z - /dev/null 2>/dev/null | tr '\\0' .)" = b. ] || exit 6
+${GNU_TOOLS_CHECK}
 if command -v git >/dev/null 2>&1 && [ "$(git rev-parse --is-inside-work-tree 2>/dev/null)" = true ] &&
   ${GIT_STATUS} > "$t/status" 2>/dev/null && git rev-parse --show-prefix > "$t/prefix" && cdup=$(git rev-parse --show-cdup); then
   printf git > "$t/mode"; section "$t/mode"; section "$t/prefix"; section "$t/status"

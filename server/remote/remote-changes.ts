@@ -13,6 +13,7 @@ import { readSections } from "./framed-sections.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { SNAPSHOT_AFTER_GIT_SCRIPT, SNAPSHOT_AFTER_WALK_SCRIPT, SNAPSHOT_BEFORE_SCRIPT } from "./remote-change-scripts.ts";
 import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { GNU_TOOLS_MISSING_EXIT } from "./remote-scripts.ts";
 import { listingStamps, readContents, readIndexContents, statusPaths } from "./remote-snapshot.ts";
 
 const SNAPSHOT_TIMEOUT_MS = 60_000;
@@ -46,7 +47,7 @@ function failure(result: Awaited<ReturnType<typeof runRemoteScript>>): string {
   if (result.kind === "timeout") return `no answer within ${SNAPSHOT_TIMEOUT_MS / 1000} s`;
   if (result.kind === "unreachable") return result.stderr || "unreachable";
   if (result.code === 3) return "the folder is missing";
-  if (result.code === 6) return "it needs GNU find, sed and coreutils there";
+  if (result.code === GNU_TOOLS_MISSING_EXIT) return "it needs GNU find, sed and coreutils there";
   return result.code === 0 ? "its output was cut or malformed" : result.stderr.trim().split("\n").at(-1) || `exit ${result.code}`;
 }
 

@@ -8,25 +8,29 @@ import { HIDDEN_DIRS, type FileStamp } from "../projects/file-snapshot.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { runRemoteScript, type RemoteContext, type RemoteExecResult } from "./remote-exec.ts";
 import { isInsideRemoteFolder } from "./remote-run-inputs.ts";
+import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "./remote-scripts.ts";
 import { shellQuote } from "./shell-quote.ts";
 
 const TIMEOUT_MS = 30_000;
 const PRUNED = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
-/** `$1` folder, `$2` most files: `size mtime path` NUL-terminated records. Exit 3: no such folder. */
+/** `$1` folder, `$2` most files: `size mtime path` NUL-terminated records. Exit 3: no such folder; 6: no GNU tools. */
 const LIST_SCRIPT = `cd -- "$1" 2>/dev/null || exit 3
+${GNU_TOOLS_CHECK}
 find . -maxdepth 9 \\( -type d \\( ${PRUNED} \\) -prune \\) -o -type f -printf '%s %T@ %P\\0' 2>/dev/null | head -z -n "$2"
 exit 0`;
 /**
  * `$1` folder, `$2` project-relative path, `$3` most bytes. Exit 4: not a regular file inside the folder (after
- * symlinks); 5: larger than `$3`; otherwise its bytes.
+ * symlinks); 5: larger than `$3`; otherwise its bytes. Only tools every system has (GNU, busybox, BSD): `realpath`
+ * without options (the path made `./…`, so it never reads as one), the size from `ls -ln`.
  */
 const READ_SCRIPT = `cd -- "$1" 2>/dev/null || exit 4
 root=$(pwd -P)
-real=$(realpath -e -- "$2" 2>/dev/null) || exit 4
+real=$(realpath "./$2" 2>/dev/null) || exit 4
 case "$real" in "$root"/*) ;; *) exit 4 ;; esac
 [ -f "$real" ] || exit 4
-[ "$(stat -c %s -- "$real")" -le "$3" ] || exit 5
-exec cat -- "$real"`;
+size=$(ls -ln "$real" | awk '{ print $5 }')
+[ -n "$size" ] && [ "$size" -le "$3" ] || exit 5
+exec cat "$real"`;
 
 /** Parse LIST_SCRIPT's records. Bad records are skipped. */
 export function parseFileList(output: string): Map<string, FileStamp> {
@@ -42,6 +46,7 @@ export async function listRemoteFiles(location: RemoteLocation, context: RemoteC
   const result = await runRemoteScript(location, LIST_SCRIPT, [location.path, String(maxFiles)], context, { timeoutMs: TIMEOUT_MS, maxBytes: 16 * 1024 * 1024 });
   const output = expectExited(location, result);
   if (output.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${describeLocation(location)}`);
+  if (output.code === GNU_TOOLS_MISSING_EXIT) throw new HttpError(502, "REMOTE_TOOLS_MISSING", gnuToolsMissingText("the files panel", describeLocation(location)));
   return parseFileList(new TextDecoder().decode(output.stdout));
 }
 

@@ -55,5 +55,19 @@ export const SWEEP_SCRIPT = [
   'exit 0',
 ].join("\n");
 
+/**
+ * Exit 6 unless GNU find, sed and coreutils are there: the scripts that list and snapshot folders use `find -printf`
+ * and NUL-separated `sed`/`sort`/`head`/`comm`, which busybox (Alpine images) and BSD (macOS) lack, and without them
+ * they would answer with a silently empty list. Checked first, so the answer says what is missing instead.
+ */
+export const GNU_TOOLS_CHECK = String.raw`find . -maxdepth 0 -printf '' 2>/dev/null || exit 6
+[ "$(printf 'b\0a\0' | sed -z 's/a/c/' 2>/dev/null | sort -z 2>/dev/null | head -z -n 1 2>/dev/null | comm -z - /dev/null 2>/dev/null | tr '\0' .)" = b. ] || exit 6`;
+export const GNU_TOOLS_MISSING_EXIT = 6;
+
+/** What a location without GNU tools is told, for `what` (the files panel, the project's skills…). */
+export function gnuToolsMissingText(what: string, where: string): string {
+  return `${what} needs GNU find, sed and coreutils on ${where} (busybox and BSD versions lack what it uses)`;
+}
+
 /** `$1` is a folder: exit 0, or 3 when it is missing or not a folder. */
 export const FOLDER_CHECK_SCRIPT = '[ -d "$1" ] || exit 3';

@@ -11,6 +11,7 @@ import { MAX_LISTED_FILES, MAX_SKILL_FILE_BYTES, skillFromText, skillIdFrom, typ
 import { nulRecords, readSections } from "./framed-sections.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "./remote-scripts.ts";
 
 const TIMEOUT_MS = 30_000;
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
@@ -20,10 +21,11 @@ export const REMOTE_PROJECT_SKILLS_DIR = ".od/skills";
 /**
  * `$1` project folder, `$2` most files listed per skill, `$3` largest SKILL.md read. Four sections per skill: its
  * folder name, SKILL.md's size (empty when unreadable), SKILL.md (empty when larger than `$3`), its files as
- * `SIZE PATH` NUL-terminated records. Exit 3: no such folder; 4: no temp folder there.
+ * `SIZE PATH` NUL-terminated records. Exit 3: no such folder; 4: no temp folder there; 6: no GNU tools there.
  */
 const LIST_SCRIPT = String.raw`cd -- "$1" 2>/dev/null || exit 3
 cd .od/skills 2>/dev/null || exit 0
+${GNU_TOOLS_CHECK}
 t=$(mktemp -d 2>/dev/null) || exit 4
 trap 'rm -rf -- "$t"' EXIT
 trap 'exit 1' HUP INT TERM PIPE
@@ -51,6 +53,7 @@ export async function readRemoteProjectSkills(location: RemoteLocation, context:
   });
   if (result.kind !== "exited") throw new HttpError(result.kind === "timeout" ? 504 : 502, "REMOTE_UNREACHABLE", `cannot reach ${where}${result.stderr ? `: ${result.stderr}` : ""}`);
   if (result.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
+  if (result.code === GNU_TOOLS_MISSING_EXIT) throw new HttpError(502, "REMOTE_TOOLS_MISSING", gnuToolsMissingText("reading the project's skills", where));
   const sections = result.code === 0 ? readSections(result.stdout) : undefined;
   if (!sections || sections.length % 4 !== 0) {
     throw new HttpError(502, "REMOTE_READ_FAILED", `could not read the project's skills on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);

@@ -59,9 +59,9 @@ async function banner(port: number, deadline: number): Promise<boolean> {
 /**
  * `stockLimits`: sshd's own session and login limits (MaxSessions 10, MaxStartups 10:30:100), as on a host nobody
  * tuned. Otherwise both are raised, so tests that open many connections at once (each with its own control folder)
- * never meet them by chance.
+ * never meet them by chance. `sessionPath`: the PATH of every session there (a host with other tools first).
  */
-export async function startTestSshd(options: { stockLimits?: boolean } = {}): Promise<TestSshd> {
+export async function startTestSshd(options: { stockLimits?: boolean; sessionPath?: string } = {}): Promise<TestSshd> {
   if (!SSHD) throw new Error("openssh-server is not installed (apt-get install openssh-server): the remote-project tests need a real sshd");
   const temp = tempDir("od-sshd-");
   const dir = temp.path;
@@ -92,6 +92,7 @@ export async function startTestSshd(options: { stockLimits?: boolean } = {}): Pr
         "UsePAM no",
         "StrictModes no",
         ...(options.stockLimits ? [] : ["MaxSessions 50", "MaxStartups 50"]),
+        ...(options.sessionPath ? [`SetEnv PATH=${options.sessionPath}`] : []),
         "LogLevel ERROR",
         "",
       ].join("\n"),
