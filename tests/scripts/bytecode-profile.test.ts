@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordStartupProfiles } from "../../scripts/build-binary.ts";
+import { buildEmbeddedAssets, recordStartupProfiles } from "../../scripts/build-binary.ts";
 import { recordBytecodeOrder } from "../../scripts/bytecode-profile.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -18,6 +18,8 @@ function entriesIn(file: string): number {
 describe("start-up profiles", () => {
   test("a first build is started as `od serve` and as `od run`, and each start leaves its profile", async () => {
     using dir = tempDir("od-profile-");
+    // What the binary embeds (UI, OpenAPI document, DSH tarball) is built first, as `npm run build` does.
+    await buildEmbeddedAssets();
     const files = await recordStartupProfiles(dir.path);
     expect(files.map((file) => file.slice(dir.path.length + 1))).toEqual(["serve.order", "run.order"]);
     // Thousands of entries each: the serve profile covers the engine's first answers, the run one a whole run.
