@@ -114,7 +114,9 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     return (stopping ??= stopProcessTree({
       child,
       session,
-      cookie: { name: RUN_COOKIE_VAR, value: input.runId },
+      // A remote run's cookie lives there: its sweep runs there (below), never on this machine, where a container's
+      // processes (or a host that is this machine) would otherwise be swept from outside.
+      ...(remote ? {} : { cookie: { name: RUN_COOKIE_VAR, value: input.runId } }),
       graceMs: input.timeouts.cancelGraceMs,
       ...(input.hurry ? { hurry: input.hurry } : {}),
     })

@@ -10,7 +10,11 @@ import { killRunProcessTree } from "./process-tree.ts";
 export type StopOptions = {
   child: ChildHandle;
   session?: ProtocolSession;
-  cookie: { name: string; value: string };
+  /**
+   * The run's cookie, swept for on this machine once the group is gone. Absent for a remote run: here it has only
+   * the ssh or docker client, which never carries it; the sweep for it runs on the remote side.
+   */
+  cookie?: { name: string; value: string };
   graceMs: number;
   /**
    * Aborted when the user asks twice (a second Ctrl-C): every grace period ends at once. Each step still runs —
@@ -42,7 +46,7 @@ export async function stopProcessTree(options: StopOptions): Promise<number[]> {
     // The leader is gone; its group may not be.
     child.kill("SIGTERM", { group: true });
   }
-  return killRunProcessTree({ rootPid: child.pid, processGroup: child.pid, cookie: options.cookie, graceMs, signal: "SIGTERM", ...(hurry ? { hurry } : {}) });
+  return killRunProcessTree({ rootPid: child.pid, processGroup: child.pid, graceMs, signal: "SIGTERM", ...(options.cookie ? { cookie: options.cookie } : {}), ...(hurry ? { hurry } : {}) });
 }
 
 /** Resolves after `ms`, or as soon as `cutBy` aborts. */

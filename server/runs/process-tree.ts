@@ -32,7 +32,8 @@ export type KillRunProcessTreeOptions = {
   rootPid: number;
   /** The group the root led (spawned with its own group); signalled as a whole too while it has members. */
   processGroup?: number;
-  cookie: EnvCookie;
+  /** The run's cookie: every process carrying it is swept too. Absent: only the root's tree and group. */
+  cookie?: EnvCookie;
   /** How long the first signal gets before SIGKILL. */
   graceMs: number;
   /** First signal; default SIGTERM. */
@@ -235,8 +236,8 @@ export async function killRunProcessTree(options: KillRunProcessTreeOptions): Pr
 }
 
 /** Cookie carriers, the root while it is provably still ours, and every descendant of either; and the snapshot read. */
-async function collectTargets(rootPid: number, cookie: EnvCookie): Promise<{ targets: ProcessEntry[]; snapshot: ProcessEntry[] }> {
-  const [carriers, snapshot] = await Promise.all([findProcessesWithEnvCookie(cookie.name, cookie.value), readProcessSnapshot()]);
+async function collectTargets(rootPid: number, cookie: EnvCookie | undefined): Promise<{ targets: ProcessEntry[]; snapshot: ProcessEntry[] }> {
+  const [carriers, snapshot] = await Promise.all([cookie ? findProcessesWithEnvCookie(cookie.name, cookie.value) : [], readProcessSnapshot()]);
   const live = snapshot.filter((entry) => !entry.zombie);
   const byPid = new Map(live.map((entry) => [entry.pid, entry]));
   const roots = new Set(carriers.filter((pid) => byPid.has(pid)));

@@ -133,8 +133,10 @@ export class RunService {
       const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
       log.append(endEvent(ending, { code: null, signal: null }, run.files, run.startedAt ?? run.createdAt));
       this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
-      void killRunProcessTree({ rootPid: run.pid ?? 0, cookie: { name: RUN_COOKIE_VAR, value: run.id }, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
+      // A remote run's cookie is swept there; here it had only the ssh or docker client.
       const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
+      const cookie = location ? {} : { cookie: { name: RUN_COOKIE_VAR, value: run.id } };
+      void killRunProcessTree({ rootPid: run.pid ?? 0, ...cookie, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
       if (location) void sweepRemoteRun(location, run.id, this.#timeouts.cancelGraceMs, this.#remote).then(() => removeRunStaging(location, run.id, this.#remote));
       recovered++;
     }
