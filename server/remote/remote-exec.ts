@@ -47,24 +47,15 @@ export function isTransportFailure(location: RemoteLocation, code: number | null
   return location.kind === "ssh" ? code === SSH_OWN_FAILURE : code !== 0 && DOCKER_OWN_FAILURE.test(stderr);
 }
 
-export function runRemoteScript(
-  location: RemoteLocation,
-  script: string,
-  args: readonly string[],
-  context: RemoteContext,
-  options: { timeoutMs: number; maxBytes?: number; stdin?: Uint8Array | AsyncIterable<Uint8Array> },
-): Promise<RemoteExecResult> {
+/** Killed at `timeoutMs`; at most `maxBytes` of stdout kept (default 1 MiB); `stdin` fed to the script. */
+export type RemoteScriptOptions = { timeoutMs: number; maxBytes?: number; stdin?: Uint8Array | AsyncIterable<Uint8Array> };
+
+export function runRemoteScript(location: RemoteLocation, script: string, args: readonly string[], context: RemoteContext, options: RemoteScriptOptions): Promise<RemoteExecResult> {
   // Its timeout counts from its start, not from when it began to wait for a turn.
   return inSessionTurn(location, () => runScriptNow(location, script, args, context, options));
 }
 
-async function runScriptNow(
-  location: RemoteLocation,
-  script: string,
-  args: readonly string[],
-  context: RemoteContext,
-  options: { timeoutMs: number; maxBytes?: number; stdin?: Uint8Array | AsyncIterable<Uint8Array> },
-): Promise<RemoteExecResult> {
+async function runScriptNow(location: RemoteLocation, script: string, args: readonly string[], context: RemoteContext, options: RemoteScriptOptions): Promise<RemoteExecResult> {
   const argv = remoteScriptArgv(location, script, args, remoteArgvOptions(context, options.stdin !== undefined));
   let child: ChildHandle;
   try {
