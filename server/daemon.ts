@@ -97,11 +97,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       )
       .then((loaded) => {
         engine = loaded;
-        // The engine is up: from here requests and runs are served, so the JIT compiles hot code as usual again.
-        endStartupJitPolicy();
-        // Warm detection once the engine is up, so probing every CLI never delays a request; then the start-up
-        // garbage is collected at once instead of staying resident until the heap's next full collection.
-        setTimeout(() => void loaded.services.catalog.warm().then(collectGarbage, collectGarbage), 0);
+        // Warm detection once the engine is up, so probing every CLI never delays a request; then start-up is over:
+        // its garbage is collected at once instead of staying resident until the heap's next full collection, and
+        // the JIT compiles hot code as usual again (a run started meanwhile restores it at once: RunService.create).
+        // Restored before the warm-up, the JIT compiled its run-once code and idle RSS was 3.5 MB higher.
+        const startupOver = () => {
+          if (stopping) return; // stopped meanwhile: nothing of it runs any more
+          collectGarbage();
+          endStartupJitPolicy();
+        };
+        setTimeout(() => void loaded.services.catalog.warm().then(startupOver, startupOver), 0);
         resolve(loaded);
       }, reject);
   });

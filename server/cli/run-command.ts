@@ -10,7 +10,6 @@ import type { RunEventOf } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
 import { isDirectory } from "../projects/paths.ts";
-import { endStartupJitPolicy } from "../platform/jit-policy.ts";
 import { isRemoteUrl } from "../remote/location.ts";
 import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
@@ -94,8 +93,6 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           }
           throw error;
         }
-        // Start-up is over: from here the agent's output is read, parsed and printed line by line.
-        endStartupJitPolicy();
         void interrupted.then(() => services.runs.cancel(created.runId));
         void io.hurried?.then((signal) => {
           io.stderr(`od: ${signal} again: stopping the agent without waiting for it\n`);

@@ -40,6 +40,7 @@ import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt } from "./prompt.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
+import { endStartupJitPolicy } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
@@ -146,6 +147,8 @@ export class RunService {
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
   async create(request: CreateRunRequest): Promise<{ runId: string; conversationId: string }> {
     if (this.#shuttingDown) throw new HttpError(503, "UPSTREAM_UNAVAILABLE", "od is shutting down");
+    // A run streams line by line: whatever start-up work is still going on, the JIT compiles its hot paths as usual.
+    endStartupJitPolicy();
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
