@@ -8,7 +8,7 @@ import { ImportSkillRequest, ListSkillsQuery, type SkillSummary } from "../contr
 import { remoteLocationOf } from "../remote/location.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { readRemoteProjectSkills } from "../remote/remote-skills.ts";
-import { SkillError, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
+import { SkillError, type LoadedSkill, type ProjectSkills, type SkillLibrary } from "../skills/library.ts";
 import { HttpError, parseBody } from "./errors.ts";
 
 /** Resolves a project id to its folder (404 when unknown). */
@@ -18,7 +18,7 @@ const STATUS: Record<SkillError["code"], number> = { SKILL_NOT_FOUND: 404, SKILL
 
 export const skillRoutes = (skills: SkillLibrary, projectDirOf: ProjectDirOf, remote: RemoteContext) => {
   /** The project's own skills: its local folder, or those read where it lives. */
-  const projectOf = async (query: unknown): Promise<string | { skills: LoadedSkill[] } | undefined> => {
+  const projectOf = async (query: unknown): Promise<ProjectSkills | undefined> => {
     const { projectId } = parseBody(ListSkillsQuery, query ?? {});
     if (!projectId) return undefined;
     const folder = projectDirOf(projectId);

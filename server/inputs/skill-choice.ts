@@ -3,13 +3,13 @@
  * that are used are named once. Shared by local runs and runs on a remote location (which stage them elsewhere).
  */
 import { selectSkills } from "../skills/compose.ts";
-import type { LoadedSkill, SkillLibrary } from "../skills/library.ts";
+import type { LoadedSkill, ProjectSkills, SkillLibrary } from "../skills/library.ts";
 import type { RunInputNote } from "./run-inputs.ts";
 
 /** The usable skills a run selected (explicit ids, then `@mentions`), in order; [] when none. */
 export function chooseSkills(
   skills: SkillLibrary | undefined,
-  request: { project?: string | { skills: LoadedSkill[] }; skillIds: readonly string[]; message: string; note: (note: RunInputNote) => void },
+  request: { project?: ProjectSkills; skillIds: readonly string[]; message: string; note: (note: RunInputNote) => void },
 ): LoadedSkill[] {
   if (!wantsSkills(skills, request)) return [];
   const selection = selectSkills(skills!.list(request.project), request.skillIds, request.message);

@@ -11,14 +11,12 @@ import { runProbe, type ProbeRunner } from "../runtimes/probe.ts";
 import { RUN_COOKIE_VAR, remoteAgentEnv } from "../runtimes/env.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
-import { clientEnv, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { clientEnv, remoteArgvOptions, type RemoteContext } from "./remote-exec.ts";
 import { sweepRemoteRun } from "./remote-launch.ts";
 import { remoteAgentLaunch } from "./remote-run-inputs.ts";
 import { envLine, LAUNCH_SCRIPT } from "./remote-scripts.ts";
 import { inSessionTurn } from "./session-slots.ts";
 import { remoteScriptArgv } from "./transport-argv.ts";
-
-const REACH_TIMEOUT_MS = 15_000;
 
 /**
  * A ProbeRunner that runs each probe's argv on `location`, in the remote user's home folder. Each probe carries a
@@ -41,16 +39,6 @@ export function remoteProbeRunner(location: RemoteLocation, context: RemoteConte
     if (result.kind === "timeout" || (result.kind === "exited" && result.truncated)) await sweepRemoteRun(location, cookie, 0, context);
     return result;
   };
-}
-
-/** Whether the location answers at all: one quick command there, before any probe. */
-export type LocationReach = { reached: true } | { reached: false; timedOut: boolean; why: string };
-
-export async function reachLocation(location: RemoteLocation, context: RemoteContext): Promise<LocationReach> {
-  const reach = await runRemoteScript(location, "true", [], context, { timeoutMs: REACH_TIMEOUT_MS });
-  if (reach.kind === "exited") return { reached: true };
-  const timedOut = reach.kind === "timeout";
-  return { reached: false, timedOut, why: timedOut ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reach.stderr };
 }
 
 /** Every def as unavailable with one `remote-unreachable` diagnostic naming the location. */

@@ -1,14 +1,16 @@
 /**
  * Running one short script on a remote location and collecting what it printed: folder checks, the cookie
  * sweep, file listings and reads, change snapshots; optionally fed bytes on its stdin (files written there).
- * Bounded by a timeout (the child is killed at it) and by an output cap.
+ * Bounded by a timeout (the child is killed at it) and by an output cap. `reachLocation` is the quickest of them:
+ * whether the location answers at all.
  * Never throws: an unreachable host or a missing container is a result, told apart from the script's own exit.
  */
 import { mkdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnChild, type ChildHandle } from "../platform/process.ts";
-import type { RemoteLocation } from "./location.ts";
+import { HttpError } from "../http/errors.ts";
+import { describeLocation, type RemoteLocation } from "./location.ts";
 import { inSessionTurn } from "./session-slots.ts";
 import { remoteScriptArgv, type RemoteArgvOptions } from "./transport-argv.ts";
 
@@ -100,6 +102,25 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
     offset += part.byteLength;
   }
   return { kind: "exited", code: exit.code, stdout: bytes, stderr };
+}
+
+/** The script's exit, or the REMOTE_UNREACHABLE HttpError (504 when it did not answer in time) for an API answer. */
+export function expectExited(location: RemoteLocation, result: RemoteExecResult): Extract<RemoteExecResult, { kind: "exited" }> {
+  if (result.kind === "exited") return result;
+  throw new HttpError(result.kind === "timeout" ? 504 : 502, "REMOTE_UNREACHABLE", `cannot reach ${describeLocation(location)}${result.stderr ? `: ${result.stderr}` : ""}`);
+}
+
+/** How long the check that a location answers at all waits. */
+const REACH_TIMEOUT_MS = 15_000;
+
+/** Whether the location answers at all: one quick command there, before any probe. */
+export type LocationReach = { reached: true } | { reached: false; timedOut: boolean; why: string };
+
+export async function reachLocation(location: RemoteLocation, context: RemoteContext): Promise<LocationReach> {
+  const reach = await runRemoteScript(location, "true", [], context, { timeoutMs: REACH_TIMEOUT_MS });
+  if (reach.kind === "exited") return { reached: true };
+  const timedOut = reach.kind === "timeout";
+  return { reached: false, timedOut, why: timedOut ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reach.stderr };
 }
 
 /** Writes `input` to the script's stdin, then closes it. A script that exits without reading it all is no error. */

@@ -6,7 +6,7 @@
 import { HttpError } from "../http/errors.ts";
 import { HIDDEN_DIRS, type FileStamp } from "../projects/file-snapshot.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
-import { runRemoteScript, type RemoteContext, type RemoteExecResult } from "./remote-exec.ts";
+import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { isInsideRemoteFolder } from "./remote-run-inputs.ts";
 import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "./remote-scripts.ts";
 import { shellQuote } from "./shell-quote.ts";
@@ -58,10 +58,4 @@ export async function readRemoteFile(location: RemoteLocation, context: RemoteCo
   if (output.code === 5) throw new HttpError(413, "FILE_TOO_LARGE", `${relPath} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
   if (output.code !== 0) throw missing();
   return new Uint8Array(output.stdout);
-}
-
-function expectExited(location: RemoteLocation, result: RemoteExecResult): Extract<RemoteExecResult, { kind: "exited" }> {
-  if (result.kind === "exited") return result;
-  const where = describeLocation(location);
-  throw new HttpError(result.kind === "timeout" ? 504 : 502, "REMOTE_UNREACHABLE", `cannot reach ${where}${result.stderr ? `: ${result.stderr}` : ""}`);
 }

@@ -5,7 +5,7 @@
  */
 import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
-import { clientEnv, isTransportFailure, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { clientEnv, isTransportFailure, reachLocation, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { envLine, LAUNCH_SCRIPT, SWEEP_SCRIPT } from "./remote-scripts.ts";
 import { remoteScriptArgv } from "./transport-argv.ts";
 
@@ -13,8 +13,6 @@ import { remoteScriptArgv } from "./transport-argv.ts";
 const NO_FOLDER = 96;
 const NO_ENVIRONMENT = 97;
 const COMMAND_NOT_FOUND = 127;
-/** How long the check that a location still answers waits, after a client failed. */
-const REACH_TIMEOUT_MS = 15_000;
 
 /** Everything an attempt needs to run one agent argv on a remote location instead of here. */
 export type RemoteLaunch = {
@@ -47,9 +45,8 @@ export function remoteLaunch(location: RemoteLocation, agentArgv: readonly strin
     sweep: (graceMs) => (runId ? sweepRemoteRun(location, runId, graceMs, context) : Promise.resolve([])),
     lostSince: async (exit, weStopped) => {
       if (weStopped || exit.code === 0) return undefined;
-      const reach = await runRemoteScript(location, "true", [], context, { timeoutMs: REACH_TIMEOUT_MS });
-      if (reach.kind === "exited") return undefined;
-      return connectionLost(location, reach.kind === "timeout" ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : lastLine(reach.stderr));
+      const reach = await reachLocation(location, context);
+      return reach.reached ? undefined : connectionLost(location, lastLine(reach.why));
     },
   };
 }

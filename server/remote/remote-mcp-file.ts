@@ -7,7 +7,7 @@ import type { McpConfigFile } from "../contracts/mcp.ts";
 import { HttpError } from "../http/errors.ts";
 import { parseMcpEntries, type McpList } from "../mcp/config-files.ts";
 import { describeLocation, formatLocation, type RemoteLocation } from "./location.ts";
-import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { readRemoteFile } from "./remote-files.ts";
 
 /** The file, relative to the project folder. */
@@ -46,14 +46,13 @@ export async function readRemoteMcpList(location: RemoteLocation, context: Remot
 /** Writes the list there; an HttpError when the host or the folder cannot be reached. */
 export async function writeRemoteMcpList(location: RemoteLocation, context: RemoteContext, file: McpConfigFile): Promise<void> {
   const bytes = new TextEncoder().encode(`${JSON.stringify({ servers: file.servers }, null, 2)}\n`);
-  const result = await runRemoteScript(location, WRITE_SCRIPT, [location.path, REMOTE_PROJECT_MCP_FILE], context, {
+  const result = expectExited(location, await runRemoteScript(location, WRITE_SCRIPT, [location.path, REMOTE_PROJECT_MCP_FILE], context, {
     timeoutMs: TIMEOUT_MS,
     stdin: (async function* () {
       yield bytes;
     })(),
-  });
+  }));
   const where = describeLocation(location);
-  if (result.kind !== "exited") throw new HttpError(result.kind === "timeout" ? 504 : 502, "REMOTE_UNREACHABLE", `cannot reach ${where}${result.stderr ? `: ${result.stderr}` : ""}`);
   if (result.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
   if (result.code !== 0) throw new HttpError(502, "REMOTE_WRITE_FAILED", `could not write ${REMOTE_PROJECT_MCP_FILE} on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
 }

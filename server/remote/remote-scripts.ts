@@ -69,5 +69,3 @@ export function gnuToolsMissingText(what: string, where: string): string {
   return `${what} needs GNU find, sed and coreutils on ${where} (busybox and BSD versions lack what it uses)`;
 }
 
-/** `$1` is a folder: exit 0, or 3 when it is missing or not a folder. */
-export const FOLDER_CHECK_SCRIPT = '[ -d "$1" ] || exit 3';

@@ -10,7 +10,7 @@ import { HttpError } from "../http/errors.ts";
 import { MAX_LISTED_FILES, MAX_SKILL_FILE_BYTES, skillFromText, skillIdFrom, type LoadedSkill } from "../skills/library.ts";
 import { nulRecords, readSections } from "./framed-sections.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
-import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "./remote-scripts.ts";
 
 const TIMEOUT_MS = 30_000;
@@ -47,11 +47,10 @@ exit 0`;
 /** The project's own skills there, as the skill library loads local ones; an HttpError when they cannot be read. */
 export async function readRemoteProjectSkills(location: RemoteLocation, context: RemoteContext): Promise<LoadedSkill[]> {
   const where = describeLocation(location);
-  const result = await runRemoteScript(location, LIST_SCRIPT, [location.path, String(MAX_LISTED_FILES), String(MAX_SKILL_FILE_BYTES)], context, {
+  const result = expectExited(location, await runRemoteScript(location, LIST_SCRIPT, [location.path, String(MAX_LISTED_FILES), String(MAX_SKILL_FILE_BYTES)], context, {
     timeoutMs: TIMEOUT_MS,
     maxBytes: MAX_OUTPUT_BYTES,
-  });
-  if (result.kind !== "exited") throw new HttpError(result.kind === "timeout" ? 504 : 502, "REMOTE_UNREACHABLE", `cannot reach ${where}${result.stderr ? `: ${result.stderr}` : ""}`);
+  }));
   if (result.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
   if (result.code === GNU_TOOLS_MISSING_EXIT) throw new HttpError(502, "REMOTE_TOOLS_MISSING", gnuToolsMissingText("reading the project's skills", where));
   const sections = result.code === 0 ? readSections(result.stdout) : undefined;

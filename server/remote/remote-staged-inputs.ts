@@ -5,7 +5,7 @@
  * staging folder there (remote-staging.ts), every path handed to the agent a path on that side. The project's own
  * MCP list is read from the project there. Every problem is a run diagnostic; the run goes on.
  */
-import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { resolveRunImages } from "../inputs/run-images.ts";
 import type { PreparedRunInputs, RunInputNote } from "../inputs/run-inputs.ts";
@@ -62,7 +62,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   if (mcpFile) entries.push({ path: mcpFile, mode: 0o600, data: new TextEncoder().encode(JSON.stringify(claudeMcpConfig(servers), null, 2)) });
   const stagedImages = images.map((path, index) => ({ local: path, member: `images/${index + 1}-${basename(path)}` }));
   if (stagedImages.length) entries.push({ path: "images", mode: 0o700 });
-  for (const { local, member } of stagedImages) entries.push({ path: member, mode: 0o600, data: () => Promise.resolve(new Uint8Array(readFileSync(local))) });
+  for (const { local, member } of stagedImages) entries.push({ path: member, mode: 0o600, data: () => readBytes(local) });
 
   let staging: RemoteStaging | undefined;
   if (entries.length || def.promptViaFile) {
@@ -142,8 +142,13 @@ function folderEntries(folder: string, sourceDir: string, files: readonly string
   }
   return [
     ...[...dirs].map((path) => ({ path, mode: 0o700 })),
-    ...files.map((file) => ({ path: `${folder}/${file}`, mode: 0o600, data: () => Promise.resolve(new Uint8Array(readFileSync(`${sourceDir}/${file}`))) })),
+    ...files.map((file) => ({ path: `${folder}/${file}`, mode: 0o600, data: () => readBytes(`${sourceDir}/${file}`) })),
   ];
+}
+
+/** A file's bytes, read when the tar stream reaches it, off the event loop (an image may be megabytes). */
+async function readBytes(path: string): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(path));
 }
 
 /** Without a staged copy the agent gets the SKILL.md body alone (its side files are on this machine). */

@@ -17,6 +17,9 @@ export type LoadedSkill = SkillSummary & {
   remoteFiles?: SkillFile[];
 };
 
+/** A project's own skills: read from its local folder, or already read where the project lives (another machine). */
+export type ProjectSkills = string | { skills: LoadedSkill[] };
+
 export type SkillRoots = {
   /** Folder of the bundled skills (a function: the binary extracts them on first use). */
   bundled: () => string | undefined;
@@ -61,7 +64,7 @@ export class SkillLibrary {
    * Every visible skill, shadowing applied, sorted by id. The project's own skills are read from `projectDir`, or
    * given as already read (a project on another machine).
    */
-  list(project?: string | { skills: LoadedSkill[] }): LoadedSkill[] {
+  list(project?: ProjectSkills): LoadedSkill[] {
     const byId = new Map<string, LoadedSkill>();
     for (const skills of this.#layers(project)) {
       for (const skill of skills) {
@@ -72,12 +75,12 @@ export class SkillLibrary {
     return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 
-  get(id: string, project?: string | { skills: LoadedSkill[] }): LoadedSkill | undefined {
+  get(id: string, project?: ProjectSkills): LoadedSkill | undefined {
     return this.list(project).find((skill) => skill.id === id);
   }
 
   /** The skill with its body and file list. */
-  detail(id: string, project?: string | { skills: LoadedSkill[] }): SkillDetail | undefined {
+  detail(id: string, project?: ProjectSkills): SkillDetail | undefined {
     const skill = this.get(id, project);
     if (!skill) return undefined;
     const { remoteFiles, ...rest } = skill;
@@ -124,7 +127,7 @@ export class SkillLibrary {
   }
 
   /** Bundled, then the user's, then the project's: each layer shadows the ones before it. */
-  *#layers(project?: string | { skills: LoadedSkill[] }): Iterable<LoadedSkill[]> {
+  *#layers(project?: ProjectSkills): Iterable<LoadedSkill[]> {
     const bundled = this.roots.bundled();
     if (bundled) yield readRoot(bundled, "bundled");
     yield readRoot(this.roots.user, "user");

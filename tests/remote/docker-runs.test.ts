@@ -15,7 +15,7 @@ import { writeSkill } from "../support/skill-fixtures.ts";
 import { tempDir } from "../support/temp.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
-import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
+import { agentEvents, endOf, fakeCliEnvThere, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { startTestDocker, type TestDocker } from "../support/dockerd.ts";
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
 
@@ -51,7 +51,7 @@ async function dockerHarness(steps: FakeStep[], { def = claude, setUp, inputs, c
   setUp?.(h.projectDir);
   // What detection in the container finds in the CLI's help: the flags staged inputs are passed with.
   const help = "  --add-dir <dirs>\n  --mcp-config <files>";
-  h.store.appConfig.update({ agentCliEnv: { [def.id]: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, FAKE_CLI_HELP: help } } });
+  h.store.appConfig.update({ agentCliEnv: { [def.id]: fakeCliEnvThere(h, { FAKE_CLI_HELP: help }) } });
   return h;
 }
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
-import { agentEvents, endOf, runHarness } from "../support/fake-agents.ts";
+import { agentEvents, endOf, fakeCliEnvThere, runHarness } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -36,7 +36,7 @@ describe("plain-stream artifacts of a run in an ssh:// project", () => {
       projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
       remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
     });
-    h.store.appConfig.update({ agentCliEnv: { deepseek: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+    h.store.appConfig.update({ agentCliEnv: { deepseek: fakeCliEnvThere(h) } });
 
     const { events } = await h.run({ agentId: "deepseek", message: "make a page" });
     const end = endOf(events);

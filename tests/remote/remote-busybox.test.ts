@@ -12,7 +12,7 @@ import { parseLocation, type RemoteLocation } from "../../server/remote/location
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { startTestApp, TEST_TOKEN } from "../support/app.ts";
-import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
+import { agentEvents, endOf, fakeCliEnvThere, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
@@ -101,7 +101,7 @@ async function remoteRuns(steps: FakeStep[]) {
     projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
     remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
   });
-  h.store.appConfig.update({ agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+  h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
   return h;
 }
 

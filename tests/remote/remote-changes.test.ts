@@ -11,7 +11,7 @@ import { runChangeRoutes } from "../../server/http/run-changes.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { startTestApp } from "../support/app.ts";
-import { endOf, runHarness, type FakeStep } from "../support/fake-agents.ts";
+import { endOf, fakeCliEnvThere, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -44,7 +44,7 @@ async function changesOfRun(folder: string, steps: FakeStep[], remote: boolean) 
     ...(remote ? { projectPath: (dir: string) => `ssh://${SSH_TEST_HOST}${dir}`, remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir } } : {}),
   });
   if (remote) {
-    h.store.appConfig.update({ agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+    h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
   }
   const { runId, events } = await h.run({ agentId: "claude", message: "change things" });
   await using app = await startTestApp({ modules: [runChangeRoutes(h.store)] });
@@ -151,7 +151,7 @@ describe("changes of a run in an ssh:// project", () => {
       projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
       remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
     });
-    h.store.appConfig.update({ agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+    h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
     const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "hi" });
     while (!existsSync(join(folder, "b.txt"))) await Bun.sleep(20);
     rmSync(folder, { recursive: true });

@@ -13,7 +13,7 @@ import { runRemoteScript } from "../../server/remote/remote-exec.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { SkillLibrary } from "../../server/skills/library.ts";
-import { agentEvents, endOf, runHarness, type FakeStep, type RunHarness } from "../support/fake-agents.ts";
+import { agentEvents, endOf, fakeCliEnvThere, runHarness, type FakeStep, type RunHarness } from "../support/fake-agents.ts";
 import { skillText, writeSkill } from "../support/skill-fixtures.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
@@ -57,7 +57,7 @@ async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[], server:
   mkdirSync(join(h.projectDir, ".od"));
   writeFileSync(join(h.projectDir, ".od", "mcp-config.json"), JSON.stringify({ servers: [{ name: "proj-srv", type: "http", url: "http://127.0.0.1:9/mcp" }] }));
   // The flags the staged inputs are passed with are the ones detection finds in the CLI's help there.
-  const agentEnv = { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, FAKE_CLI_HELP: "  --add-dir <dirs>\n  --mcp-config <files>" };
+  const agentEnv = fakeCliEnvThere(h, { FAKE_CLI_HELP: "  --add-dir <dirs>\n  --mcp-config <files>" });
   h.store.appConfig.update({ agentCliEnv: Object.fromEntries(defs.map((def) => [def.id, agentEnv])) });
   const close = h.close;
   const closeAll = async () => {

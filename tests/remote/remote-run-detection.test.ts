@@ -10,7 +10,7 @@ import { LocationDetections } from "../../server/remote/location-detections.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
-import { endOf, runHarness, type RunHarness } from "../support/fake-agents.ts";
+import { endOf, fakeCliEnvThere, runHarness, type RunHarness } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 
 let sshd: TestSshd;
@@ -37,7 +37,7 @@ async function remoteHarness({ defs = [claude, codex], agentEnv = {} }: Options 
     ...(locations ? { locations } : {}),
   });
   const probeLog = join(h.binDir, "..", "probes.jsonl");
-  const env = { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, FAKE_CLI_PROBE_LOG: probeLog, ...agentEnv };
+  const env = fakeCliEnvThere(h, { FAKE_CLI_PROBE_LOG: probeLog, ...agentEnv });
   // codex has no fake on the remote PATH: it is not installed there.
   h.store.appConfig.update({ agentCliEnv: { claude: env, codex: env, amr: env } });
   return Object.assign(h, { probeLog });
@@ -61,7 +61,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
     await using h = await remoteHarness();
     h.store.appConfig.update({ agentCliEnv: { claude: { PATH: "/usr/bin:/bin" } } });
     await expect(h.service.create({ projectId: h.projectId, agentId: "claude", message: "hi" })).rejects.toMatchObject({ code: "AGENT_UNAVAILABLE" });
-    h.store.appConfig.update({ agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath } } });
+    h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
     expect(endOf((await h.run({ agentId: "claude", message: "hi" })).events).status).toBe("succeeded");
   });
 

@@ -9,7 +9,7 @@ import type { RunEvent } from "../../server/contracts/runs.ts";
 import { runRoutes } from "../../server/http/runs.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
-import { agentEvents, endOf, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
+import { agentEvents, endOf, fakeCliEnvThere, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { startTestApp } from "../support/app.ts";
 import { readSse } from "../support/sse.ts";
@@ -49,7 +49,7 @@ async function remoteHarness(steps: FakeStep[], options: { projectDir?: string; 
   // Nothing of the daemon's environment travels: PATH and the fake's script reach the remote side as the user's
   // agentCliEnv for the agent, exactly how a user sets PATH on a remote host.
   h.store.appConfig.update({
-    agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, OD_SECRET_PROBE: "it's $(id) `x`\nline" } },
+    agentCliEnv: { claude: fakeCliEnvThere(h, { OD_SECRET_PROBE: "it's $(id) `x`\nline" }) },
   });
   return h;
 }

@@ -11,7 +11,7 @@ import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { projectSkillsDir, SkillLibrary } from "../../server/skills/library.ts";
 import { startTestApp } from "../support/app.ts";
-import { endOf, runHarness } from "../support/fake-agents.ts";
+import { endOf, fakeCliEnvThere, runHarness } from "../support/fake-agents.ts";
 import { skillText, writeSkill } from "../support/skill-fixtures.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
@@ -97,7 +97,7 @@ describe("skills of a project on another machine", () => {
       inputs: createRunInputs({ skills: library }),
     });
     h.store.appConfig.update({
-      agentCliEnv: { claude: { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, FAKE_CLI_HELP: "  --add-dir <dirs>" } },
+      agentCliEnv: { claude: fakeCliEnvThere(h, { FAKE_CLI_HELP: "  --add-dir <dirs>" }) },
     });
     const { runId, events } = await h.run({ agentId: "claude", message: "use them", skillIds: ["shared", "it-s-touch-pwned-x-sk"] });
     await h.service.wait(runId);

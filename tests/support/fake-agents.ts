@@ -129,6 +129,14 @@ export async function runHarness(options: {
   };
 }
 
+/**
+ * What a remote agent needs of the fake CLI as the user's agentCliEnv (nothing of the daemon's environment travels
+ * there): its shims on PATH, its script and its ledger; `extra` adds to it.
+ */
+export function fakeCliEnvThere(h: Pick<RunHarness, "binDir" | "ledgerPath" | "env">, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: `${h.binDir}:/usr/bin:/bin`, FAKE_CLI_SCRIPT: h.env.FAKE_CLI_SCRIPT!, FAKE_CLI_LEDGER: h.ledgerPath, ...extra };
+}
+
 /** The agent events of a run, unwrapped. */
 export function agentEvents(events: RunEvent[]) {
   return events.flatMap((e) => (e.type === "agent" ? [e.event] : []));
