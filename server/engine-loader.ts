@@ -24,7 +24,6 @@ const STEPS: readonly (() => Promise<unknown>)[] = [
   () => import("node:fs"),
   () => import("node:stream/promises"),
   () => import("node:fs/promises"),
-  () => import("node:child_process"),
   () => import("elysia"),
   () => import("./contracts/app-config.ts"),
   () => import("./contracts/mcp.ts"),
