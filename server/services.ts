@@ -5,12 +5,11 @@
 import { join } from "node:path";
 import { createRunInputs } from "./inputs/run-inputs.ts";
 import { dataPaths } from "./paths.ts";
-import { discoverAcpModels } from "./runtimes/protocols/acp/discover-models.ts";
 import { bundledSkillsResolver, type BundledSkillFiles } from "./skills/bundled-root.ts";
 import { SkillLibrary } from "./skills/library.ts";
 import { ProjectService } from "./projects/project-service.ts";
 import { loadAgentDefs } from "./runtimes/registry.ts";
-import { AgentCatalog, passDeadlineFromEnv } from "./runtimes/catalog.ts";
+import { AgentCatalog, discoverAcpModels, passDeadlineFromEnv } from "./runtimes/catalog.ts";
 import { FileDetectionCache } from "./runtimes/detection-cache.ts";
 import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";

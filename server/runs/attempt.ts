@@ -157,7 +157,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   const activeStdout = tap(child.stdout, () => watchdog.activity());
   try {
     if (invocation.reader.kind === "protocol") {
-      session = startProtocol(invocation.reader.format, { stdin: child.stdin!, stdout: activeStdout }, { ...input.transportOptions });
+      session = await startProtocol(invocation.reader.format, { stdin: child.stdin!, stdout: activeStdout }, { ...input.transportOptions });
       for await (const event of session.events) handleEvent(event);
       outcome.protocolResult = await session.result;
       if (outcome.protocolResult.sessionId) outcome.sessionId = outcome.protocolResult.sessionId;

@@ -8,13 +8,15 @@ import { LocationDetections } from "../remote/location-detections.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
-import { discoverAcpModels } from "./protocols/acp/discover-models.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { LiveModelMemory } from "./models.ts";
-import type { DetectionDeps } from "./detection.ts";
+import type { AcpModelDiscoverer, DetectionDeps } from "./detection.ts";
 import { DetectionPass } from "./detection-pass.ts";
 import { FileDetectionCache, MemoryDetectionCache, type DetectionCache } from "./detection-cache.ts";
 import { stillProbingInfo } from "./still-probing.ts";
+
+/** ACP model discovery, its JSON-RPC client loaded when a probe first needs it (never, for most `od run`s). */
+export const discoverAcpModels: AcpModelDiscoverer = async (options) => (await import("./protocols/acp/discover-models.ts")).discoverAcpModels(options);
 
 /** How long a pass waits for the slowest CLI before reporting it as still probing (its probes go on). */
 export const DEFAULT_PASS_DEADLINE_MS = 10_000;
