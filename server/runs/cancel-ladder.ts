@@ -5,6 +5,7 @@
  */
 import type { ChildHandle } from "../platform/process.ts";
 import type { ProtocolSession } from "../runtimes/protocols/types.ts";
+import { ownProcessIdentity } from "./process-identity.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 
 export type StopOptions = {
@@ -46,7 +47,9 @@ export async function stopProcessTree(options: StopOptions): Promise<number[]> {
     // The leader is gone; its group may not be.
     child.kill("SIGTERM", { group: true });
   }
-  return killRunProcessTree({ rootPid: child.pid, processGroup: child.pid, graceMs, signal: "SIGTERM", ...(options.cookie ? { cookie: options.cookie } : {}), ...(hurry ? { hurry } : {}) });
+  // This process started the agent and handed it the cookie: nothing older than this process can carry it.
+  const cookie = options.cookie ? { cookie: options.cookie, cookieSince: ownProcessIdentity().startTime } : {};
+  return killRunProcessTree({ rootPid: child.pid, processGroup: child.pid, graceMs, signal: "SIGTERM", ...cookie, ...(hurry ? { hurry } : {}) });
 }
 
 /** Resolves after `ms`, or as soon as `cutBy` aborts. */

@@ -34,6 +34,12 @@ export type KillRunProcessTreeOptions = {
   processGroup?: number;
   /** The run's cookie: every process carrying it is swept too. Absent: only the root's tree and group. */
   cookie?: EnvCookie;
+  /**
+   * When the od process that handed out the cookie started (its ProcessIdentity.startTime): a process started
+   * before it cannot carry the cookie, so its environment is not read. On a desktop with hundreds of processes that
+   * halves the sweep at the end of every run. Absent or unknown: every process's environment is read.
+   */
+  cookieSince?: string | null;
   /** How long the first signal gets before SIGKILL. */
   graceMs: number;
   /** First signal; default SIGTERM. */
@@ -139,11 +145,11 @@ export async function descendantsOf(pid: number): Promise<number[]> {
  * `/proc/<pid>/environ` (processes we may not read, or that vanish mid-scan, are skipped); macOS parses
  * `ps eww`; Windows returns [] (no portable way to read another process's environment).
  */
-export async function findProcessesWithEnvCookie(name: string, value: string): Promise<number[]> {
+export async function findProcessesWithEnvCookie(name: string, value: string, among?: readonly number[]): Promise<number[]> {
   const cookie = { name, value };
   let pids: number[] = [];
   if (process.platform === "linux") {
-    const hits = mapProcPids((pid) => (environHasCookie(readFileSync(`/proc/${pid}/environ`), cookie) ? pid : null));
+    const hits = mapProcPids((pid) => (environHasCookie(readFileSync(`/proc/${pid}/environ`), cookie) ? pid : null), among);
     pids = hits.filter((pid): pid is number => pid !== null);
   } else if (process.platform === "darwin") {
     pids = parsePsEnvOutput(await runPs(["eww", "-A", "-o", "pid=,command="]), cookie);
@@ -156,18 +162,20 @@ export async function findProcessesWithEnvCookie(name: string, value: string): P
  * read is a few microseconds of kernel work, and a promise per file made a scan of ~100 processes cost 2-7 ms (plus
  * loading node:fs/promises), three scans of it on the path of every run's end.
  */
-function mapProcPids<T>(read: (pid: number) => T | null): (T | null)[] {
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return [];
+function mapProcPids<T>(read: (pid: number) => T | null, among?: readonly number[]): (T | null)[] {
+  let pids: readonly number[];
+  if (among) pids = among;
+  else {
+    try {
+      pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
+    } catch {
+      return [];
+    }
   }
   const results: (T | null)[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
+  for (const pid of pids) {
     try {
-      results.push(read(Number(name)));
+      results.push(read(pid));
     } catch {
       results.push(null);
     }
@@ -199,7 +207,8 @@ async function runPs(args: string[]): Promise<string> {
  * go, then SIGKILL the rest and re-sweep for anything forked meanwhile. Returns the pids it signalled, sorted.
  */
 export async function killRunProcessTree(options: KillRunProcessTreeOptions): Promise<number[]> {
-  const { rootPid, processGroup, cookie, graceMs } = options;
+  const { rootPid, processGroup, graceMs } = options;
+  const cookie = options.cookie && { ...options.cookie, since: linuxStartTicks(options.cookieSince) };
   // Windows: no environment scan and no groups here, and the root's pid may already be reused: leave it to the
   // child handle (a Job Object would be the real fix).
   if (process.platform === "win32") return [];
@@ -235,9 +244,22 @@ export async function killRunProcessTree(options: KillRunProcessTreeOptions): Pr
   return [...signalled.keys()].sort((a, b) => a - b);
 }
 
-/** Cookie carriers, the root while it is provably still ours, and every descendant of either; and the snapshot read. */
-async function collectTargets(rootPid: number, cookie: EnvCookie | undefined): Promise<{ targets: ProcessEntry[]; snapshot: ProcessEntry[] }> {
-  const [carriers, snapshot] = await Promise.all([cookie ? findProcessesWithEnvCookie(cookie.name, cookie.value) : [], readProcessSnapshot()]);
+/** The start time od records (ProcessIdentity.startTime) as Linux clock ticks; undefined elsewhere or unknown. */
+function linuxStartTicks(startTime: string | null | undefined): number | undefined {
+  if (process.platform !== "linux" || !startTime) return undefined;
+  const ticks = Number(startTime);
+  return Number.isFinite(ticks) ? ticks : undefined;
+}
+
+/**
+ * Cookie carriers, the root while it is provably still ours, and every descendant of either; and the snapshot read.
+ * Only processes started since `cookie.since` (when known) can carry the cookie: theirs are the environments read.
+ */
+async function collectTargets(rootPid: number, cookie: (EnvCookie & { since?: number }) | undefined): Promise<{ targets: ProcessEntry[]; snapshot: ProcessEntry[] }> {
+  const snapshot = await readProcessSnapshot();
+  const since = cookie?.since;
+  const candidates = since === undefined ? undefined : snapshot.filter((entry) => !entry.zombie && (entry.startTime === undefined || entry.startTime >= since)).map((entry) => entry.pid);
+  const carriers = cookie ? await findProcessesWithEnvCookie(cookie.name, cookie.value, candidates) : [];
   const live = snapshot.filter((entry) => !entry.zombie);
   const byPid = new Map(live.map((entry) => [entry.pid, entry]));
   const roots = new Set(carriers.filter((pid) => byPid.has(pid)));

@@ -136,7 +136,7 @@ export class RunService {
       this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
       // A remote run's cookie is swept there; here it had only the ssh or docker client.
       const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
-      const cookie = location ? {} : { cookie: { name: RUN_COOKIE_VAR, value: run.id } };
+      const cookie = location ? {} : { cookie: { name: RUN_COOKIE_VAR, value: run.id }, cookieSince: run.owner?.startTime };
       void killRunProcessTree({ rootPid: run.pid ?? 0, ...cookie, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
       if (location) void sweepRemoteRun(location, run.id, this.#timeouts.cancelGraceMs, this.#remote).then(() => removeRunStaging(location, run.id, this.#remote));
       recovered++;

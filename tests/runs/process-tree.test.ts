@@ -132,6 +132,30 @@ describe.if(onLinux)("on Linux, with real processes", () => {
     expect(found).not.toContain(process.pid);
   });
 
+  test("findProcessesWithEnvCookie reads only the environments it is given (a sweep passes the ones started since its od)", async () => {
+    const cookie = uniqueCookie();
+    const carrier = await start("exec sleep 1000", { [cookie.name]: cookie.value });
+    await until(() => findProcessesWithEnvCookie(cookie.name, cookie.value), (pids) => pids.includes(carrier.pid));
+    expect(await findProcessesWithEnvCookie(cookie.name, cookie.value, [carrier.pid])).toEqual([carrier.pid]);
+    expect(await findProcessesWithEnvCookie(cookie.name, cookie.value, [process.pid])).toEqual([]);
+  });
+
+  test("the sweep passes over cookie carriers older than the od that handed out the cookie, and takes the rest", async () => {
+    const cookie = uniqueCookie();
+    const older = await start("exec sleep 1000", { [cookie.name]: cookie.value }, false);
+    const olderStart = (await until(() => statOf(older.pid), (stat) => stat?.startTime !== undefined))!.startTime!;
+    // A clock tick later (10 ms on Linux) the "od" starts, and its agent's process after it.
+    await Bun.sleep(30);
+    const newer = await start("exec sleep 1000", { [cookie.name]: cookie.value }, false);
+    const newerStart = (await until(() => statOf(newer.pid), (stat) => stat?.startTime !== undefined))!.startTime!;
+    expect(newerStart).toBeGreaterThan(olderStart);
+
+    const killed = await killRunProcessTree({ rootPid: 0, cookie, cookieSince: String(newerStart), graceMs: 200 });
+    expect(killed).toEqual([newer.pid]);
+    expect(alive(older.pid)).toBe(true);
+    expect(await killRunProcessTree({ rootPid: 0, cookie, cookieSince: String(olderStart), graceMs: 200 })).toEqual([older.pid]);
+  });
+
   test("descendantsOf walks children and grandchildren", async () => {
     using dir = tempDir("od-ptree-");
     const pidFile = join(dir.path, "grandchild");
