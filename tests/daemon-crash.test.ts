@@ -142,7 +142,7 @@ async function readFrames(response: Response, onFrame: (id: number, data: unknow
 function persistedMaxId(dataDir: string, runId: string): number {
   const db = openBunSqlite(join(dataDir, "od.db"));
   try {
-    return Number(db.prepare("SELECT COALESCE(MAX(id), 0) AS id FROM run_events WHERE run_id = ?").get(runId)?.id ?? 0);
+    return Number(db.prepare("SELECT COALESCE(MAX(last_id), 0) AS id FROM run_event_batches WHERE run_id = ?").get(runId)?.id ?? 0);
   } finally {
     db.close();
   }

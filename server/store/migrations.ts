@@ -146,4 +146,22 @@ export const MIGRATIONS: Migration[] = [
       WHERE status NOT IN ('queued', 'running');
     `,
   },
+  {
+    version: 8,
+    name: "a run's events stored a flushed batch per row",
+    // A row per event in a WITHOUT ROWID table: its pages split half full as the log grows at its end, so a 100k-event
+    // run wrote 17 MB of pages (and 21k WAL frame writes) for 12 MB of JSON, ~1.3 µs of every event. A row per
+    // flush (the batch's JSON lines, keyed by its last id) is written once, packed. Stored events become one-event
+    // rows, in order.
+    sql: `
+      CREATE TABLE run_event_batches (
+        run_id TEXT NOT NULL,
+        last_id INTEGER NOT NULL,
+        events TEXT NOT NULL,
+        PRIMARY KEY (run_id, last_id)
+      );
+      INSERT INTO run_event_batches (run_id, last_id, events) SELECT run_id, id, json FROM run_events ORDER BY run_id, id;
+      DROP TABLE run_events;
+    `,
+  },
 ];

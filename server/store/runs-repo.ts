@@ -3,7 +3,7 @@ import type { FailureCategory, RunEvent, RunStatus, RunSummary } from "../contra
 import type { UsageQuery, UsageRun } from "../contracts/usage.ts";
 import type { ProcessIdentity } from "../runs/process-identity.ts";
 import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";
-import { inTransaction, type SqliteDatabase, type SqlRow, type SqlValue } from "./sqlite.ts";
+import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 export type NewRun = {
   id: string;
@@ -84,11 +84,7 @@ function toUsageRun(r: SqlRow): UsageRun {
   };
 }
 
-/** Event rows per INSERT statement (3 parameters each, far below sqlite's limit on parameters). */
-export const EVENT_ROWS_PER_INSERT = 32;
-const ONE_ROW_INSERT = "INSERT OR IGNORE INTO run_events (run_id, id, json) VALUES (?, ?, ?)";
-const MULTI_ROW_INSERT = `INSERT OR IGNORE INTO run_events (run_id, id, json) VALUES ${Array(EVENT_ROWS_PER_INSERT).fill("(?, ?, ?)").join(", ")}`;
-const SUMMARY_SELECT = "SELECT runs.*, (SELECT COALESCE(MAX(id), 0) FROM run_events WHERE run_id = runs.id) AS last_event_id FROM runs";
+const SUMMARY_SELECT = "SELECT runs.*, (SELECT COALESCE(MAX(last_id), 0) FROM run_event_batches WHERE run_id = runs.id) AS last_event_id FROM runs";
 
 export class RunsRepo {
   constructor(private readonly db: SqliteDatabase) {}
@@ -155,47 +151,50 @@ export class RunsRepo {
       });
   }
 
-  appendEvents(runId: string, events: readonly LoggedEvent[]): void {
-    if (!events.length) return;
-    // Rows go in EVENT_ROWS_PER_INSERT at a time: a statement run per event was most of a long run's time in sqlite.
-    const many = this.db.prepare(MULTI_ROW_INSERT);
-    const one = this.db.prepare(ONE_ROW_INSERT);
-    inTransaction(this.db, () => {
-      let next = 0;
-      for (; next + EVENT_ROWS_PER_INSERT <= events.length; next += EVENT_ROWS_PER_INSERT) {
-        const params: SqlValue[] = [];
-        for (let i = next; i < next + EVENT_ROWS_PER_INSERT; i++) params.push(runId, events[i]!.id, events[i]!.json);
-        many.run(...params);
-      }
-      for (; next < events.length; next++) one.run(runId, events[next]!.id, events[next]!.json);
-    });
-  }
   /**
-   * Persisted events with id > afterId, in order: at most `limit`, and with `maxChars` only as many as fit in it (at
-   * least one). Their sizes are read first, so a page of large events is cut before any of it is loaded.
+   * One row per call: the batch's JSON texts, one per line (JSON text has no raw newline), keyed by its last id.
+   * Ids already stored are left out (the first write of an id wins): a log only ever appends after its last id.
+   */
+  appendEvents(runId: string, events: readonly LoggedEvent[]): void {
+    const stored = this.#lastStoredId(runId);
+    const fresh = events[0] && events[0].id <= stored ? events.filter((event) => event.id > stored) : events;
+    if (!fresh.length) return;
+    let lines = fresh[0]!.json;
+    for (let i = 1; i < fresh.length; i++) lines += "\n" + fresh[i]!.json;
+    this.db.prepare("INSERT INTO run_event_batches (run_id, last_id, events) VALUES (?, ?, ?)").run(runId, fresh[fresh.length - 1]!.id, lines);
+  }
+
+  /**
+   * Persisted events with id > afterId, in order: at most `limit`, and with `maxChars` no more once they reach it (at
+   * least one). Rows are read one at a time, so a page holds at most one row (a flush, ≤ ~1 MB) beyond what it returns.
    */
   eventsAfter(runId: string, afterId: number, limit = 10_000, maxChars?: number): LoggedEvent[] {
-    let lastId: number | undefined;
-    if (maxChars !== undefined) {
-      const sizes = this.db.prepare("SELECT id, length(json) AS chars FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?").all(runId, afterId, limit);
-      let chars = 0;
-      for (const row of sizes) {
-        chars += Number(row.chars);
-        lastId = Number(row.id);
-        if (chars >= maxChars) break;
+    const page: LoggedEvent[] = [];
+    let chars = 0;
+    const next = this.db.prepare("SELECT last_id, events FROM run_event_batches WHERE run_id = ? AND last_id > ? ORDER BY last_id LIMIT 1");
+    for (let cursor = afterId; page.length < limit; ) {
+      const row = next.get(runId, cursor);
+      if (!row) break;
+      cursor = Number(row.last_id);
+      for (const json of String(row.events).split("\n")) {
+        const logged = loggedEventFromJson(json);
+        if (logged.id <= afterId) continue;
+        page.push(logged);
+        chars += json.length;
+        if (page.length >= limit || (maxChars !== undefined && chars >= maxChars)) return page;
       }
-      if (lastId === undefined) return [];
     }
-    const rows =
-      lastId === undefined
-        ? this.db.prepare("SELECT json FROM run_events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?").all(runId, afterId, limit)
-        : this.db.prepare("SELECT json FROM run_events WHERE run_id = ? AND id > ? AND id <= ? ORDER BY id").all(runId, afterId, lastId);
-    return rows.map((r) => loggedEventFromJson(String(r.json)));
+    return page;
   }
+
+  #lastStoredId(runId: string): number {
+    return Number(this.db.prepare("SELECT COALESCE(MAX(last_id), 0) AS id FROM run_event_batches WHERE run_id = ?").get(runId)?.id ?? 0);
+  }
+
   /** The highest id the run may have sent: its last persisted event's, or its reservation's if higher. */
   lastEventId(runId: string): number {
     const row = this.db
-      .prepare("SELECT MAX((SELECT COALESCE(MAX(id), 0) FROM run_events WHERE run_id = ?), COALESCE((SELECT event_ids_reserved FROM runs WHERE id = ?), 0)) AS id")
+      .prepare("SELECT MAX((SELECT COALESCE(MAX(last_id), 0) FROM run_event_batches WHERE run_id = ?), COALESCE((SELECT event_ids_reserved FROM runs WHERE id = ?), 0)) AS id")
       .get(runId, runId);
     return Number(row?.id ?? 0);
   }

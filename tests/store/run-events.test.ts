@@ -1,17 +1,20 @@
-// The run event log in sqlite: events are written several rows per statement (EVENT_ROWS_PER_INSERT), and every
-// batch size, across and at the chunk boundaries, reads back whole, in order, each id once (the first write wins).
+// The run event log in sqlite: a row per flushed batch (its events' JSON lines). Every batch size reads back whole, in
+// order, each id once (the first write wins), and a page cut by count or characters starts inside a row where asked.
 import { expect, test } from "bun:test";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { toLoggedEvent, type LoggedEvent } from "../../server/store/event-json.ts";
-import { EVENT_ROWS_PER_INSERT } from "../../server/store/runs-repo.ts";
+import { join } from "node:path";
+import { setUpDatabase } from "../../server/store/database-setup.ts";
+import { MIGRATIONS } from "../../server/store/migrations.ts";
 import { Store } from "../../server/store/store.ts";
+import { tempDir } from "../support/temp.ts";
 
 const event = (id: number, message: string): LoggedEvent => toLoggedEvent({ id, ts: id, type: "diagnostic", kind: "test", message });
 
-test("batches of every size around the rows per statement are stored whole and in order", () => {
+test("batches of every size are stored whole and in order", () => {
   const store = Store.open(":memory:", openBunSqlite);
   try {
-    const sizes = [1, EVENT_ROWS_PER_INSERT - 1, EVENT_ROWS_PER_INSERT, EVENT_ROWS_PER_INSERT + 1, 2 * EVENT_ROWS_PER_INSERT, 2 * EVENT_ROWS_PER_INSERT + 5, 0];
+    const sizes = [1, 31, 32, 33, 64, 69, 0, 500];
     let next = 1;
     for (const size of sizes) {
       store.runs.appendEvents("run_1", Array.from({ length: size }, () => event(next, `event ${next++}`)));
@@ -33,6 +36,42 @@ test("an event written again (a replayed batch) keeps its first form; the new id
     const stored = store.runs.eventsAfter("run_1", 0);
     expect(stored.map((e) => e.id)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     expect(stored.map((e) => JSON.parse(e.json).message)).toEqual([...Array(40).fill("first"), ...Array(20).fill("second")]);
+  } finally {
+    store.close();
+  }
+});
+
+test("pages start after any id, inside a row, and stop at the count or once they reach the characters asked", () => {
+  const store = Store.open(":memory:", openBunSqlite);
+  try {
+    for (let first = 1; first <= 100; first += 10) store.runs.appendEvents("run_1", Array.from({ length: 10 }, (_, i) => event(first + i, "x".repeat(100))));
+    const ids = (page: LoggedEvent[]) => page.map((e) => e.id);
+    expect(ids(store.runs.eventsAfter("run_1", 35, 7))).toEqual([36, 37, 38, 39, 40, 41, 42]);
+    expect(ids(store.runs.eventsAfter("run_1", 95))).toEqual([96, 97, 98, 99, 100]);
+    expect(store.runs.eventsAfter("run_1", 100)).toEqual([]);
+    const size = event(1, "x".repeat(100)).json.length;
+    // Reaching the limit ends the page; an event larger than the whole limit still comes alone.
+    expect(ids(store.runs.eventsAfter("run_1", 12, 100, 3 * size))).toEqual([13, 14, 15]);
+    expect(ids(store.runs.eventsAfter("run_1", 12, 100, 3 * size - 1))).toEqual([13, 14, 15]);
+    expect(ids(store.runs.eventsAfter("run_1", 12, 100, 1))).toEqual([13]);
+    expect(store.runs.lastEventId("run_1")).toBe(100);
+  } finally {
+    store.close();
+  }
+});
+
+test("an od.db from before stores its events again as one-event rows, readable as before", () => {
+  using dir = tempDir("od-events-migration-");
+  const path = join(dir.path, "od.db");
+  const old = setUpDatabase(openBunSqlite(path), MIGRATIONS.filter((migration) => migration.version < 8));
+  old.exec("INSERT INTO run_events (run_id, id, json) VALUES " + [2, 1, 3].map((id) => `('run_1', ${id}, '${event(id, `old ${id}`).json}')`).join(", "));
+  old.close();
+  const store = Store.open(path, openBunSqlite);
+  try {
+    expect(store.runs.eventsAfter("run_1", 0).map((e) => JSON.parse(e.json).message)).toEqual(["old 1", "old 2", "old 3"]);
+    expect(store.runs.lastEventId("run_1")).toBe(3);
+    store.runs.appendEvents("run_1", [event(3, "again"), event(4, "new")]);
+    expect(store.runs.eventsAfter("run_1", 1).map((e) => JSON.parse(e.json).message)).toEqual(["old 2", "old 3", "new"]);
   } finally {
     store.close();
   }
