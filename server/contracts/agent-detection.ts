@@ -1,23 +1,10 @@
 /**
- * Shapes around detection that are not the wire list itself: the probe budgets a local profile may set, and the
- * last complete detection of each agent that od keeps in the data dir (`agents-cache.json`), so a pass that is
- * still waiting on a slow CLI can show its last-good result instead of nothing.
+ * Shapes around detection that are not the wire list itself: the last complete detection of each agent that od keeps
+ * in the data dir (`agents-cache.json`), so a pass that is still waiting on a slow CLI can show its last-good result
+ * instead of nothing, and `od run` can skip probing an unchanged executable.
  */
 import { z } from "./zod.ts";
 import { AgentInfo, RuntimeModelOption } from "./agents.ts";
-
-const Milliseconds = z.number().int().positive().max(10 * 60_000);
-
-/** Per-probe time limits in milliseconds (a local profile's `probeTimeouts`). */
-export const ProbeTimeouts = z
-  .object({
-    versionMs: Milliseconds.optional(),
-    helpMs: Milliseconds.optional(),
-    modelsMs: Milliseconds.optional(),
-    authMs: Milliseconds.optional(),
-  })
-  .strict();
-export type ProbeTimeouts = z.infer<typeof ProbeTimeouts>;
 
 /** An executable as it was when it was probed: its resolved path, the file it leads to, its size and mtime. */
 export const ExecutableStamp = z.object({
@@ -42,6 +29,12 @@ export const LastGoodDetection = z.object({
 });
 export type LastGoodDetection = z.infer<typeof LastGoodDetection>;
 
-/** `<data dir>/agents-cache.json`. */
-export const DetectionCacheFile = z.object({ agents: z.record(z.string(), LastGoodDetection) });
+/**
+ * `<data dir>/agents-cache.json`: each agent's LastGoodDetection as JSON text, sealed with a checksum of that text, in
+ * the entry format `format` (see runtimes/detection-cache.ts).
+ */
+export const DetectionCacheFile = z.object({
+  format: z.number().int(),
+  agents: z.record(z.string(), z.object({ sum: z.string(), entry: z.string() })),
+});
 export type DetectionCacheFile = z.infer<typeof DetectionCacheFile>;

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { LastGoodDetection, type DetectionCacheFile } from "../contracts/agent-detection.ts";
+import type { DetectionCacheFile, LastGoodDetection } from "../contracts/agent-detection.ts";
 import type { DetectedAgent } from "./detection.ts";
 import { sameExecutable } from "./executable-stamp.ts";
 
@@ -61,23 +61,34 @@ export class MemoryDetectionCache implements DetectionCache {
 }
 
 /**
- * `<data dir>/agents-cache.json`, read once, rewritten whole (write-then-rename) on each remembered result. Entries
- * are validated one at a time, when asked for: `od run` needs one agent's, not the schema check of every agent's
- * (a dozen milliseconds of zod at each start); an entry that does not validate is absent and costs no other.
+ * The shape of the entries of `agents-cache.json`: entries of another format (an older od's) are not read. Change it
+ * whenever LastGoodDetection's shape changes; tests/runtimes/detection-cache-format.test.ts pins that shape to it.
+ */
+export const DETECTION_CACHE_FORMAT = 1;
+
+type SealedEntry = DetectionCacheFile["agents"][string];
+
+/**
+ * `<data dir>/agents-cache.json`, read once, rewritten whole (write-then-rename) on each remembered result. Each entry
+ * is the JSON text of a LastGoodDetection with a checksum of that text: an entry read back intact, in this format, is
+ * what an od with the same entry shape wrote, so it is used as it is. Checking it against the zod schema instead cost
+ * every `od run` ~4-5 ms: building the agent list's schemas it needs, for one entry. An entry that is not intact (an
+ * edit, a torn write) or of another format is absent and costs no other; the next probe writes it again.
  */
 export class FileDetectionCache implements DetectionCache {
   readonly file: string;
-  #raw: Record<string, unknown> | undefined;
-  readonly #validated = new Map<string, LastGoodDetection | undefined>();
+  #sealed: Record<string, unknown> | undefined;
+  readonly #opened = new Map<string, LastGoodDetection | undefined>();
 
   constructor(file: string) {
     this.file = file;
   }
 
-  /** The file's entries, unvalidated; a missing, unreadable or foreign file has none. */
-  #readRaw(): Record<string, unknown> {
+  /** The file's entries, still sealed; a missing, unreadable, foreign or other-format file has none. */
+  #readSealed(): Record<string, unknown> {
     try {
-      const agents = (JSON.parse(readFileSync(this.file, "utf8")) as { agents?: unknown } | null)?.agents;
+      const file = JSON.parse(readFileSync(this.file, "utf8")) as { format?: unknown; agents?: unknown } | null;
+      const agents = file?.format === DETECTION_CACHE_FORMAT ? file.agents : undefined;
       return agents && typeof agents === "object" && !Array.isArray(agents) ? (agents as Record<string, unknown>) : {};
     } catch {
       return {};
@@ -85,27 +96,24 @@ export class FileDetectionCache implements DetectionCache {
   }
 
   get(agentId: string): LastGoodDetection | undefined {
-    this.#raw ??= this.#readRaw();
-    if (!this.#validated.has(agentId)) this.#validated.set(agentId, validEntry(this.#raw[agentId]));
-    return this.#validated.get(agentId);
+    this.#sealed ??= this.#readSealed();
+    if (!this.#opened.has(agentId)) this.#opened.set(agentId, unseal(this.#sealed[agentId]));
+    return this.#opened.get(agentId);
   }
 
   remember(agent: DetectedAgent, at = Date.now(), partial = false): void {
     if (!isCompleteDetection(agent) || agent.reused) return;
     // Re-read first: another od process may have written other agents since this one last looked.
     const current: DetectionCacheFile["agents"] = {};
-    for (const [id, raw] of Object.entries(this.#readRaw())) {
-      const entry = validEntry(raw);
-      if (entry) current[id] = entry;
-    }
-    if (!worthKeeping(agent, partial, current[agent.info.id])) return;
-    const entries = { ...current, [agent.info.id]: toLastGood(agent, at, partial) };
-    this.#raw = entries;
-    this.#validated.clear();
+    for (const [id, sealed] of Object.entries(this.#readSealed())) if (isIntact(sealed)) current[id] = sealed;
+    if (!worthKeeping(agent, partial, unseal(current[agent.info.id]))) return;
+    const agents = { ...current, [agent.info.id]: seal(toLastGood(agent, at, partial)) };
+    this.#sealed = agents;
+    this.#opened.clear();
     const temp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      writeFileSync(temp, JSON.stringify({ agents: entries } satisfies DetectionCacheFile), { mode: 0o600 });
+      writeFileSync(temp, JSON.stringify({ format: DETECTION_CACHE_FORMAT, agents } satisfies DetectionCacheFile), { mode: 0o600 });
       renameSync(temp, this.file);
     } catch {
       // A read-only data dir: detection works without the cache.
@@ -113,8 +121,32 @@ export class FileDetectionCache implements DetectionCache {
   }
 }
 
-function validEntry(raw: unknown): LastGoodDetection | undefined {
-  if (raw === undefined) return undefined;
-  const parsed = LastGoodDetection.safeParse(raw);
-  return parsed.success ? parsed.data : undefined;
+function seal(entry: LastGoodDetection): SealedEntry {
+  const text = JSON.stringify(entry);
+  return { sum: checksum(text), entry: text };
+}
+
+function isIntact(sealed: unknown): sealed is SealedEntry {
+  if (!sealed || typeof sealed !== "object") return false;
+  const { sum, entry } = sealed as Partial<SealedEntry>;
+  return typeof sum === "string" && typeof entry === "string" && checksum(entry) === sum;
+}
+
+function unseal(sealed: unknown): LastGoodDetection | undefined {
+  if (!isIntact(sealed)) return undefined;
+  try {
+    return JSON.parse(sealed.entry) as LastGoodDetection;
+  } catch {
+    return undefined;
+  }
+}
+
+/** FNV-1a over the text's UTF-16 code units, as 8 hex digits: tells an entry as od wrote it from an edited one. */
+function checksum(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }

@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { AgentDiagnostic, AgentInfo, AgentProbeTimings } from "../contracts/agents.ts";
-import type { LastGoodDetection, ProbeTimeouts } from "../contracts/agent-detection.ts";
+import type { LastGoodDetection } from "../contracts/agent-detection.ts";
+import type { ProbeTimeouts } from "../contracts/probe-timeouts.ts";
 import { type EnvMap, type ProbeRun, type RuntimeAgentDef, type RuntimeModelOption, resolveDefTransport } from "./types.ts";
 import { binOverrideEnvVar, statFileWithDirCache, type FileState } from "./executables.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "./launch.ts";

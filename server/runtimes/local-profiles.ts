@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { dataPaths, resolveDataDir } from "../paths.ts";
 import type { AgentDiagnostic } from "../contracts/agents.ts";
-import { ProbeTimeouts } from "../contracts/agent-detection.ts";
+import { ProbeTimeouts } from "../contracts/probe-timeouts.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { asRecord, isDefaultModel, withDefaultModel } from "./defs/shared.ts";
 

@@ -4,7 +4,7 @@
  * on its own and the catalog stops waiting at its deadline), and a timed-out probe that decides what od knows of the
  * CLI (version, help) is run once more with twice the budget.
  */
-import type { ProbeTimeouts } from "../contracts/agent-detection.ts";
+import type { ProbeTimeouts } from "../contracts/probe-timeouts.ts";
 import type { ProbeOptions, ProbeResult, ProbeRunner } from "./probe.ts";
 import type { RuntimeAgentDef } from "./types.ts";
 

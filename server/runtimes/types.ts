@@ -4,7 +4,7 @@
  * invocation, parsers) does the work. Nothing here spawns a process.
  */
 import type { RuntimeChoice, RuntimeModelOption } from "../contracts/agents.ts";
-import type { ProbeTimeouts } from "../contracts/agent-detection.ts";
+import type { ProbeTimeouts } from "../contracts/probe-timeouts.ts";
 
 export type { RuntimeChoice, RuntimeModelOption };
 

@@ -126,7 +126,7 @@ describe("od agents over the data dir", () => {
     const pi = AgentInfo.parse(JSON.parse(out.out));
     expect(pi.models.map((model) => model.id)).toContain("configured/fake-model");
     expect(pi.models.map((model) => model.id)).not.toContain("base/fake-model");
-    const cached = JSON.parse(readFileSync(join(dataDir, "agents-cache.json"), "utf8")) as { agents: Record<string, { info: { version: string } }> };
-    expect(cached.agents.pi?.info.version).toBe("0.73.1");
+    const cached = JSON.parse(readFileSync(join(dataDir, "agents-cache.json"), "utf8")) as { agents: Record<string, { entry: string }> };
+    expect(JSON.parse(cached.agents.pi!.entry).info.version).toBe("0.73.1");
   }, 30_000);
 });

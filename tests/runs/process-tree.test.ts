@@ -108,6 +108,11 @@ async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, 
   }
 }
 
+/** Waits until the shell has exec'd `sleep`: while it execs, its environment can read as empty for a moment. */
+async function becameSleep(pid: number): Promise<void> {
+  await until(() => (existsSync(`/proc/${pid}/comm`) ? readFileSync(`/proc/${pid}/comm`, "utf8").trim() : ""), (comm) => comm === "sleep");
+}
+
 afterEach(async () => {
   for (const child of started.splice(0)) child.kill("SIGKILL", { group: true });
   const carriers = onLinux ? (await Promise.all(cookies.splice(0).map((c) => findProcessesWithEnvCookie(c.name, c.value)))).flat() : [];
@@ -135,7 +140,7 @@ describe.if(onLinux)("on Linux, with real processes", () => {
   test("findProcessesWithEnvCookie reads only the environments it is given (a sweep passes the ones started since its od)", async () => {
     const cookie = uniqueCookie();
     const carrier = await start("exec sleep 1000", { [cookie.name]: cookie.value });
-    await until(() => findProcessesWithEnvCookie(cookie.name, cookie.value), (pids) => pids.includes(carrier.pid));
+    await becameSleep(carrier.pid);
     expect(await findProcessesWithEnvCookie(cookie.name, cookie.value, [carrier.pid])).toEqual([carrier.pid]);
     expect(await findProcessesWithEnvCookie(cookie.name, cookie.value, [process.pid])).toEqual([]);
   });
@@ -148,6 +153,8 @@ describe.if(onLinux)("on Linux, with real processes", () => {
     await Bun.sleep(30);
     const newer = await start("exec sleep 1000", { [cookie.name]: cookie.value }, false);
     const newerStart = (await until(() => statOf(newer.pid), (stat) => stat?.startTime !== undefined))!.startTime!;
+    await becameSleep(older.pid);
+    await becameSleep(newer.pid);
     expect(newerStart).toBeGreaterThan(olderStart);
 
     const killed = await killRunProcessTree({ rootPid: 0, cookie, cookieSince: String(newerStart), graceMs: 200 });
