@@ -79,6 +79,8 @@ function definedOnly(env: Record<string, string | undefined>): Record<string, st
  */
 function wrapSink(sink: BunFileSink, exited: Promise<unknown>): ChildStdin {
   let closed = false;
+  // Ended by us: our end of the pipe is let go exactly once, also when the child closed its end first.
+  let ended = false;
   void exited.then(() => (closed = true));
   return {
     get closed() {
@@ -97,7 +99,8 @@ function wrapSink(sink: BunFileSink, exited: Promise<unknown>): ChildStdin {
       }
     },
     end() {
-      if (closed) return;
+      if (ended) return;
+      ended = true;
       closed = true;
       try {
         void Promise.resolve(sink.end()).catch(() => {});
