@@ -4,7 +4,8 @@
  * What the package reports as an error or warning (and a top level that is not a map, an unknown tag, an alias
  * that points nowhere or expands too far) becomes one message with the line it is on. Pure; never throws.
  */
-import { isMap, LineCounter, parseDocument, stringify, visit, type Document, type YAMLError } from "yaml";
+import type { Document, YAMLError } from "yaml";
+import { yamlPackage } from "./yaml-package.ts";
 
 /** A parsed YAML value. */
 export type YamlValue = string | number | boolean | null | YamlValue[] | { [key: string]: YamlValue };
@@ -23,6 +24,7 @@ const HINTS: Partial<Record<YAMLError["code"], string>> = {
 
 /** Parses a YAML document whose top level is a map. `firstLine` numbers the document's first line (for messages). */
 export function parseFrontmatterYaml(source: string, firstLine = 1): YamlResult {
+  const { isMap, LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const lineAt = (offset: number) => lines.linePos(offset).line + firstLine - 1;
   // logLevel "error": warnings are read from doc.warnings below, never printed ("silent" would also drop the
@@ -46,7 +48,7 @@ export function parseFrontmatterYaml(source: string, firstLine = 1): YamlResult 
 
 /** Renders a frontmatter map as YAML (one line per scalar: long strings are not folded). */
 export function stringifyFrontmatterYaml(value: YamlMap): string {
-  return stringify(value, { lineWidth: 0 }).trimEnd();
+  return yamlPackage().stringify(value, { lineWidth: 0 }).trimEnd();
 }
 
 function describe(problem: YAMLError): string {
@@ -58,6 +60,7 @@ function describe(problem: YAMLError): string {
 /** The package reports an unclosed quote where the text ran out; the line that opened it is the useful one. */
 function unclosedQuoteStart(doc: Document, problem: YAMLError): number | undefined {
   if (problem.code !== "MISSING_CHAR" || !/quote/.test(problem.message)) return undefined;
+  const { visit } = yamlPackage();
   let start: number | undefined;
   visit(doc, {
     Scalar(_, node) {
@@ -70,6 +73,7 @@ function unclosedQuoteStart(doc: Document, problem: YAMLError): number | undefin
 }
 
 function danglingAlias(doc: Document): { source: string; offset: number } | null {
+  const { visit } = yamlPackage();
   let found: { source: string; offset: number } | null = null;
   visit(doc, {
     Alias(_, node) {

@@ -39,6 +39,12 @@ describe("under Deno", () => {
       const text = await stream.text();
       expect(text).toContain("event: agent");
       expect(text.trimEnd().split("\n\n").at(-1)).toContain("event: done");
+
+      // SKILL.md frontmatter is read with the yaml package, loaded on first use (node's require under Deno).
+      const skills = await fetch(`${od.origin}/api/skills`, { headers: { authorization: `Bearer ${od.token}` } });
+      const listed = (await skills.json()) as { skills: { id: string; diagnostics: { severity: string }[] }[] };
+      expect(listed.skills.length).toBeGreaterThan(0);
+      expect(listed.skills.flatMap((skill) => skill.diagnostics.filter((d) => d.severity === "error"))).toEqual([]);
     }
     await using od = await startDaemonProcess(argv, { env: { DENO_NO_UPDATE_CHECK: "1" } });
     const res = await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${od.token}` } });
