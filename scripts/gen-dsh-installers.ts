@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DSH_VERSION_POLICY, type DshVersionPolicy } from "../server/dsh/version-policy.ts";
+import { DSH_VERSION_POLICY, DshVersionPolicy } from "../server/dsh/version-policy.ts";
 
 const HEADER = "BEGIN GENERATED VERSION POLICY (scripts/gen-dsh-installers.ts from server/dsh/version-policy.json)";
 const FOOTER = "END GENERATED VERSION POLICY";
@@ -52,7 +52,7 @@ export function generateInstallers(options: { check: boolean; policy?: DshVersio
   for (const flavour of INSTALLERS) {
     const path = installerPath(flavour.file);
     const current = readFileSync(path, "utf8");
-    const next = renderInstaller(current, flavour, options.policy ?? DSH_VERSION_POLICY);
+    const next = renderInstaller(current, flavour, options.policy ?? DshVersionPolicy.parse(DSH_VERSION_POLICY));
     if (next === current) continue;
     stale.push(flavour.file);
     if (!options.check) writeFileSync(path, next);

@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { generateInstallers, INSTALLERS, installerPath, renderInstaller } from "../../scripts/gen-dsh-installers.ts";
-import { DSH_VERSION_POLICY, isSupportedDshVersion } from "../../server/dsh/version-policy.ts";
+import { DSH_VERSION_POLICY, DshVersionPolicy, isSupportedDshVersion } from "../../server/dsh/version-policy.ts";
 
 const read = (file: string) => readFileSync(installerPath(file), "utf8");
 
@@ -22,6 +22,10 @@ test("a policy change rewrites every generated block", () => {
     expect(next).toContain(flavour.file === "install-dsh.cmd" ? "OD_DSH_BOOTSTRAP_VERSION=7" : "24.99.0");
     expect(renderInstaller(next, flavour, DSH_VERSION_POLICY)).toBe(read(flavour.file));
   }
+});
+
+test("the embedded policy file matches its schema (od trusts it at start-up)", () => {
+  expect(DshVersionPolicy.parse(DSH_VERSION_POLICY)).toEqual(DSH_VERSION_POLICY);
 });
 
 test("the pinned dsh is one the def accepts", () => {
