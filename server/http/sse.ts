@@ -8,6 +8,11 @@ export type SseFrame = { event: string; data: unknown; id?: number | string };
 
 const encoder = new TextEncoder();
 
+/** Characters a stream writes before it lets the event loop turn (about a millisecond of formatting and writing). */
+const CHARS_PER_TURN = 256 * 1024;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function formatSseFrame(frame: SseFrame): string {
   const data = typeof frame.data === "string" ? frame.data : JSON.stringify(frame.data);
   // Fast path for every run event (JSON text never holds a raw newline): one string, no intermediate arrays.
@@ -27,6 +32,7 @@ export function sseResponse(batches: AsyncIterable<readonly SseFrame[]>, options
   const iterator = batches[Symbol.asyncIterator]();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let closed = false;
+  let charsSinceTurn = 0;
   const close = () => {
     if (closed) return;
     closed = true;
@@ -50,6 +56,13 @@ export function sseResponse(batches: AsyncIterable<readonly SseFrame[]>, options
     },
     async pull(controller) {
       try {
+        // A reader that keeps up (a replay of a finished run) would have every pull answered without the event loop
+        // turning: let the daemon's other requests in once this stream has written its share.
+        if (charsSinceTurn >= CHARS_PER_TURN) {
+          charsSinceTurn = 0;
+          await nextTurn();
+          if (closed) return;
+        }
         // An empty batch enqueues nothing, and a pull that enqueues nothing is not called again: read on instead.
         for (;;) {
           const next = await iterator.next();
@@ -60,7 +73,9 @@ export function sseResponse(batches: AsyncIterable<readonly SseFrame[]>, options
             return;
           }
           if (next.value.length) {
-            controller.enqueue(encoder.encode(formatSseFrames(next.value)));
+            const text = formatSseFrames(next.value);
+            controller.enqueue(encoder.encode(text));
+            charsSinceTurn += text.length;
             return;
           }
         }

@@ -16,3 +16,18 @@ test("each batch of frames is written as one chunk, and an empty batch writes no
   }
   expect(chunks).toEqual(["retry: 1000\n\n", 'id: 1\nevent: a\ndata: 1\n\nid: 2\nevent: b\ndata: {"x":1}\n\n', "event: c\ndata: 3\n\n"]);
 });
+
+test("a stream whose reader keeps up lets the event loop turn while it writes (other requests are not held up)", async () => {
+  async function* manyPages() {
+    for (let i = 0; i < 64; i++) yield [{ event: "agent", data: "z".repeat(64 * 1024) }];
+  }
+  let turns = 0;
+  const ticker = setInterval(() => turns++, 0);
+  try {
+    const text = await new Response(sseResponse(manyPages()).body).text();
+    expect(text.length).toBeGreaterThan(64 * 64 * 1024);
+  } finally {
+    clearInterval(ticker);
+  }
+  expect(turns).toBeGreaterThan(0);
+});
