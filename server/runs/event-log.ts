@@ -5,6 +5,7 @@
  * text (LoggedEvent), serialized once at append: what sqlite stores and what every SSE reader writes.
  */
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
+import { bulkTextPacer } from "./garbage-pacer.ts";
 import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 
 export interface EventPersistence {
@@ -61,6 +62,9 @@ const ID_RESERVATION = 1024;
 /** Most events, and characters of JSON, a caught-up reader's queue holds before it falls back to reading. */
 const FOLLOWER_MAX_EVENTS = 20_000;
 const FOLLOWER_MAX_CHARS = 8 * 1024 * 1024;
+
+/** An event this large (a plain CLI's stdout chunk, a huge tool result) counts toward the garbage pacer. */
+const LARGE_EVENT_CHARS = 64 * 1024;
 
 /** Most events handed to a batch reader at once (a replay of a long run is cut into chunks of this size). */
 const MAX_BATCH = 1000;
@@ -122,6 +126,7 @@ export class RunEventLog {
     }
     const stored = { ...event, id, ts: Date.now() } as RunEvent;
     const logged = toLoggedEvent(stored);
+    if (logged.json.length >= LARGE_EVENT_CHARS) bulkTextPacer.count(logged.json.length);
     this.#tail.push(logged);
     this.#tailChars += logged.json.length;
     if (this.#tail.length > this.#tailSize || this.#tailChars > this.#tailCharsMax) this.#trimTail();
@@ -190,7 +195,7 @@ export class RunEventLog {
     // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
     if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
     this.flush();
-    return this.persistence.eventsAfter(this.runId, afterId, MAX_BATCH, MAX_BATCH_CHARS);
+    return readPage(this.persistence, this.runId, afterId);
   }
 
   /**
@@ -261,11 +266,23 @@ export async function* replayPersisted(persistence: EventPersistence, runId: str
 export async function* replayPersistedBatches(persistence: EventPersistence, runId: string, afterId: number): AsyncGenerator<LoggedEvent[]> {
   let cursor = afterId;
   for (;;) {
-    const page = persistence.eventsAfter(runId, cursor, MAX_BATCH, MAX_BATCH_CHARS);
+    const page = readPage(persistence, runId, cursor);
     if (!page.length) return;
     yield page;
     cursor = page.at(-1)!.id;
   }
+}
+
+/**
+ * One page of persisted events for a reader that is behind. A late reader of a long run reads hundreds of MB this
+ * way, page after page, each dead as soon as it is written out: the pages are counted by the garbage pacer.
+ */
+function readPage(persistence: EventPersistence, runId: string, afterId: number): LoggedEvent[] {
+  const page = persistence.eventsAfter(runId, afterId, MAX_BATCH, MAX_BATCH_CHARS);
+  let chars = 0;
+  for (const event of page) chars += event.json.length;
+  bulkTextPacer.count(chars);
+  return page;
 }
 
 /** Where the batch of `events` that starts at `start` ends: after MAX_BATCH events or MAX_BATCH_CHARS, at least one. */

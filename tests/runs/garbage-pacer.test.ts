@@ -1,0 +1,81 @@
+import { expect, test } from "bun:test";
+import { collectAndSweep } from "../../server/platform/memory.ts";
+import { bulkTextPacer, createGarbagePacer } from "../../server/runs/garbage-pacer.ts";
+import { replayPersistedBatches, RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+import type { LoggedEvent } from "../../server/store/event-json.ts";
+
+function pacerWithClock(everyChars: number, minIntervalMs: number) {
+  const clock = { now: 1000 };
+  const collections: number[] = [];
+  const pacer = createGarbagePacer({ everyChars, minIntervalMs, collect: () => collections.push(clock.now), now: () => clock.now });
+  return { pacer, clock, collections };
+}
+
+test("collects once the counted text reaches the threshold, and starts counting again", () => {
+  const { pacer, clock, collections } = pacerWithClock(1000, 250);
+  clock.now += 300;
+  pacer.count(600);
+  expect(collections).toEqual([]);
+  expect(pacer.pendingChars).toBe(600);
+  pacer.count(400);
+  expect(collections).toEqual([1300]);
+  expect(pacer.pendingChars).toBe(0);
+});
+
+test("never collects more often than the minimum interval, however much text goes by", () => {
+  const { pacer, clock, collections } = pacerWithClock(1000, 250);
+  pacer.count(5000); // within the interval of its creation: a short burst costs no collection
+  expect(collections).toEqual([]);
+  clock.now += 250;
+  pacer.count(1);
+  expect(collections).toEqual([1250]);
+  clock.now += 100;
+  pacer.count(5000);
+  expect(collections).toEqual([1250]);
+  clock.now += 150;
+  pacer.count(0);
+  expect(collections).toEqual([1250, 1500]);
+});
+
+/** A persistence that keeps nothing and replays `stored`. */
+function persistence(stored: LoggedEvent[] = []): EventPersistence {
+  return {
+    appendEvents: () => {},
+    eventsAfter: (_runId, afterId) => stored.filter((event) => event.id > afterId),
+    lastEventId: () => 0,
+    reserveEventIds: () => {},
+  };
+}
+
+test("the run event log counts a large event's JSON, and not a small one's", () => {
+  const log = new RunEventLog("run_pacer", persistence());
+  const before = bulkTextPacer.pendingChars;
+  log.append({ type: "diagnostic", kind: "test", message: "small" });
+  expect(bulkTextPacer.pendingChars).toBe(before);
+  log.append({ type: "diagnostic", kind: "test", message: "x".repeat(100_000) });
+  expect(bulkTextPacer.pendingChars - before).toBeGreaterThan(100_000);
+});
+
+test("a replay from storage counts the pages it reads", async () => {
+  const stored = [1, 2, 3].map((id) => ({ id, type: "diagnostic", json: JSON.stringify({ id, type: "diagnostic", message: "y".repeat(1000) }) }) as LoggedEvent);
+  const before = bulkTextPacer.pendingChars;
+  let events = 0;
+  for await (const page of replayPersistedBatches(persistence(stored), "run_replay", 0)) events += page.length;
+  expect(events).toBe(3);
+  expect(bulkTextPacer.pendingChars - before).toBeGreaterThan(3000);
+});
+
+test("collectAndSweep frees promoted garbage", async () => {
+  const ref = (() => {
+    const holder: { items?: object } = { items: Array.from({ length: 200_000 }, (_, i) => ({ i, text: `item ${i}` })) };
+    Bun.gc(false);
+    Bun.gc(false);
+    const weak = new WeakRef(holder.items!);
+    holder.items = undefined;
+    return weak;
+  })();
+  await Bun.sleep(0);
+  collectAndSweep();
+  await Bun.sleep(0);
+  expect(ref.deref()).toBeUndefined();
+});
