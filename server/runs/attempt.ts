@@ -11,6 +11,7 @@ import type { ProtocolResult, ProtocolSession, TransportOptions } from "../runti
 import { readStreamEventBatches } from "../runtimes/streams/read-events.ts";
 import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
 import { stopProcessTree } from "./cancel-ladder.ts";
+import { readPidAllocationMark } from "./pid-allocation.ts";
 import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../remote/remote-launch.ts";
 import { startProtocol } from "./protocols.ts";
 import { TextBuffer } from "./text-buffer.ts";
@@ -80,6 +81,8 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   const { remote } = input;
   const wantsStdin = invocation.delivery.kind !== "argv";
 
+  // Before the spawn: every process the agent starts gets a pid after these counters (the end-of-run sweep's scope).
+  const spawnMark = remote ? undefined : readPidAllocationMark();
   let child: ChildHandle;
   try {
     child = await spawnChild(
@@ -117,6 +120,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
       // A remote run's cookie lives there: its sweep runs there (below), never on this machine, where a container's
       // processes (or a host that is this machine) would otherwise be swept from outside.
       ...(remote ? {} : { cookie: { name: RUN_COOKIE_VAR, value: input.runId } }),
+      ...(spawnMark ? { spawnMark } : {}),
       graceMs: input.timeouts.cancelGraceMs,
       ...(input.hurry ? { hurry: input.hurry } : {}),
     })

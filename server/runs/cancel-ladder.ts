@@ -5,6 +5,7 @@
  */
 import type { ChildHandle } from "../platform/process.ts";
 import type { ProtocolSession } from "../runtimes/protocols/types.ts";
+import type { PidAllocationMark } from "./pid-allocation.ts";
 import { ownProcessIdentity } from "./process-identity.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 
@@ -16,6 +17,8 @@ export type StopOptions = {
    * the ssh or docker client, which never carries it; the sweep for it runs on the remote side.
    */
   cookie?: { name: string; value: string };
+  /** The kernel's pid counters read just before the child was spawned: the sweep then reads only newer processes. */
+  spawnMark?: PidAllocationMark;
   graceMs: number;
   /**
    * Aborted when the user asks twice (a second Ctrl-C): every grace period ends at once. Each step still runs —
@@ -49,7 +52,15 @@ export async function stopProcessTree(options: StopOptions): Promise<number[]> {
   }
   // This process started the agent and handed it the cookie: nothing older than this process can carry it.
   const cookie = options.cookie ? { cookie: options.cookie, cookieSince: ownProcessIdentity().startTime } : {};
-  return killRunProcessTree({ rootPid: child.pid, processGroup: child.pid, graceMs, signal: "SIGTERM", ...cookie, ...(hurry ? { hurry } : {}) });
+  return killRunProcessTree({
+    rootPid: child.pid,
+    processGroup: child.pid,
+    graceMs,
+    signal: "SIGTERM",
+    ...cookie,
+    ...(options.spawnMark ? { spawnMark: options.spawnMark } : {}),
+    ...(hurry ? { hurry } : {}),
+  });
 }
 
 /** Resolves after `ms`, or as soon as `cutBy` aborts. */

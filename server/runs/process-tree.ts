@@ -11,6 +11,7 @@
 import { Buffer } from "node:buffer";
 import { readdirSync, readFileSync } from "node:fs";
 import { spawnChild } from "../platform/process.ts";
+import { pidsAllocatedSince, readPidAllocationNow, type PidAllocationMark } from "./pid-allocation.ts";
 
 /** One process in a snapshot of the process table. */
 export type ProcessEntry = {
@@ -40,6 +41,12 @@ export type KillRunProcessTreeOptions = {
    * halves the sweep at the end of every run. Absent or unknown: every process's environment is read.
    */
   cookieSince?: string | null;
+  /**
+   * The kernel's pid counters read just before the root was spawned (pid-allocation.ts): everything to sweep descends
+   * from the root, so only processes given a pid from the root's on are read, as long as the counters show the pids
+   * have not gone round since. Absent (a run recovered from an earlier od): every process is read.
+   */
+  spawnMark?: PidAllocationMark;
   /** How long the first signal gets before SIGKILL. */
   graceMs: number;
   /** First signal; default SIGTERM. */
@@ -124,10 +131,13 @@ export function descendantsFromSnapshot(snapshot: readonly ProcessEntry[], rootP
 
 // ---------------------------------------------------------------- readers
 
-/** The current process table (pid, ppid). Linux: /proc; macOS: ps; Windows: []. Never throws. */
-export async function readProcessSnapshot(): Promise<ProcessEntry[]> {
+/**
+ * The current process table (pid, ppid). Linux: /proc (only the pids `only` accepts, when given); macOS: ps;
+ * Windows: []. Never throws.
+ */
+export async function readProcessSnapshot(only?: (pid: number) => boolean): Promise<ProcessEntry[]> {
   if (process.platform === "linux") {
-    const entries = mapProcPids((pid) => parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1")));
+    const entries = mapProcPids((pid) => parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1")), only);
     return entries.filter((entry): entry is ProcessEntry => entry !== null);
   }
   if (process.platform === "darwin") return parsePsPidPpid(await runPs(["-A", "-o", "pid=,ppid="]));
@@ -162,15 +172,16 @@ export async function findProcessesWithEnvCookie(name: string, value: string, am
  * read is a few microseconds of kernel work, and a promise per file made a scan of ~100 processes cost 2-7 ms (plus
  * loading node:fs/promises), three scans of it on the path of every run's end.
  */
-function mapProcPids<T>(read: (pid: number) => T | null, among?: readonly number[]): (T | null)[] {
+function mapProcPids<T>(read: (pid: number) => T | null, among?: readonly number[] | ((pid: number) => boolean)): (T | null)[] {
   let pids: readonly number[];
-  if (among) pids = among;
+  if (Array.isArray(among)) pids = among;
   else {
     try {
       pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number);
     } catch {
       return [];
     }
+    if (typeof among === "function") pids = pids.filter(among);
   }
   const results: (T | null)[] = [];
   for (const pid of pids) {
@@ -216,7 +227,8 @@ export async function killRunProcessTree(options: KillRunProcessTreeOptions): Pr
   const group = processGroup !== undefined && processGroup > 1 && processGroup !== process.pid && ownGroup !== null && processGroup !== ownGroup ? processGroup : null;
 
   const signalled = new Map<number, ProcessEntry>();
-  const first = await collectTargets(rootPid, cookie);
+  const scope = { rootPid, ...(options.spawnMark ? { spawnMark: options.spawnMark } : {}) };
+  const first = await collectTargets(scope, cookie);
   let targets = first.targets;
   const groupAlive = async () => group !== null && (await groupExists(group));
   // The common case (the agent left nothing behind) is judged from the snapshot just taken where it has the groups
@@ -232,7 +244,7 @@ export async function killRunProcessTree(options: KillRunProcessTreeOptions): Pr
   for (let round = 0; round < 3; round += 1) {
     const groupStillAlive = await groupAlive();
     if (group && groupStillAlive) signalGroup(group, "SIGKILL");
-    targets = [...signalled.values(), ...(await collectTargets(rootPid, cookie)).targets];
+    targets = [...signalled.values(), ...(await collectTargets(scope, cookie)).targets];
     const alive: ProcessEntry[] = [];
     for (const target of targets) if (await isAlive(target)) alive.push(target);
     if (alive.length === 0 && !groupStillAlive) break;
@@ -254,9 +266,15 @@ function linuxStartTicks(startTime: string | null | undefined): number | undefin
 /**
  * Cookie carriers, the root while it is provably still ours, and every descendant of either; and the snapshot read.
  * Only processes started since `cookie.since` (when known) can carry the cookie: theirs are the environments read.
+ * With a spawn mark, the snapshot holds only processes given a pid since the root (all that can be any of these).
  */
-async function collectTargets(rootPid: number, cookie: (EnvCookie & { since?: number }) | undefined): Promise<{ targets: ProcessEntry[]; snapshot: ProcessEntry[] }> {
-  const snapshot = await readProcessSnapshot();
+async function collectTargets(
+  scope: { rootPid: number; spawnMark?: PidAllocationMark },
+  cookie: (EnvCookie & { since?: number }) | undefined,
+): Promise<{ targets: ProcessEntry[]; snapshot: ProcessEntry[] }> {
+  const { rootPid } = scope;
+  const now = scope.spawnMark && readPidAllocationNow();
+  const snapshot = await readProcessSnapshot(now ? pidsAllocatedSince(rootPid, scope.spawnMark!, now) : undefined);
   const since = cookie?.since;
   const candidates = since === undefined ? undefined : snapshot.filter((entry) => !entry.zombie && (entry.startTime === undefined || entry.startTime >= since)).map((entry) => entry.pid);
   const carriers = cookie ? await findProcessesWithEnvCookie(cookie.name, cookie.value, candidates) : [];

@@ -12,6 +12,7 @@ import {
   parsePsEnvOutput,
   parsePsPidPpid,
 } from "../../server/runs/process-tree.ts";
+import { readPidAllocationMark } from "../../server/runs/pid-allocation.ts";
 import { tempDir } from "../support/temp.ts";
 
 const COOKIE_NAME = "OD_TEST_RUN_COOKIE";
@@ -201,6 +202,28 @@ describe.if(onLinux)("on Linux, with real processes", () => {
     expect(alive(sameNameOtherValue.pid)).toBe(true);
     expect(alive(noCookie.pid)).toBe(true);
     expect(alive(process.pid)).toBe(true);
+  });
+
+  test("with a spawn mark, only processes started since the root are read: an older cookie carrier is passed over", async () => {
+    using dir = tempDir("od-ptree-");
+    const pidFile = join(dir.path, "orphan");
+    const cookie = uniqueCookie();
+    // No agent's process can be older than its spawn: this carrier stands for one, to show it is never read.
+    const older = await start("exec sleep 1000", { [cookie.name]: cookie.value }, false);
+    await becameSleep(older.pid);
+    const spawnMark = readPidAllocationMark()!;
+    const run = await start(`setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 1000' </dev/null >/dev/null 2>&1 & wait`, { [cookie.name]: cookie.value });
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", Boolean);
+    const orphan = trackStray(Number(readFileSync(pidFile, "utf8")));
+    await becameSleep(orphan);
+    run.kill("SIGTERM", { group: true });
+    await run.exited;
+
+    const killed = await killRunProcessTree({ rootPid: run.pid, processGroup: run.pid, cookie, spawnMark, graceMs: 200 });
+    expect(killed).toEqual([orphan]);
+    expect(alive(older.pid)).toBe(true);
+    // Without the mark every process is read, the older carrier included.
+    expect(await killRunProcessTree({ rootPid: run.pid, processGroup: run.pid, cookie, graceMs: 200 })).toEqual([older.pid]);
   });
 
   test("with the root still running, the root and a descendant that dropped the cookie go too", async () => {
