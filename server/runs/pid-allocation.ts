@@ -2,7 +2,8 @@
  * Which pids can belong to processes started since a moment, read from the kernel's pid allocator (Linux). The
  * end-of-run sweep looks for processes carrying the run's cookie; every one of them descends from the agent, so it
  * was given a pid after the agent's. Reading only those processes' /proc entries instead of every process's makes
- * the sweep's cost follow what the run started, not the machine: a desktop's 500 other processes cost ~10 ms a run.
+ * the sweep's cost follow what the run started, not the machine: with 500 more (idle) processes on the machine,
+ * `od run` on a short answer took 81 ms before and 61 ms after (medians, interleaved).
  *
  * The allocator hands out pids in a cycle (up to pid_max - 1, then from RESERVED_PIDS again), skipping pids in use.
  * Short of a whole cycle since the agent's pid, the pids handed out after it are the ones from it up to the
