@@ -2,7 +2,7 @@
  * What every open of od.db applies: WAL mode, a busy timeout, foreign keys, and every pending migration.
  * `synchronous = NORMAL`: in WAL mode every commit is in the WAL file (the OS's page cache) before it returns, so a
  * crash or kill -9 of od loses nothing; only an OS crash or power loss can lose the last commits. It drops the
- * fsync each commit paid on the event loop (a run appends a batch every 50 ms). A run's event-id reservation is such
+ * fsync each commit paid on the event loop (a streaming run appends a batch every 10 ms). A run's event-id reservation is such
  * a commit too: after an OS crash its readers (SSE connections, od run's stdout) are gone with the machine.
  * No node:fs here: the daemon opens an existing od.db with this alone before anything else loads (server/early.ts).
  */

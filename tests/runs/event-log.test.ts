@@ -63,14 +63,23 @@ test("the tail serves recent events from memory and older ones from persistence"
   expect(persistence.reads).toBeGreaterThan(0);
 });
 
-test("by default the in-memory tail is small (at most 256 events): a reader further behind reads back from persistence", () => {
+test("by default the in-memory tail is small (at most 32 events): a reader further behind reads back from persistence", () => {
   const persistence = memoryPersistence();
   const log = new RunEventLog("run_1", persistence);
   for (let n = 1; n <= 5000; n++) log.append(diagnostic(n));
-  expect(log.eventsAfter(5000 - 128)).toHaveLength(128);
+  expect(log.eventsAfter(5000 - 16)).toHaveLength(16);
   expect(persistence.reads).toBe(0);
-  expect(log.eventsAfter(5000 - 257).map((e) => e.id)).toEqual(Array.from({ length: 257 }, (_, i) => 5000 - 256 + i));
+  expect(log.eventsAfter(5000 - 33).map((e) => e.id)).toEqual(Array.from({ length: 33 }, (_, i) => 5000 - 32 + i));
   expect(persistence.reads).toBeGreaterThan(0);
+});
+
+test("by default an event waits at most ~10 ms in memory before it is persisted (short-lived, never promoted)", async () => {
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence);
+  log.append(diagnostic(1));
+  expect(persistence.eventsAfter("run_1", 0)).toEqual([]);
+  await Bun.sleep(30);
+  expect(persistence.eventsAfter("run_1", 0).map((e) => e.id)).toEqual([1]);
 });
 
 test("an event is serialized once: persistence and every reader get the same text, ids and types beside it", async () => {
