@@ -13,6 +13,7 @@ import {
 } from "../contracts/projects.ts";
 import type { ProjectService } from "../projects/project-service.ts";
 import type { Store } from "../store/store.ts";
+import { jsonPiecesResponse } from "./json-stream.ts";
 import { HttpError, parseBody } from "./errors.ts";
 
 const MAX_RAW_BYTES = 20 * 1024 * 1024;
@@ -83,7 +84,8 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
     })
     .get("/api/conversations/:id/messages", ({ params }) => {
       requireConversation(store, params.id);
-      return { messages: store.messages.list(params.id) };
+      // Written as stored, a piece at a time: a long answer's fold is never parsed and serialized again.
+      return jsonPiecesResponse(store.messages.listJson(params.id));
     })
     .get("/api/projects/:id/files", async ({ params }) => ({ files: await projects.files(projects.require(params.id)) }))
     .post("/api/projects/:id/files/link", ({ params, body }): FileLinkResponse => {

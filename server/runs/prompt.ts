@@ -7,10 +7,13 @@ import type { Message } from "../contracts/projects.ts";
 /** Older turns beyond this many characters are dropped from the transcript (oldest first). */
 const MAX_TRANSCRIPT_CHARS = 200_000;
 
+/** One turn of a conversation as a transcript shows it. */
+export type TranscriptTurn = Pick<Message, "role" | "text">;
+
 export type PromptParts = {
   message: string;
   /** Earlier messages of the conversation (not including `message`). */
-  history: Message[];
+  history: readonly TranscriptTurn[];
   /** Send the history in the prompt (no native session to continue). */
   includeTranscript: boolean;
   /** Instructions placed before everything else (skills, project notes). */
@@ -29,7 +32,7 @@ export function composePrompt(parts: PromptParts): string {
   return sections.join("\n\n");
 }
 
-function renderTranscript(history: Message[]): string {
+function renderTranscript(history: readonly TranscriptTurn[]): string {
   const turns = history
     .filter((m) => m.text.trim())
     .map((m) => `**${m.role === "user" ? "User" : "Assistant"}:** ${m.text.trim()}`);

@@ -38,7 +38,7 @@ import { EventFolder } from "./fold.ts";
 import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
 import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
-import { composePrompt } from "./prompt.ts";
+import { composePrompt, type TranscriptTurn } from "./prompt.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
 import { endStartupJitPolicy } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
@@ -176,7 +176,7 @@ export class RunService {
       conversationId = store.conversations.create(project.id, titleFrom(request.message)).id;
     }
 
-    const history = store.messages.list(conversationId);
+    const history = store.messages.transcript(conversationId);
     const runId = newId("run");
     store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity() });
     store.messages.add({ conversationId, role: "user", text: request.message });
@@ -583,7 +583,8 @@ type RunPlan = {
   request: CreateRunRequest;
   model: string | null;
   reasoning: string | null;
-  history: import("../contracts/projects.ts").Message[];
+  /** The conversation's turns so far (role and text): the transcript a prompt carries. */
+  history: TranscriptTurn[];
   /** What detection found where the run goes: its flags and models shape the invocation. */
   detected: DetectedAgents;
 };
