@@ -6,7 +6,7 @@
 const encoder = new TextEncoder();
 const CHUNK_CHARS = 64 * 1024;
 
-export function jsonPiecesResponse(pieces: Iterable<string>, init: { status?: number } = {}): Response {
+export function jsonPiecesResponse(pieces: Iterable<string>): Response {
   const iterator = pieces[Symbol.iterator]();
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -29,5 +29,5 @@ export function jsonPiecesResponse(pieces: Iterable<string>, init: { status?: nu
       iterator.return?.();
     },
   });
-  return new Response(body, { status: init.status ?? 200, headers: { "content-type": "application/json; charset=utf-8" } });
+  return new Response(body, { headers: { "content-type": "application/json; charset=utf-8" } });
 }

@@ -11,6 +11,9 @@ export function collectGarbage(): void {
   (globalThis as { Bun?: { gc(force?: boolean): void } }).Bun?.gc(true);
 }
 
+/** bun:jsc, required at the first collection: the daemon's shell imports this module before it listens. */
+let jsc: { gcAndSweep(): number } | undefined;
+
 /**
  * A full collection that also sweeps at once, so the memory of what it found dead is reusable when it returns (Bun);
  * nothing where the runtime offers none. Cheaper than `collectGarbage` (no allocator-wide collect), and freed as
@@ -20,6 +23,3 @@ export function collectAndSweep(): void {
   if (!(globalThis as { Bun?: unknown }).Bun) return;
   (jsc ??= import.meta.require("bun:jsc") as { gcAndSweep(): number }).gcAndSweep();
 }
-
-/** bun:jsc, required at the first collection: the daemon's shell imports this module before it listens. */
-let jsc: { gcAndSweep(): number } | undefined;
