@@ -99,7 +99,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         engine = loaded;
         // Warm detection once the engine is up, so probing every CLI never delays a request; then start-up is over:
         // its garbage is collected at once instead of staying resident until the heap's next full collection, and
-        // the JIT compiles hot code as usual again (a run started meanwhile restores it at once: RunService.create).
+        // the JIT compiles hot code as usual again (a run started meanwhile restores it once it streams: RunService).
         // Restored before the warm-up, the JIT compiled its run-once code and idle RSS was 3.5 MB higher.
         const startupOver = () => {
           if (stopping) return; // stopped meanwhile: nothing of it runs any more

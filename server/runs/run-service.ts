@@ -40,7 +40,7 @@ import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
 import { composePrompt, type TranscriptTurn } from "./prompt.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
-import { endStartupJitPolicy } from "../platform/jit-policy.ts";
+import { jitAfterEvents } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
@@ -106,6 +106,8 @@ export class RunService {
   readonly #locations: LocationDetections;
   /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
   readonly #hurry = new AbortController();
+  /** Counts the events runs stream: the JIT compiles as usual once a stream proves long (platform/jit-policy.ts). */
+  readonly #countForJit = jitAfterEvents();
   #shuttingDown = false;
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -147,8 +149,6 @@ export class RunService {
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
   async create(request: CreateRunRequest): Promise<{ runId: string; conversationId: string }> {
     if (this.#shuttingDown) throw new HttpError(503, "UPSTREAM_UNAVAILABLE", "od is shutting down");
-    // A run streams line by line: whatever start-up work is still going on, the JIT compiles its hot paths as usual.
-    endStartupJitPolicy();
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
@@ -338,6 +338,7 @@ export class RunService {
         if (artifacts && event.event.type === "text_delta") artifacts.push(event.event.delta);
       }
       live.log.append(event);
+      this.#countForJit();
     };
     // A project on another machine or in a container: the agent runs there, through ssh or docker exec.
     const location = remoteLocationOf(project.path);

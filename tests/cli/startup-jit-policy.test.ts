@@ -1,12 +1,14 @@
 // The compiled binary starts with a reluctant JIT (scripts/build-binary.ts), so run-once start-up code stays in the
-// interpreter. Left so, a long run or a large transcript is slower per line: `od run` and `od parse` restore the
-// normal policy once start-up is over, before the first event is printed.
+// interpreter. Left so, a long run or a large transcript is slower per line: `od parse` restores the normal policy
+// before the first event is printed, `od run` once its run has streamed EVENTS_BEFORE_JIT events (a short run ends
+// in the interpreter: compiling its once-run paths cost more than it saved).
 import { afterEach, beforeEach, expect, spyOn, test, type Mock } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeClaudeScript } from "../../bench/support/claude-script.ts";
 import { parseCommand } from "../../server/cli/parse-command.ts";
 import { runCommand } from "../../server/cli/run-command.ts";
+import { EVENTS_BEFORE_JIT } from "../../server/platform/jit-policy.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { streamFromChunks } from "../support/stream-chunks.ts";
@@ -30,18 +32,28 @@ function watchedIO(cwd: string, env: Record<string, string>) {
   return { io, seen };
 }
 
-test("od run: the normal JIT policy is back before the first event is printed", async () => {
+async function odRun(lines: number) {
   using dir = tempDir("od-run-jit-");
   const bin = join(dir.path, "bin");
   const project = join(dir.path, "project");
   mkdirSync(bin);
   mkdirSync(project);
   writeShim(bin, "claude");
-  const script = writeClaudeScript(join(dir.path, "script.json"), 20);
+  const script = writeClaudeScript(join(dir.path, "script.json"), lines);
   const { io, seen } = watchedIO(dir.path, { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` });
   const flags = { agent: "claude", json: true, project, "data-dir": join(dir.path, "data") };
   expect(await runCommand({ openSqlite: openBunSqlite }).run({ flags, positionals: ["go"] }, io)).toBe(0);
-  expect(seen.callsAtFirstWrite).toBe(1);
+  return seen;
+}
+
+test("od run: a short run keeps the start-up policy to its end", async () => {
+  const seen = await odRun(20);
+  expect(seen.callsAtFirstWrite).toBe(0);
+  expect(setPolicy.mock.calls).toEqual([]);
+});
+
+test(`od run: a run that streams ${EVENTS_BEFORE_JIT} events restores the normal policy, once`, async () => {
+  await odRun(EVENTS_BEFORE_JIT + 50);
   expect(setPolicy.mock.calls).toEqual([[1]]);
 });
 
