@@ -7,16 +7,19 @@
  *    from its database as soon as that is open, before the rest of its engine (Elysia, the routes, the run
  *    machinery) has loaded (server/http/early-answers.ts); other routes still wait for the engine. The baseline
  *    answers the same authenticated GET. Target ≤ 2× the baseline.
- *  - idle RSS: VmRSS 1.5 s after engine ready, nothing else happening. Target ≤ 45 MB.
+ *  - idle RSS: VmRSS 1.5 s after engine ready, nothing else happening. Target ≤ 45 MB. Beside it, not judged, the
+ *    same start of bench/fixtures/stack-floor.ts compiled like od: the libraries od's idle daemon is built on, used
+ *    once, without od's code (what od's own code adds to its idle RSS is od's minus this floor).
  *   bun run bench/startup.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomSecret } from "../server/http/credentials.ts";
-import { figureOf, type Figure } from "./support/figures.ts";
+import { figureOf, formatStats, type Figure } from "./support/figures.ts";
 import { benchEnv, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, procStatusMb } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
+import { summarize } from "./support/stats.ts";
 
 const IDLE_SETTLE_MS = 1500;
 const GIVE_UP_MS = 15_000;
@@ -32,6 +35,14 @@ async function buildBaseline(dir: string): Promise<string> {
   const outfile = join(dir, "baseline");
   const result = await Bun.build({ entrypoints: [source], compile: { outfile }, minify: true, bytecode: true, target: "bun" });
   if (!result.success) throw new Error("baseline build failed");
+  return outfile;
+}
+
+/** bench/fixtures/stack-floor.ts compiled as od is (minified, bytecode). */
+export async function buildStackFloor(dir: string): Promise<string> {
+  const outfile = join(dir, "stack-floor");
+  const result = await Bun.build({ entrypoints: [join(import.meta.dir, "fixtures", "stack-floor.ts")], compile: { outfile }, minify: true, bytecode: true, format: "esm", target: "bun" });
+  if (!result.success) throw new Error(`stack floor build failed: ${result.logs.join("\n")}`);
   return outfile;
 }
 
@@ -72,6 +83,7 @@ export async function measureStartup(): Promise<Figure[]> {
   using dir = workDir("startup");
   const od = await odBinary();
   const baseline = await buildBaseline(dir.path);
+  const stackFloor = await buildStackFloor(dir.path);
   const env = benchEnv(join(dir.path, "bin"), dir.path);
   const token = randomSecret();
   const dataDir = join(dir.path, "data");
@@ -79,7 +91,9 @@ export async function measureStartup(): Promise<Figure[]> {
   const runs = await interleaved(benchReps(), {
     od: () => startOnce((port) => [od, "--port", String(port), "--no-open", "--data-dir", dataDir], env, token),
     baseline: () => startOnce((port) => [baseline, "--port", String(port)], env, token),
+    stackFloor: () => startOnce((port) => [stackFloor, "--port", String(port), "--data-dir", join(dir.path, "floor")], env, token),
   });
+  note(`startup: idle RSS of the stack alone (bench/fixtures/stack-floor.ts): ${formatStats(summarize(runs.stackFloor.map((r) => r.idleMb)), "MB")}; od's: ${formatStats(summarize(runs.od.map((r) => r.idleMb)), "MB")}`);
   const ratios = runs.od.map((run, i) => run.readyMs / runs.baseline[i]!.readyMs);
   return [
     figureOf({
