@@ -5,15 +5,17 @@
  *  - a short run (20 lines): od's fixed cost over the CLI. Target ≤ +30 ms.
  *  - a long run (100k lines): od's cost per line over the CLI, (od − CLI) / lines. Target ≤ 5 µs/line.
  *  - od's peak RSS (VmHWM, sampled) on the long run against the short one: memory must stay flat. Target ≤ +10 MB.
+ *    Beside it, not judged, the same growth of bench/fixtures/line-relay.ts compiled like od: the least any Bun relay
+ *    of the CLI's JSON lines grows by (start the CLI, split, parse and print each line).
  *  - the short run again with CROWD more (idle) processes on the machine, as on a desktop: the end-of-run sweep reads
  *    /proc, so its cost grows with the machine's process count. Target ≤ +30 ms, as for the short run.
  *   bun run bench/od-run.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { figureOf, type Figure } from "./support/figures.ts";
+import { figureOf, formatStats, type Figure } from "./support/figures.ts";
 import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
-import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
+import { benchEnv, compileFixture, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
 import { summarize } from "./support/stats.ts";
@@ -34,22 +36,29 @@ export async function measureOdRun(): Promise<Figure[]> {
     short: writeClaudeScript(join(dir.path, "short.json"), SHORT_LINES),
     long: writeClaudeScript(join(dir.path, "long.json"), LONG_LINES),
   };
+  const relay = await compileFixture("line-relay", dir.path);
   const envFor = (script: string) => benchEnv(bin, dir.path, { FAKE_CLI_SCRIPT: `@${script}` });
   const cli = (script: string) => () => measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   const viaOd = (script: string) => () =>
     measureProcess([od, "run", "--agent", "claude", "--project", project, "--data-dir", dataDir, "--json", "go"], { env: envFor(script), cwd: project });
+  const viaRelay = (script: string) => () =>
+    measureProcess([relay, join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   note(`od run: ${loadText()}`);
   const runs = await interleaved(benchReps(), {
     cliShort: cli(scripts.short),
     odShort: viaOd(scripts.short),
     cliLong: cli(scripts.long),
     odLong: viaOd(scripts.long),
+    relayShort: viaRelay(scripts.short),
+    relayLong: viaRelay(scripts.long),
   });
   const crowded = await withIdleProcesses(CROWD, () =>
     interleaved(benchReps(), { cliShortCrowded: cli(scripts.short), odShortCrowded: viaOd(scripts.short) }),
   );
   const cpu = (side: typeof runs.odShort) => summarize(side.map((r) => r.cpuMs)).median.toFixed(0);
   note(`od run: median CPU ms (with the CLI it ran) short ${cpu(runs.odShort)} vs CLI ${cpu(runs.cliShort)}, long ${cpu(runs.odLong)} vs CLI ${cpu(runs.cliLong)}; ${loadText()}`);
+  const growth = (long: typeof runs.odLong, short: typeof runs.odShort) => formatStats(summarize(long.map((run, i) => run.peakMb - short[i]!.peakMb)), "MB");
+  note(`od run: peak RSS growth, ${LONG_LINES / 1000}k lines over ${SHORT_LINES}: od ${growth(runs.odLong, runs.odShort)}; the least relay (bench/fixtures/line-relay.ts) ${growth(runs.relayLong, runs.relayShort)}`);
   const pairs = (a: typeof runs.odShort, b: typeof runs.cliShort, f: (x: number, y: number) => number) => a.map((run, i) => f(run.ms, b[i]!.ms));
   return [
     figureOf({

@@ -16,7 +16,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomSecret } from "../server/http/credentials.ts";
 import { figureOf, formatStats, type Figure } from "./support/figures.ts";
-import { benchEnv, odBinary, workDir } from "./support/od.ts";
+import { benchEnv, compileFixture, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, procStatusMb } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
 import { summarize } from "./support/stats.ts";
@@ -35,14 +35,6 @@ async function buildBaseline(dir: string): Promise<string> {
   const outfile = join(dir, "baseline");
   const result = await Bun.build({ entrypoints: [source], compile: { outfile }, minify: true, bytecode: true, target: "bun" });
   if (!result.success) throw new Error("baseline build failed");
-  return outfile;
-}
-
-/** bench/fixtures/stack-floor.ts compiled as od is (minified, bytecode). */
-export async function buildStackFloor(dir: string): Promise<string> {
-  const outfile = join(dir, "stack-floor");
-  const result = await Bun.build({ entrypoints: [join(import.meta.dir, "fixtures", "stack-floor.ts")], compile: { outfile }, minify: true, bytecode: true, format: "esm", target: "bun" });
-  if (!result.success) throw new Error(`stack floor build failed: ${result.logs.join("\n")}`);
   return outfile;
 }
 
@@ -83,7 +75,7 @@ export async function measureStartup(): Promise<Figure[]> {
   using dir = workDir("startup");
   const od = await odBinary();
   const baseline = await buildBaseline(dir.path);
-  const stackFloor = await buildStackFloor(dir.path);
+  const stackFloor = await compileFixture("stack-floor", dir.path);
   const env = benchEnv(join(dir.path, "bin"), dir.path);
   const token = randomSecret();
   const dataDir = join(dir.path, "data");

@@ -23,6 +23,14 @@ export async function odBinary(): Promise<string> {
   return OD;
 }
 
+/** bench/fixtures/NAME.ts compiled as od is (minified, bytecode, ESM) into `dir`: a floor measured beside od. */
+export async function compileFixture(name: string, dir: string): Promise<string> {
+  const outfile = join(dir, name);
+  const result = await Bun.build({ entrypoints: [join(ROOT, "bench", "fixtures", `${name}.ts`)], compile: { outfile }, minify: true, bytecode: true, format: "esm", target: "bun" });
+  if (!result.success) throw new Error(`building bench/fixtures/${name}.ts failed: ${result.logs.join("\n")}`);
+  return outfile;
+}
+
 /** A temp folder removed on dispose. */
 export function workDir(prefix: string): { path: string; [Symbol.dispose](): void } {
   const path = mkdtempSync(join(tmpdir(), `od-bench-${prefix}-`));

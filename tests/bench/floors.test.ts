@@ -1,0 +1,45 @@
+// The floors the benchmarks report beside od (bench/fixtures, compiled by compileFixture as od is) do the work they
+// stand for, so a floor is never the figure of a program that failed early.
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compileFixture } from "../../bench/support/od.ts";
+import { tempDir } from "../support/temp.ts";
+
+test("the stack floor builds, starts, and answers the authenticated GET (and refuses it without the token)", async () => {
+  using dir = tempDir("od-stack-floor-");
+  const binary = await compileFixture("stack-floor", dir.path);
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port!;
+  await probe.stop(true);
+  const token = "t".repeat(43);
+  const child = Bun.spawn([binary, "--port", String(port), "--data-dir", join(dir.path, "data")], { env: { OD_TOKEN: token, PATH: "/usr/bin:/bin" }, stdout: "ignore", stderr: "pipe" });
+  try {
+    const url = `http://127.0.0.1:${port}/api/app-config`;
+    let answer: Response | undefined;
+    for (let tries = 0; !answer && tries < 500; tries++) {
+      answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
+      if (!answer) await Bun.sleep(10);
+    }
+    expect(answer?.status).toBe(200);
+    expect(await answer!.json()).toEqual({ config: { theme: "system" } });
+    expect((await fetch(url)).status).toBe(401);
+  } finally {
+    child.kill();
+    await child.exited;
+  }
+}, 30_000);
+
+test("the line relay passes its stdin to the CLI and prints each of the CLI's JSON lines as a numbered event", async () => {
+  using dir = tempDir("od-line-relay-");
+  const relay = await compileFixture("line-relay", dir.path);
+  const cli = join(dir.path, "cli.sh");
+  writeFileSync(cli, '#!/bin/sh\nread prompt\nprintf \'{"n":1}\\n{"said":"%s"}\\n\' "$prompt"\n', { mode: 0o755 });
+  const child = Bun.spawn([relay, cli], { stdin: new TextEncoder().encode("hello\n"), stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+  expect(code).toBe(0);
+  expect(out.trim().split("\n").map((line) => JSON.parse(line))).toEqual([
+    { type: "agent", id: 1, event: { n: 1 } },
+    { type: "agent", id: 2, event: { said: "hello" } },
+  ]);
+}, 30_000);
