@@ -7,17 +7,18 @@
  *    untimed run of each. Events written before the SSE response arrived are not counted (they come as a replay).
  *    Target: od's p99 ≤ 5 ms.
  *  - RSS with 10 runs streaming at 5k events/s each, a fresh daemon per round: its peak (VmHWM reset once idle,
- *    and VmRSS sampled) over its idle RSS after one warm-up run. Target ≤ +30 MB.
+ *    and VmRSS sampled) over its idle RSS after one warm-up run. Target ≤ +30 MB. Beside it, alternately and not
+ *    judged, the same rounds of bench/fixtures/sse-relay.ts compiled like od (the least such a relay grows by).
  *   bun run bench/latency.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { figureOf, type Figure } from "./support/figures.ts";
-import { readBlocks, sseData, startBenchDaemon, type BenchDaemon } from "./support/daemon.ts";
-import { benchEnv, fakeBin, odBinary, workDir } from "./support/od.ts";
+import { figureOf, formatStats, type Figure } from "./support/figures.ts";
+import { readBlocks, sseData, startBenchDaemon, startBenchServer, type BenchDaemon } from "./support/daemon.ts";
+import { benchEnv, compileFixture, fakeBin, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, procStatusMb, resetPeakRss, samplePeakRss } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
-import { percentile } from "./support/stats.ts";
+import { percentile, summarize } from "./support/stats.ts";
 
 const PACED_CLI = join(import.meta.dir, "fixtures", "paced-cli.ts");
 const RATE = 5000;
@@ -92,11 +93,13 @@ async function measureLatency(od: string, dir: string): Promise<Figure> {
   });
 }
 
-/** One fresh daemon: idle RSS after a warm-up run, then the peak while 10 runs stream at once. */
-async function memoryRound(od: string, dir: string, round: number): Promise<{ idleMb: number; peakMb: number }> {
-  const { pace, env } = setup(join(dir, `round-${round}`));
-  await using bench = await startBenchDaemon(od, join(dir, `round-${round}`, "data"), env);
-  const projects = await Promise.all(Array.from({ length: MEMORY_RUNS }, (_, i) => bench.project(join(dir, `round-${round}`, `p${i}`))));
+type StartServer = (dir: string, env: Record<string, string>, bin: string) => Promise<BenchDaemon>;
+
+/** One fresh server (od, or the relay floor): idle RSS after a warm-up run, then the peak while 10 runs stream at once. */
+async function memoryRound(startServer: StartServer, dir: string): Promise<{ idleMb: number; peakMb: number }> {
+  const { bin, pace, env } = setup(dir);
+  await using bench = await startServer(dir, env, bin);
+  const projects = await Promise.all(Array.from({ length: MEMORY_RUNS }, (_, i) => bench.project(join(dir, `p${i}`))));
   pace({ rate: RATE, seconds: 0.2, delayMs: 0 });
   await streamLatencies(bench, await bench.startRun(projects[0]!, "opencode"));
   await Bun.sleep(1000);
@@ -111,16 +114,26 @@ async function memoryRound(od: string, dir: string, round: number): Promise<{ id
   return { idleMb, peakMb };
 }
 
+/**
+ * od's rounds, and beside them (alternately, not judged) bench/fixtures/sse-relay.ts compiled like od: the least a
+ * Bun server relaying ten CLIs' lines to SSE readers grows by.
+ */
 async function measureMemory(od: string, dir: string): Promise<Figure> {
-  const rounds: { idleMb: number; peakMb: number }[] = [];
-  for (let round = 0; round < benchReps(); round++) rounds.push(await memoryRound(od, dir, round));
+  const relay = await compileFixture("sse-relay", dir);
+  let round = 0;
+  const rounds = await interleaved(benchReps(), {
+    od: () => memoryRound((at, env) => startBenchDaemon(od, join(at, "data"), env), join(dir, `round-${round++}`)),
+    relay: () => memoryRound((at, env, bin) => startBenchServer([relay, "--port", "0", "--", join(bin, "opencode"), "run", "--format", "json"], env), join(dir, `round-${round++}`)),
+  });
+  const growth = (side: { idleMb: number; peakMb: number }[]) => formatStats(summarize(side.map((r) => r.peakMb - r.idleMb)), "MB");
+  note(`memory: peak over idle with ${MEMORY_RUNS} runs streaming: od ${growth(rounds.od)}; the least relay (bench/fixtures/sse-relay.ts) ${growth(rounds.relay)}`);
   return figureOf({
     id: "memory.tenRuns",
     title: `daemon RSS, ${MEMORY_RUNS} runs at ${RATE / 1000}k events/s each: peak (baseline: idle)`,
     unit: "MB",
-    od: rounds.map((r) => r.peakMb),
-    baseline: rounds.map((r) => r.idleMb),
-    judged: rounds.map((r) => r.peakMb - r.idleMb),
+    od: rounds.od.map((r) => r.peakMb),
+    baseline: rounds.od.map((r) => r.idleMb),
+    judged: rounds.od.map((r) => r.peakMb - r.idleMb),
     target: { op: "<=", value: 30, unit: "MB", text: "peak ≤ +30 MB over idle" },
   });
 }

@@ -14,8 +14,13 @@ export type BenchDaemon = {
   [Symbol.asyncDispose](): Promise<void>;
 };
 
-export async function startBenchDaemon(od: string, dataDir: string, env: Record<string, string>): Promise<BenchDaemon> {
-  const daemon = await startDaemonProcess([od, "--port", "0", "--no-open", "--data-dir", dataDir], { env });
+export function startBenchDaemon(od: string, dataDir: string, env: Record<string, string>): Promise<BenchDaemon> {
+  return startBenchServer([od, "--port", "0", "--no-open", "--data-dir", dataDir], env);
+}
+
+/** Any server that prints od's first line and answers these calls (od, or a floor from bench/fixtures). */
+export async function startBenchServer(argv: string[], env: Record<string, string>): Promise<BenchDaemon> {
+  const daemon = await startDaemonProcess(argv, { env });
   const headers = { authorization: `Bearer ${daemon.token}`, "content-type": "application/json" };
   const call = async (path: string, body?: unknown) => {
     const res = await fetch(`${daemon.origin}${path}`, { method: body ? "POST" : "GET", headers, body: body ? JSON.stringify(body) : undefined });

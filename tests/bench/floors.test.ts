@@ -3,6 +3,7 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { readBlocks, sseData, startBenchServer } from "../../bench/support/daemon.ts";
 import { compileFixture } from "../../bench/support/od.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -41,5 +42,21 @@ test("the line relay passes its stdin to the CLI and prints each of the CLI's JS
   expect(out.trim().split("\n").map((line) => JSON.parse(line))).toEqual([
     { type: "agent", id: 1, event: { n: 1 } },
     { type: "agent", id: 2, event: { said: "hello" } },
+  ]);
+}, 30_000);
+
+test("the SSE relay streams a run's lines as numbered events to a reader and ends its stream with an end frame", async () => {
+  using dir = tempDir("od-sse-relay-");
+  const relay = await compileFixture("sse-relay", dir.path);
+  const cli = join(dir.path, "cli.sh");
+  writeFileSync(cli, '#!/bin/sh\nread prompt\nprintf \'{"n":1}\\n{"said":"%s"}\\n\' "$prompt"\n', { mode: 0o755 });
+  await using server = await startBenchServer([relay, "--port", "0", "--", cli], { PATH: "/usr/bin:/bin" });
+  const runId = await server.startRun(await server.project(join(dir.path, "p")), "any");
+  const blocks: string[] = [];
+  await readBlocks((await server.events(runId)).body!, "\n\n", (block) => blocks.push(block));
+  expect(blocks.map(sseData).map((data) => JSON.parse(data))).toEqual([
+    { type: "agent", id: 1, event: { n: 1 } },
+    { type: "agent", id: 2, event: { said: "go" } },
+    { type: "end" },
   ]);
 }, 30_000);
