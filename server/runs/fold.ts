@@ -88,12 +88,16 @@ export class EventFolder {
    * memory once, not twice.
    */
   get text(): string {
-    let text = "";
-    for (const event of this.events) {
-      if (event.type === "text") text += event.text;
-      else if (event.type === "truncated" && event.omittedChars > 0) text += omittedTextLine(event.omittedChars);
-    }
-    return text;
+    return textOf(this.events);
+  }
+
+  /**
+   * The folded events and the answer's text together, as a run's end stores them: the open part's text is joined
+   * once and shared by both (reading `events`, then `text`, joined it twice: one more copy of a long answer).
+   */
+  result(): { text: string; events: PersistedEvent[] } {
+    const events = this.events;
+    return { text: textOf(events), events };
   }
 
   push(event: AgentEvent): void {
@@ -247,4 +251,14 @@ function smallEvent(event: AgentEvent): PersistedEvent | undefined {
 /** Keeps a sub-agent's link to the call that started it. */
 function parentOf(event: { parentToolUseId?: string }): { parentToolUseId?: string } {
   return event.parentToolUseId ? { parentToolUseId: event.parentToolUseId } : {};
+}
+
+/** The visible answer of folded events: their text parts joined, a cut marked by a line saying how much is left out. */
+function textOf(events: readonly PersistedEvent[]): string {
+  let text = "";
+  for (const event of events) {
+    if (event.type === "text") text += event.text;
+    else if (event.type === "truncated" && event.omittedChars > 0) text += omittedTextLine(event.omittedChars);
+  }
+  return text;
 }
