@@ -4,16 +4,24 @@
  * crash or kill -9 of od loses nothing; only an OS crash or power loss can lose the last commits. It drops the
  * fsync each commit paid on the event loop (a streaming run appends a batch every 10 ms). A run's event-id reservation is such
  * a commit too: after an OS crash its readers (SSE connections, od run's stdout) are gone with the machine.
+ * `cache_size`: sqlite's own page cache per connection, 512 KiB instead of its default 2 MB. od's writes are small
+ * appends and its large reads are sequential pages of one run (the OS's page cache holds the file either way), so a
+ * larger cache mostly held pages just written: with ten runs ending at once the daemon peaked 2–3 MB lower over idle
+ * (median of 5 fresh daemons, interleaved, twice), and the HTTP API run was no slower.
  * No node:fs here: the daemon opens an existing od.db with this alone before anything else loads (server/early.ts).
  */
 import { MIGRATIONS, type Migration } from "./migrations.ts";
 import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.ts";
+
+/** sqlite's page cache per connection, in KiB (see above). */
+export const PAGE_CACHE_KIB = 512;
 
 export function setUpDatabase(db: SqliteDatabase, migrations: Migration[] = MIGRATIONS): SqliteDatabase {
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA foreign_keys = ON");
+  db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   migrate(db, migrations);
   return db;
 }
