@@ -31,11 +31,17 @@ test("the stack floor builds, starts, and answers the authenticated GET (and ref
   }
 }, 30_000);
 
+/** A CLI that reads its prompt line and prints two JSON lines, the second quoting the prompt. */
+function writeEchoCli(dir: string): string {
+  const cli = join(dir, "cli.sh");
+  writeFileSync(cli, '#!/bin/sh\nread prompt\nprintf \'{"n":1}\\n{"said":"%s"}\\n\' "$prompt"\n', { mode: 0o755 });
+  return cli;
+}
+
 test("the line relay passes its stdin to the CLI and prints each of the CLI's JSON lines as a numbered event", async () => {
   using dir = tempDir("od-line-relay-");
   const relay = await compileFixture("line-relay", dir.path);
-  const cli = join(dir.path, "cli.sh");
-  writeFileSync(cli, '#!/bin/sh\nread prompt\nprintf \'{"n":1}\\n{"said":"%s"}\\n\' "$prompt"\n', { mode: 0o755 });
+  const cli = writeEchoCli(dir.path);
   const child = Bun.spawn([relay, cli], { stdin: new TextEncoder().encode("hello\n"), stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
   const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   expect(code).toBe(0);
@@ -48,8 +54,7 @@ test("the line relay passes its stdin to the CLI and prints each of the CLI's JS
 test("the SSE relay streams a run's lines as numbered events to a reader and ends its stream with an end frame", async () => {
   using dir = tempDir("od-sse-relay-");
   const relay = await compileFixture("sse-relay", dir.path);
-  const cli = join(dir.path, "cli.sh");
-  writeFileSync(cli, '#!/bin/sh\nread prompt\nprintf \'{"n":1}\\n{"said":"%s"}\\n\' "$prompt"\n', { mode: 0o755 });
+  const cli = writeEchoCli(dir.path);
   await using server = await startBenchServer([relay, "--port", "0", "--", cli], { PATH: "/usr/bin:/bin" });
   const runId = await server.startRun(await server.project(join(dir.path, "p")), "any");
   const blocks: string[] = [];
