@@ -85,19 +85,10 @@ export class EventFolder {
   /**
    * The assistant's visible answer so far: its text parts joined (after a cut: the kept beginning, a line saying how
    * much is left out, and the kept end). Derived rather than kept beside the parts, so a streaming answer is held in
-   * memory once, not twice.
+   * memory once, not twice; the store derives it from the stored events by the same rule (server/store/message-text.ts).
    */
   get text(): string {
     return textOf(this.events);
-  }
-
-  /**
-   * The folded events and the answer's text together, as a run's end stores them: the open part's text is joined
-   * once and shared by both (reading `events`, then `text`, joined it twice: one more copy of a long answer).
-   */
-  result(): { text: string; events: PersistedEvent[] } {
-    const events = this.events;
-    return { text: textOf(events), events };
   }
 
   push(event: AgentEvent): void {

@@ -361,7 +361,7 @@ export class RunService {
       // long stream the heap is full of its garbage, and the copies grew it further (a 3M-character answer: peak
       // RSS 120 MB instead of 104 MB): a large answer is written after a collection.
       if (folder.keptChars >= LARGE_FOLD_CHARS) (this.deps.collectGarbage ?? collectGarbage)();
-      store.messages.complete(run.assistantMessageId, { ...folder.result(), endedAt: Date.now(), files: produced });
+      store.messages.complete(run.assistantMessageId, { events: folder.events, endedAt: Date.now(), files: produced });
     };
 
     // The executable is looked up on the remote side (its PATH), where the run starts it.

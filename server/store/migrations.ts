@@ -164,4 +164,13 @@ export const MIGRATIONS: Migration[] = [
       DROP TABLE run_events;
     `,
   },
+  {
+    version: 9,
+    name: "a finished answer's text stored once, inside its folded events",
+    // messages.text held a second copy of every folded answer's text parts: ~half of what a run's end wrote (a 3.4 MB
+    // answer: 7 MB per row), its copies in memory, and its pages in the WAL. Rows written from now on keep text = ''
+    // with text_in_events = 1, and readers join it from events_json (server/store/message-text.ts). Older rows stay as
+    // they are: their text column is still the text.
+    sql: `ALTER TABLE messages ADD COLUMN text_in_events INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

@@ -3,6 +3,7 @@ import { omittedTextLine } from "../contracts/omitted-text.ts";
 import type { Conversation, Message, PersistedEvent, Project } from "../contracts/projects.ts";
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
+import { MESSAGE_TEXT_SQL } from "./message-text.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 const toProject = (r: SqlRow): Project => ({ id: String(r.id), name: String(r.name), path: String(r.path), createdAt: Number(r.created_at) });
@@ -96,11 +97,11 @@ export class MessagesRepo {
     return id;
   }
 
-  /** Store the folded outcome of an assistant turn. */
-  complete(id: string, outcome: { text: string; events: PersistedEvent[]; endedAt: number; files: string[] }): void {
+  /** Store the folded outcome of an assistant turn: its text is that of its events, stored once (message-text.ts). */
+  complete(id: string, outcome: { events: PersistedEvent[]; endedAt: number; files: string[] }): void {
     this.db
-      .prepare("UPDATE messages SET text = ?, events_json = ?, ended_at = ?, files_json = ? WHERE id = ?")
-      .run(outcome.text, JSON.stringify(outcome.events), outcome.endedAt, JSON.stringify(outcome.files), id);
+      .prepare("UPDATE messages SET text = '', text_in_events = 1, events_json = ?, ended_at = ?, files_json = ? WHERE id = ?")
+      .run(JSON.stringify(outcome.events), outcome.endedAt, JSON.stringify(outcome.files), id);
   }
 
   /**
@@ -160,13 +161,15 @@ export class MessagesRepo {
          FROM messages m LEFT JOIN runs r ON r.id = m.run_id WHERE m.conversation_id = ? ORDER BY m.created_at, m.rowid`,
       )
       .all(conversationId);
+    // The text is computed once per row (MATERIALIZED), then measured and cut.
     const body = this.db.prepare(
-      `SELECT length(text) AS text_chars,
+      `WITH m AS MATERIALIZED (SELECT ${MESSAGE_TEXT_SQL} AS text, events_json FROM messages WHERE id = ?)
+       SELECT length(text) AS text_chars,
          CASE WHEN length(text) <= ${MAX_MESSAGE_TEXT_CHARS} THEN text ELSE substr(text, 1, ${CUT_HEAD_CHARS}) END AS text,
          CASE WHEN length(text) <= ${MAX_MESSAGE_TEXT_CHARS} THEN NULL ELSE substr(text, -${CUT_TAIL_CHARS}) END AS text_tail,
          ${withEvents ? `CASE WHEN length(events_json) <= ${MAX_EVENTS_JSON_CHARS} AND json_valid(events_json) THEN events_json ELSE NULL END` : "NULL"} AS events_json,
          length(events_json) AS events_chars
-       FROM messages WHERE id = ?`,
+       FROM m`,
     );
     for (const r of listed) {
       const fields = {

@@ -14,6 +14,7 @@ import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
 import { startTestApp, TEST_TOKEN } from "../support/app.ts";
 import { endOf, runHarness } from "../support/fake-agents.ts";
+import { completeAsBeforeTextOnce } from "../support/legacy-messages.ts";
 import { tempDir } from "../support/temp.ts";
 
 const MB = 1024 * 1024;
@@ -84,7 +85,7 @@ describe("huge answers", () => {
     const conversation = store.conversations.create(project.id, "huge");
     const text = `BEGIN${"x".repeat(40 * MB)}END`;
     const id = store.messages.add({ conversationId: conversation.id, role: "assistant", text: "" });
-    store.messages.complete(id, { text, events: [{ type: "text", text }], endedAt: Date.now(), files: [] });
+    completeAsBeforeTextOnce(store, id, { text, events: [{ type: "text", text }] });
     await using t = await startTestApp({ dataDir: dir.path, modules: [projectRoutes(store, new ProjectService(store, dir.path), new Credentials(TEST_TOKEN))] });
 
     const res = await t.call(`/api/conversations/${conversation.id}/messages`);

@@ -1,0 +1,77 @@
+// A finished answer's text is stored once, inside its folded events; the store joins it back in sqlite
+// (server/store/message-text.ts) by the rule the fold joins it in JavaScript (EventFolder.text). These must agree.
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import type { AgentEvent } from "../../server/contracts/events.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import { EventFolder, type FoldOptions } from "../../server/runs/fold.ts";
+import { openDatabase } from "../../server/store/database.ts";
+import { MIGRATIONS } from "../../server/store/migrations.ts";
+import { Store } from "../../server/store/store.ts";
+import { completeAsBeforeTextOnce } from "../support/legacy-messages.ts";
+import { tempDir } from "../support/temp.ts";
+
+const text = (delta: string): AgentEvent => ({ type: "text_delta", delta });
+const folds: Record<string, { events: AgentEvent[]; options?: FoldOptions }> = {
+  "no events": { events: [] },
+  "tool calls only": { events: [{ type: "tool_use", id: "t", name: "Read", input: { path: "a" }, kind: "file_read" }, { type: "tool_result", toolUseId: "t", content: "x" }] },
+  "text around tool calls and thinking": {
+    events: [
+      { type: "thinking_delta", delta: "hmm" },
+      text("Let me "),
+      text("look.\n"),
+      { type: "tool_use", id: "t", name: "Write", input: { path: "x.html" }, kind: "file_write", path: "x.html" },
+      text("Done: it's 'quoted', \"double\", \\ back, ✓ 😀, and\ttabbed.\n"),
+      { type: "usage", usage: { input_tokens: 1, output_tokens: 2 } },
+    ],
+  },
+  "a cut answer: beginning, the marker line, end": {
+    events: [text("a".repeat(600)), ...Array.from({ length: 500 }, (_, i) => text(`${i % 10}`.repeat(10))), { type: "usage", usage: { input_tokens: 1, output_tokens: 2 } }],
+    options: { maxKeptChars: 1000, tailChars: 100 },
+  },
+  "a cut that left no characters out": { events: [text("a".repeat(1000)), { type: "tool_use", id: "t", name: "Read", input: {}, kind: "file_read" }], options: { maxKeptChars: 1000, tailChars: 100 } },
+};
+
+test("the text read back from stored events is the fold's text, for every shape of fold", () => {
+  using dir = tempDir("od-message-text-");
+  const store = Store.open(join(dir.path, "od.db"), openBunSqlite);
+  using _close = { [Symbol.dispose]: () => store.close() };
+  const conversationId = store.conversations.create(store.projects.create("p", dir.path).id, "c").id;
+  const expected: string[] = [];
+  for (const { events, options } of Object.values(folds)) {
+    const folder = new EventFolder(options);
+    for (const event of events) folder.push(event);
+    const id = store.messages.add({ conversationId, role: "assistant", text: "" });
+    store.messages.complete(id, { events: folder.events, endedAt: 1, files: [] });
+    expected.push(folder.text);
+  }
+  expect(expected.some((t) => t.includes("characters of this answer are not shown"))).toBe(true);
+  const listed = store.messages.list(conversationId);
+  expect(listed.map((m) => m.text)).toEqual(expected);
+  expect(JSON.parse([...store.messages.listJson(conversationId)].join("")).messages.map((m: { text: string }) => m.text)).toEqual(expected);
+  expect(store.messages.transcript(conversationId).map((m) => m.text)).toEqual(expected);
+});
+
+test("answers stored before the text was stored once read as they did, after the migration as before it", () => {
+  using dir = tempDir("od-message-text-");
+  const path = join(dir.path, "od.db");
+  const older = Store.over(openDatabase(path, openBunSqlite, MIGRATIONS.filter((m) => m.version < 9)));
+  const conversationId = older.conversations.create(older.projects.create("p", dir.path).id, "c").id;
+  older.messages.add({ conversationId, role: "user", text: "q" });
+  const id = older.messages.add({ conversationId, role: "assistant", text: "" });
+  completeAsBeforeTextOnce(older, id, { text: "the answer", events: [{ type: "text", text: "the answer" }, { type: "usage", inputTokens: 1 }] });
+  older.close();
+
+  const store = Store.open(path, openBunSqlite);
+  using _close = { [Symbol.dispose]: () => store.close() };
+  const listed = store.messages.list(conversationId);
+  expect(listed.map(({ role, text, events }) => ({ role, text, events }))).toEqual([
+    { role: "user", text: "q", events: undefined },
+    { role: "assistant", text: "the answer", events: [{ type: "text", text: "the answer" }, { type: "usage", inputTokens: 1 }] },
+  ]);
+  expect(JSON.parse([...store.messages.listJson(conversationId)].join(""))).toEqual({ messages: listed });
+  expect(store.messages.transcript(conversationId)).toEqual([
+    { role: "user", text: "q" },
+    { role: "assistant", text: "the answer" },
+  ]);
+});
