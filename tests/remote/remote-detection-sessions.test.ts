@@ -33,6 +33,9 @@ test("every def probed at once over one connection: each is found there, none re
     defs: AGENT_DEFS,
     deps: () => ({ env: { ...process.env, PATH: "/usr/bin:/bin", ...sshd.env }, configuredEnv: () => ({ PATH: `${bin}:/usr/bin:/bin` }) }),
     remote,
+    // Every probe's own result is what this test is about, not the pass's deadline: on a slow machine ~80 probes over
+    // one connection outlast the default 10 s, and probes still running would hold the host's turns into later tests.
+    deadlineMs: 100_000,
   });
   const agents = await catalog.detectOn(parseLocation(`ssh://${SSH_TEST_HOST}/tmp`) as RemoteLocation, remote);
   expect(agents.length).toBe(AGENT_DEFS.length);
@@ -41,7 +44,9 @@ test("every def probed at once over one connection: each is found there, none re
 }, 120_000);
 
 test("commands to one host take turns: never more than the limit at once, each in the order it asked", async () => {
-  const location = parseLocation(`ssh://${SSH_TEST_HOST}/tmp`) as RemoteLocation;
+  // A host of its own: turns are counted per host in this process, so no other test's commands can take (or be left
+  // waiting for) the turns this one counts. It connects nowhere: the commands are the test's own.
+  const location = parseLocation("ssh://turns-only.invalid/tmp") as RemoteLocation;
   let peak = 0;
   const started: number[] = [];
   const release: (() => void)[] = [];

@@ -126,7 +126,8 @@ describe("detection on an ssh:// location", () => {
     store.close();
     const child = await spawnChild({
       argv: [process.execPath, join(root, "server", "main.ts"), "agents", "--on", `ssh://${SSH_TEST_HOST}/tmp`, "--json"],
-      env: { PATH: "/usr/bin:/bin", HOME: dir.path, TMPDIR: tmp, OD_DATA_DIR: join(dir.path, "data"), ...sshd.env },
+      // Every CLI's own result (≤ 0: no pass deadline): on a slow machine the ~80 probes there outlast the default 10 s.
+      env: { PATH: "/usr/bin:/bin", HOME: dir.path, TMPDIR: tmp, OD_DATA_DIR: join(dir.path, "data"), OD_DETECTION_DEADLINE_MS: "0", ...sshd.env },
       stdin: "ignore",
     });
     const { stdout, code } = await childOutput(child);
