@@ -14,17 +14,19 @@ const [BEFORE_COUNT, AFTER_COUNT] = omittedTextLine(COUNT).split(String(COUNT)) 
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * The text of a `messages` row, as an SQL expression over its columns `text`, `text_in_events` and `events_json`.
- * Events that are not JSON (only a damaged row) give an empty text rather than failing the conversation's list.
+ * `{ valid, text }` of an answer stored once, from its folded events bound as the statement's one parameter (read from
+ * the row once: each use of a column holding megabytes reads its pages again). Events that are not JSON (only a damaged
+ * row) give `valid = 0` and an empty text rather than failing the conversation's list. json_each yields the parts in
+ * their order and group_concat joins them in the order it gets them; `ORDER BY part.key` would have sqlite sort the
+ * parts first, megabytes spilled to a temp file past its small page cache (a 4 MB answer: ~10 ms without, up to 265 ms
+ * with). tests/store/message-text.test.ts checks the order on folds of many parts.
  */
-export const MESSAGE_TEXT_SQL = `CASE
-  WHEN text_in_events = 0 THEN text
-  WHEN json_valid(events_json) THEN (
+export const TEXT_FROM_EVENTS_SQL = `SELECT json_valid(?1) AS valid, CASE WHEN json_valid(?1) THEN (
     SELECT coalesce(group_concat(
       CASE part.value ->> 'type'
         WHEN 'text' THEN part.value ->> 'text'
         WHEN 'truncated' THEN CASE WHEN (part.value ->> 'omittedChars') > 0
           THEN ${sqlString(BEFORE_COUNT)} || (part.value ->> 'omittedChars') || ${sqlString(AFTER_COUNT)} END
-      END, '' ORDER BY part.key), '')
-    FROM json_each(events_json) AS part WHERE part.type = 'object')
-  ELSE '' END`;
+      END, ''), '')
+    FROM json_each(?1) AS part WHERE part.type = 'object')
+  ELSE '' END AS text`;

@@ -3,7 +3,7 @@ import { omittedTextLine } from "../contracts/omitted-text.ts";
 import type { Conversation, Message, PersistedEvent, Project } from "../contracts/projects.ts";
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
-import { MESSAGE_TEXT_SQL } from "./message-text.ts";
+import { TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 const toProject = (r: SqlRow): Project => ({ id: String(r.id), name: String(r.name), path: String(r.path), createdAt: Number(r.created_at) });
@@ -157,20 +157,22 @@ export class MessagesRepo {
     const listed = this.db
       .prepare(
         `SELECT m.id, m.conversation_id, m.role, m.run_id, m.agent_id, m.started_at, m.ended_at, m.files_json, m.created_at,
-           r.status AS run_status
+           m.text_in_events, r.status AS run_status
          FROM messages m LEFT JOIN runs r ON r.id = m.run_id WHERE m.conversation_id = ? ORDER BY m.created_at, m.rowid`,
       )
       .all(conversationId);
-    // The text is computed once per row (MATERIALIZED), then measured and cut.
-    const body = this.db.prepare(
-      `WITH m AS MATERIALIZED (SELECT ${MESSAGE_TEXT_SQL} AS text, events_json FROM messages WHERE id = ?)
-       SELECT length(text) AS text_chars,
+    // A text of its own (a user's turn, an answer stored before migration 9): cut by sqlite when too long.
+    const storedBody = this.db.prepare(
+      `SELECT length(text) AS text_chars,
          CASE WHEN length(text) <= ${MAX_MESSAGE_TEXT_CHARS} THEN text ELSE substr(text, 1, ${CUT_HEAD_CHARS}) END AS text,
          CASE WHEN length(text) <= ${MAX_MESSAGE_TEXT_CHARS} THEN NULL ELSE substr(text, -${CUT_TAIL_CHARS}) END AS text_tail,
          ${withEvents ? `CASE WHEN length(events_json) <= ${MAX_EVENTS_JSON_CHARS} AND json_valid(events_json) THEN events_json ELSE NULL END` : "NULL"} AS events_json,
          length(events_json) AS events_chars
-       FROM m`,
+       FROM messages WHERE id = ?`,
     );
+    // An answer stored once: its events, and its text joined from them (the fold that wrote them bounded both).
+    const storedEvents = this.db.prepare("SELECT events_json FROM messages WHERE id = ?");
+    const joinedText = this.db.prepare(TEXT_FROM_EVENTS_SQL);
     for (const r of listed) {
       const fields = {
         id: String(r.id),
@@ -184,7 +186,18 @@ export class MessagesRepo {
         files: JSON.parse(String(r.files_json)) as string[],
         createdAt: Number(r.created_at),
       };
-      const b = body.get(fields.id);
+      if (r.text_in_events) {
+        const stored = storedEvents.get(fields.id);
+        if (!stored) continue; // deleted meanwhile
+        const json = stored.events_json === null ? "" : String(stored.events_json);
+        const joined = joinedText.get(json);
+        const text = String(joined?.text ?? "");
+        if (!withEvents) yield { fields, text };
+        else if (joined?.valid && json.length <= MAX_EVENTS_JSON_CHARS) yield { fields, text, eventsJson: json };
+        else yield { fields, text, ...(json ? { events: [{ type: "text" as const, text }] } : {}) };
+        continue;
+      }
+      const b = storedBody.get(fields.id);
       if (!b) continue; // deleted meanwhile
       const cut = b.text_tail === null || b.text_tail === undefined ? undefined : cutText(String(b.text), String(b.text_tail), Number(b.text_chars));
       const text = cut?.text ?? String(b.text);
