@@ -6,7 +6,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DSH_VERSION_POLICY, DshVersionPolicy } from "../server/dsh/version-policy.ts";
+import { DSH_VERSION_POLICY } from "../server/dsh/version-policy.ts";
+import { DshVersionPolicy } from "../server/dsh/version-policy-schema.ts";
 
 const HEADER = "BEGIN GENERATED VERSION POLICY (scripts/gen-dsh-installers.ts from server/dsh/version-policy.json)";
 const FOOTER = "END GENERATED VERSION POLICY";

@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { PromptText } from "../contracts/prompt.ts";
+import { isPromptText } from "../contracts/prompt-text.ts";
 import type { RunEventOf } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
@@ -37,7 +37,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         return 2;
       }
       const prompt = positionals[0] === "-" ? await readAll(io.stdin) : (positionals[0] ?? "");
-      if (!PromptText.safeParse(prompt).success) {
+      if (!isPromptText(prompt)) {
         io.stderr("od: the prompt is empty or only whitespace\n");
         return 2;
       }

@@ -1,8 +1,9 @@
 /**
- * The prompt text rule, on its own: `od run` checks its prompt with it without building every run and event schema
- * (contracts/runs.ts), which cost it ~8 ms at each start.
+ * The prompt text schema, on its own: the run request schemas (contracts/runs.ts) use it without `od run` building
+ * them; `od run` itself checks with the plain rule (contracts/prompt-text.ts).
  */
+import { isPromptText, PROMPT_TEXT_RULE } from "./prompt-text.ts";
 import { z } from "./zod.ts";
 
 /** What a person asks the agent: at least one non-blank character (a blank prompt starts an agent with nothing to do). */
-export const PromptText = z.string().refine((text) => text.trim() !== "", "message must not be empty or only whitespace");
+export const PromptText = z.string().refine(isPromptText, PROMPT_TEXT_RULE);

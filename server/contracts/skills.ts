@@ -8,9 +8,6 @@ import { z } from "./zod.ts";
 export const SkillSource = z.enum(["bundled", "user", "project"]);
 export type SkillSource = z.infer<typeof SkillSource>;
 
-/** Skill ids are folder names: lower-case, digits, `.`, `_`, `-`. */
-export const SKILL_ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/;
-
 /** The `od:` block of the frontmatter: what the skill makes and how the UI previews it. */
 export const SkillOdBlock = z.looseObject({
   /** What the skill produces: prototype | deck | template | design-system | image | video | audio | report | … */

@@ -2,25 +2,12 @@
  * The one source of the DeepSeek Harness toolchain versions: the def reads it for detection, and
  * scripts/gen-dsh-installers.ts templates it into install-dsh.{sh,ps1,cmd} (with a --check mode for CI).
  */
-import { z } from "../contracts/zod.ts";
+import type { DshVersionPolicy } from "./version-policy-schema.ts";
 import raw from "./version-policy.json" with { type: "json" };
 
-export const DshVersionPolicy = z.object({
-  schemaVersion: z.literal(1),
-  /** The `?version=N` of the published bootstrap scripts. */
-  bootstrapVersion: z.number().int().positive(),
-  /** Exact versions the installers pin. */
-  node: z.string().regex(/^\d+\.\d+\.\d+$/),
-  dsh: z.string().min(1),
-  pnpm: z.string().regex(/^\d+\.\d+\.\d+$/),
-  /** DSH releases tested with the profile. */
-  supportedDshVersions: z.array(z.string()).min(1),
-});
-export type DshVersionPolicy = z.infer<typeof DshVersionPolicy>;
-
 /**
- * The policy as the build embeds it. Checked against DshVersionPolicy by the installer generator and its tests rather
- * than on every start: a first zod parse costs `od run` about half a millisecond.
+ * The policy as the build embeds it. Checked against DshVersionPolicy (version-policy-schema.ts) by the installer
+ * generator and its tests rather than on every start: building and running the schema would load zod into every `od run`.
  */
 export const DSH_VERSION_POLICY: DshVersionPolicy = raw as DshVersionPolicy;
 

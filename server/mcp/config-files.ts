@@ -5,7 +5,12 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { McpServer, type McpConfigFile } from "../contracts/mcp.ts";
+import type * as McpContract from "../contracts/mcp.ts";
+import type { McpConfigFile, McpServer } from "../contracts/mcp.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
+
+/** The schemas, built once a list has entries to check: with no MCP file, `od run` never loads zod. */
+const mcpContract = loadOnFirstUse<typeof McpContract>(import.meta.url, "../contracts/mcp.ts", () => require("../contracts/mcp.ts"));
 
 /** `<project>/.od/mcp-config.json`. */
 export function projectMcpPath(projectDir: string): string {
@@ -41,7 +46,7 @@ export function parseMcpEntries(json: unknown, where: string): McpList {
   if (!raw) return { servers: [], diagnostics: [`${where}: expected {"servers": [...]}`] };
   const servers: McpServer[] = [];
   raw.forEach((entry, index) => {
-    const parsed = McpServer.safeParse(entry);
+    const parsed = mcpContract().McpServer.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const label = typeof (entry as { name?: unknown })?.name === "string" ? `'${(entry as { name: string }).name}'` : `#${index + 1}`;

@@ -5,7 +5,7 @@
  * `.` are skipped, a SKILL.md over 1 MB makes the skill unusable, at most 500 files are listed. Nothing is read
  * through a symlink there (a skill folder or SKILL.md that is one is left out, and so are linked files).
  */
-import { SKILL_ID_PATTERN } from "../contracts/skills.ts";
+import { SKILL_ID_PATTERN } from "../contracts/skill-id.ts";
 import { HttpError } from "../http/errors.ts";
 import { MAX_LISTED_FILES, MAX_SKILL_FILE_BYTES, skillFromText, skillIdFrom, type LoadedSkill } from "../skills/library.ts";
 import { nulRecords, readSections } from "./framed-sections.ts";

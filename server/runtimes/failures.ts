@@ -5,13 +5,12 @@
  * then invalid configuration. Bare status numbers only count next to an HTTP/status context, so "exit code 401"
  * is not auth. Pure: the run service hands in what it saw and puts the result on the run's `end` event.
  */
-import { z } from "../contracts/zod.ts";
 import type { FailureCategory } from "../contracts/runs.ts";
 import { BASE_AGENT_DEFS } from "./registry.ts";
 import type { RuntimeAgentDef } from "./types.ts";
 
-/** Stable error codes of a failed run (the run's `error` event `code`). */
-export const AgentFailureCode = z.enum([
+/** Stable error codes of a failed run (the run's `error` event `code`). A plain list: nothing parses with it. */
+export const AGENT_FAILURE_CODES = [
   "AGENT_AUTH_REQUIRED",
   "RATE_LIMITED",
   "UPSTREAM_UNAVAILABLE",
@@ -19,8 +18,8 @@ export const AgentFailureCode = z.enum([
   "AGENT_TIMEOUT",
   "AGENT_CANCELED",
   "AGENT_EXECUTION_FAILED",
-]);
-export type AgentFailureCode = z.infer<typeof AgentFailureCode>;
+] as const;
+export type AgentFailureCode = (typeof AGENT_FAILURE_CODES)[number];
 
 /** A classified failure: maps onto RunEndEvent `failureCategory`/`failureDetail`/`reason`/`guidance`/`fixCommand`. */
 export type AgentFailure = {

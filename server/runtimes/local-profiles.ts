@@ -7,12 +7,16 @@
 import { readFileSync } from "node:fs";
 import { dataPaths, resolveDataDir } from "../paths.ts";
 import type { AgentDiagnostic } from "../contracts/agents.ts";
-import { ProbeTimeouts } from "../contracts/probe-timeouts.ts";
+import type * as ProbeTimeoutsContract from "../contracts/probe-timeouts.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { asRecord, isDefaultModel, withDefaultModel } from "./defs/shared.ts";
 
 const PROFILE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The schema, built when a profile sets probe timeouts: without one, `od run` never loads zod. */
+const probeTimeoutsContract = loadOnFirstUse<typeof ProbeTimeoutsContract>(import.meta.url, "../contracts/probe-timeouts.ts", () => require("../contracts/probe-timeouts.ts"));
 
 /** Profiles read from one file plus what was wrong with the entries that were skipped. */
 export type LocalProfilesResult = { file: string; defs: RuntimeAgentDef[]; diagnostics: AgentDiagnostic[] };
@@ -89,7 +93,7 @@ export function profileDefFromEntry(
   if (typeof env === "string") return env;
   const models = parseModels(record.models ?? record.fallbackModels);
   if (models === false) return "models must be an array of strings or {id, label}";
-  const probeTimeouts = record.probeTimeouts === undefined ? undefined : ProbeTimeouts.safeParse(record.probeTimeouts);
+  const probeTimeouts = record.probeTimeouts === undefined ? undefined : probeTimeoutsContract().ProbeTimeouts.safeParse(record.probeTimeouts);
   if (probeTimeouts && !probeTimeouts.success) {
     return "probeTimeouts must be an object of versionMs, helpMs, modelsMs, authMs (positive whole milliseconds, at most 10 minutes)";
   }

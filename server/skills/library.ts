@@ -4,7 +4,8 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SKILL_ID_PATTERN, type ImportSkillRequest, type SkillDetail, type SkillFile, type SkillSource, type SkillSummary } from "../contracts/skills.ts";
+import { SKILL_ID_PATTERN } from "../contracts/skill-id.ts";
+import type { ImportSkillRequest, SkillDetail, SkillFile, SkillSource, SkillSummary } from "../contracts/skills.ts";
 import { parseSkillFile, renderSkillFile } from "./skill-file.ts";
 
 /** A skill with its instructions, as composition needs it. */

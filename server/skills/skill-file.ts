@@ -2,8 +2,13 @@
  * Reads one SKILL.md: splits the `---` frontmatter from the Markdown body, parses it, and checks it against
  * SkillFrontmatter. Problems become diagnostics (never exceptions), so a broken skill still lists with its reason.
  */
-import { SkillFrontmatter, type SkillDiagnostic } from "../contracts/skills.ts";
+import type * as SkillsContract from "../contracts/skills.ts";
+import type { SkillDiagnostic } from "../contracts/skills.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { parseFrontmatterYaml, stringifyFrontmatterYaml, type YamlMap } from "./frontmatter-yaml.ts";
+
+/** The frontmatter schema, built at the first SKILL.md read: a run that selects no skill never loads zod. */
+const skillsContract = loadOnFirstUse<typeof SkillsContract>(import.meta.url, "../contracts/skills.ts", () => require("../contracts/skills.ts"));
 
 /** What od reads out of a SKILL.md, with defaults filled in where fields are missing. */
 export type SkillMeta = {
@@ -40,7 +45,7 @@ export function parseSkillFile(text: string, folderName: string): ParsedSkillFil
   if (!split.body.trim()) diagnostics.push({ severity: "error", path: "SKILL.md", message: "the skill has no instructions after the frontmatter" });
 
   if (diagnostics.length === 0) {
-    const checked = SkillFrontmatter.safeParse(frontmatter);
+    const checked = skillsContract().SkillFrontmatter.safeParse(frontmatter);
     if (!checked.success) {
       for (const issue of checked.error.issues) {
         const path = issue.path.map(String).join(".");

@@ -1,5 +1,7 @@
-// `od run` builds only the schemas it parses with: the run and event unions (contracts/runs.ts, events.ts, projects.ts)
-// are the daemon's API, and building them cost every `od run` ~8 ms before the agent could start.
+// `od run` builds only the schemas it parses with. The run and event unions (contracts/runs.ts, events.ts,
+// projects.ts) are the daemon's API, and building them cost every `od run` ~8 ms before the agent could start; zod
+// itself and the schemas of what a person may have saved (app config, MCP servers, skills, local profiles) cost
+// ~15 ms more, so those load on first use (server/platform/load-on-first-use.ts), when there is something to check.
 import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,23 +13,48 @@ import { tempDir } from "../support/temp.ts";
 const root = join(import.meta.dir, "..", "..");
 const textFixture = join(root, "tests", "fixtures", "copilot", "text.jsonl");
 
-test("od run loads neither the run, the event nor the conversation schemas", async () => {
+/** One source run of `od run --json` in a fresh folder; its stdout and the paths of every module it loaded. */
+async function odRun(setUp: (project: string) => void = () => {}): Promise<{ stdout: string; loaded: string[] }> {
   using dir = tempDir("od-run-schemas-");
   const bin = join(dir.path, "bin");
+  const project = join(dir.path, "project");
   mkdirSync(bin);
-  mkdirSync(join(dir.path, "project"));
+  mkdirSync(project);
+  setUp(project);
   writeShim(bin, "copilot");
   writeFileSync(join(dir.path, "script.json"), JSON.stringify([{ readAll: true }, { outFile: textFixture }]));
   const loaded = join(dir.path, "loaded.txt");
   const child = await spawnChild({
-    argv: [process.execPath, "--preload", join(root, "tests", "support", "loaded-modules-preload.ts"), join(root, "server", "main.ts"), "run", "--agent", "copilot", "--json", "--project", join(dir.path, "project"), "--data-dir", join(dir.path, "data"), "hello"],
+    argv: [process.execPath, "--preload", join(root, "tests", "support", "loaded-modules-preload.ts"), join(root, "server", "main.ts"), "run", "--agent", "copilot", "--json", "--project", project, "--data-dir", join(dir.path, "data"), "hello"],
     env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${join(dir.path, "script.json")}`, OD_TEST_LOADED_MODULES: loaded },
     stdin: "ignore",
   });
   const { stdout, code } = await childOutput(child);
   expect(code).toBe(0);
   expect(stdout).toContain('"status":"succeeded"');
-  const contracts = readFileSync(loaded, "utf8").split("\n").filter((path) => path.includes(join("server", "contracts")));
-  expect(contracts.some((path) => path.endsWith(join("contracts", "prompt.ts")))).toBe(true); // the walk sees contracts
-  for (const schemas of ["runs.ts", "events.ts", "projects.ts"]) expect(contracts.filter((path) => path.endsWith(join("contracts", schemas)))).toEqual([]);
+  return { stdout, loaded: readFileSync(loaded, "utf8").split("\n") };
+}
+
+const contractsOf = (loaded: string[]) => loaded.filter((path) => path.includes(join("server", "contracts")));
+const zodOf = (loaded: string[]) => loaded.filter((path) => path.includes(join("node_modules", "zod")) || path.endsWith(join("contracts", "zod.ts")));
+
+test("od run with nothing saved loads no schema, and not zod", async () => {
+  const { loaded } = await odRun();
+  const contracts = contractsOf(loaded);
+  expect(contracts.some((path) => path.endsWith(join("contracts", "prompt-text.ts")))).toBe(true); // the walk sees contracts
+  for (const schemas of ["runs.ts", "events.ts", "projects.ts", "prompt.ts", "app-config.ts", "mcp.ts", "skills.ts", "probe-timeouts.ts"]) {
+    expect(contracts.filter((path) => path.endsWith(join("contracts", schemas)))).toEqual([]);
+  }
+  expect(zodOf(loaded)).toEqual([]);
+}, 30_000);
+
+test("a saved MCP list is checked with its schema, loaded on first use", async () => {
+  const { stdout, loaded } = await odRun((project) => {
+    mkdirSync(join(project, ".od"));
+    writeFileSync(join(project, ".od", "mcp-config.json"), JSON.stringify({ servers: [{ name: "broken" }] }));
+  });
+  expect(stdout).toContain("mcp_config_invalid");
+  expect(stdout).toContain("server 'broken' left out");
+  expect(contractsOf(loaded).some((path) => path.endsWith(join("contracts", "mcp.ts")))).toBe(true);
+  expect(zodOf(loaded).length).toBeGreaterThan(0);
 }, 30_000);

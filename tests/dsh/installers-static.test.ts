@@ -7,7 +7,8 @@ import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { generateInstallers, INSTALLERS, installerPath, renderInstaller } from "../../scripts/gen-dsh-installers.ts";
-import { DSH_VERSION_POLICY, DshVersionPolicy, isSupportedDshVersion } from "../../server/dsh/version-policy.ts";
+import { DSH_VERSION_POLICY, isSupportedDshVersion } from "../../server/dsh/version-policy.ts";
+import { DshVersionPolicy } from "../../server/dsh/version-policy-schema.ts";
 
 const read = (file: string) => readFileSync(installerPath(file), "utf8");
 

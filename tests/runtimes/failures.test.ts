@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AgentFailureCode, classifyAgentFailure, classifyExitWithoutResult, type AgentFailureInput } from "../../server/runtimes/failures.ts";
+import { AGENT_FAILURE_CODES, classifyAgentFailure, classifyExitWithoutResult, type AgentFailureInput } from "../../server/runtimes/failures.ts";
 import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
 
 const failed = (agentId: string, text: string, extra: Partial<AgentFailureInput> = {}): AgentFailureInput => ({
@@ -241,7 +241,7 @@ describe("classifyExitWithoutResult", () => {
   });
 });
 
-test("every code the classifier returns is in the AgentFailureCode enum", () => {
+test("every code the classifier returns is in AGENT_FAILURE_CODES", () => {
   const samples = [
     classify("claude", "Invalid API key"),
     classify("codex", "429"),
@@ -251,5 +251,5 @@ test("every code the classifier returns is in the AgentFailureCode enum", () => 
     classify("claude", "", { timedOut: "timeout" }),
     classify("claude", "boom"),
   ];
-  for (const sample of samples) expect(AgentFailureCode.safeParse(sample.code).success).toBe(true);
+  for (const sample of samples) expect(AGENT_FAILURE_CODES).toContain(sample.code);
 });
