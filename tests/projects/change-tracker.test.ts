@@ -2,10 +2,11 @@
 // the run), a bounded walk elsewhere — both with unified diffs from content kept at the start.
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parsePorcelainZ } from "../../server/projects/changes/git-status.ts";
 import { trackChanges } from "../../server/projects/changes/tracker.ts";
+import { runProbe, type ProbeRunner } from "../../server/runtimes/probe.ts";
 import { tempDir } from "../support/temp.ts";
 
 const git = (cwd: string, ...args: string[]) =>
@@ -78,6 +79,47 @@ describe("change tracking in a git work tree", () => {
     const tracker = await trackChanges(project);
     writeFileSync(join(project, "index.html"), "<p>b</p>\n");
     writeFileSync(join(temp.path, "other/x.txt"), "changed outside the project\n");
+    expect((await tracker.finish()).map((c) => c.path)).toEqual(["index.html"]);
+  });
+
+  test("before the run, git is asked once: the project's place in the work tree comes from where `.git` is", async () => {
+    using temp = tempDir("od-changes-once-");
+    gitRepo(temp.path, { "site/pages/index.html": "<p>a</p>\n" });
+    const asked: string[][] = [];
+    const recording: ProbeRunner = (argv, options) => {
+      asked.push(argv);
+      return runProbe(argv, options);
+    };
+    const project = join(temp.path, "site", "pages");
+    const tracker = await trackChanges(project, { git: recording, env: { PATH: process.env.PATH } });
+    expect(asked.map((argv) => argv[3])).toEqual(["status"]);
+    writeFileSync(join(project, "index.html"), "<p>b</p>\n");
+    expect((await tracker.finish()).map((c) => c.path)).toEqual(["index.html"]);
+  });
+
+  test("with GIT_DIR or GIT_WORK_TREE set, git says where the project is", async () => {
+    using temp = tempDir("od-changes-gitdir-");
+    gitRepo(temp.path, { "site/index.html": "<p>a</p>\n" });
+    const asked: string[][] = [];
+    const recording: ProbeRunner = (argv, options) => {
+      asked.push(argv);
+      return runProbe(argv, options);
+    };
+    const env = { PATH: process.env.PATH, GIT_DIR: join(temp.path, ".git"), GIT_WORK_TREE: temp.path };
+    const tracker = await trackChanges(join(temp.path, "site"), { git: recording, env });
+    expect(asked.map((argv) => argv[3])).toEqual(["rev-parse", "status"]);
+    writeFileSync(join(temp.path, "site", "index.html"), "<p>b</p>\n");
+    expect((await tracker.finish()).map((c) => c.path)).toEqual(["index.html"]);
+  });
+
+  test("a project reached through a symlink reports its changes as git sees its folder", async () => {
+    using temp = tempDir("od-changes-link-");
+    gitRepo(join(temp.path, "repo"), { "site/index.html": "<p>a</p>\n" });
+    symlinkSync(join(temp.path, "repo", "site"), join(temp.path, "repo", "link"));
+    const project = join(temp.path, "repo", "link");
+    const tracker = await trackChanges(project);
+    expect(tracker.source).toBe("git");
+    writeFileSync(join(project, "index.html"), "<p>b</p>\n");
     expect((await tracker.finish()).map((c) => c.path)).toEqual(["index.html"]);
   });
 

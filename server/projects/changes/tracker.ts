@@ -7,8 +7,8 @@
  * od's own folders in a project (`.od/`, `.od-skills/`) are never reported. Nothing here throws at the caller: a git
  * that fails falls back to the walk, an unreadable file becomes a change without a diff.
  */
-import { lstat, readFile, readlink } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { lstat, readFile, readlink, realpath } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import type { FileChange } from "../../contracts/changes.ts";
 import { runProbe, type ProbeRunner } from "../../runtimes/probe.ts";
 import { snapshotFiles, type FileStamp } from "../file-snapshot.ts";
@@ -37,21 +37,35 @@ export type TrackOptions = { git?: ProbeRunner; env?: Record<string, string | un
 export async function trackChanges(projectDir: string, options: TrackOptions = {}): Promise<ChangeTracker> {
   const git = options.git ?? runProbe;
   const env = options.env ?? process.env;
-  // Only ask git when a `.git` is in sight: a spawn costs a run tens of milliseconds on a busy machine.
-  const inGit = (await hasGitAbove(projectDir)) ? await gitPrefix(projectDir, git, env) : undefined;
+  // Only ask git when a `.git` is in sight: a spawn costs a run tens of milliseconds on a busy machine. The folder
+  // holding it is the work tree's top, so the project's place in it needs no `git rev-parse` of its own before the
+  // agent starts; only when GIT_DIR or GIT_WORK_TREE say otherwise does git answer that too.
+  const top = await gitTopAbove(projectDir);
+  const inGit = top === undefined ? undefined : env.GIT_DIR || env.GIT_WORK_TREE ? await gitPrefix(projectDir, git, env) : prefixUnder(top.root, top.dir);
   if (inGit !== undefined) {
+    // A folder that is not a work tree after all (inside `.git`, a bare repository) fails here and is walked.
     const before = await gitDirty(projectDir, git, env, inGit);
     if (before) return gitTracker(projectDir, git, env, inGit, before);
   }
   return walkTracker(projectDir);
 }
 
-/** True when `dir` or a folder above it holds a `.git` (a repository, or a worktree's or submodule's `.git` file). */
-async function hasGitAbove(dir: string): Promise<boolean> {
-  for (let current = resolve(dir); ; current = dirname(current)) {
-    if (await exists(join(current, ".git"))) return true;
-    if (dirname(current) === current) return false;
+/**
+ * The nearest folder at or above `dir` that holds a `.git` (a repository, or a worktree's or submodule's `.git`
+ * file), from `dir` with its symlinks resolved as git resolves them; undefined when there is none.
+ */
+async function gitTopAbove(dir: string): Promise<{ root: string; dir: string } | undefined> {
+  const real = await realpath(dir).catch(() => resolve(dir));
+  for (let current = real; ; current = dirname(current)) {
+    if (await exists(join(current, ".git"))) return { root: current, dir: real };
+    if (dirname(current) === current) return undefined;
   }
+}
+
+/** `dir`'s path under the work tree's top as `git rev-parse --show-prefix` prints it: `""`, or `"a/b/"`. */
+function prefixUnder(root: string, dir: string): string {
+  const path = relative(root, dir);
+  return path ? `${path.split(sep).join("/")}/` : "";
 }
 
 async function exists(path: string): Promise<boolean> {
