@@ -36,7 +36,8 @@ async function odRun(setUp: (project: string) => void = () => {}): Promise<{ std
 }
 
 const contractsOf = (loaded: string[]) => loaded.filter((path) => path.includes(join("server", "contracts")));
-const zodOf = (loaded: string[]) => loaded.filter((path) => path.includes(join("node_modules", "zod")) || path.endsWith(join("contracts", "zod.ts")));
+const packageOf = (loaded: string[], name: string) => loaded.filter((path) => path.includes(join("node_modules", name, "")));
+const zodOf = (loaded: string[]) => [...packageOf(loaded, "zod"), ...loaded.filter((path) => path.endsWith(join("contracts", "zod.ts")))];
 
 test("od run with nothing saved loads no schema, and not zod", async () => {
   const { loaded } = await odRun();
@@ -46,6 +47,9 @@ test("od run with nothing saved loads no schema, and not zod", async () => {
     expect(contracts.filter((path) => path.endsWith(join("contracts", schemas)))).toEqual([]);
   }
   expect(zodOf(loaded)).toEqual([]);
+  // Nor jsdiff when the run changed no file, nor the yaml package when it selected no skill.
+  expect(packageOf(loaded, "diff")).toEqual([]);
+  expect(packageOf(loaded, "yaml")).toEqual([]);
 }, 30_000);
 
 test("a saved MCP list is checked with its schema, loaded on first use", async () => {
