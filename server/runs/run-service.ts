@@ -162,26 +162,29 @@ export class RunService {
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
     this.#validateModel(def, model, reasoning, detected.liveModels(def.id));
 
-    let conversationId = request.conversationId;
-    if (conversationId) {
-      const conversation = store.conversations.get(conversationId);
+    if (request.conversationId) {
+      const conversation = store.conversations.get(request.conversationId);
       if (!conversation || conversation.projectId !== project.id) {
-        throw new HttpError(404, "CONVERSATION_NOT_FOUND", `no conversation ${conversationId} in this project`);
+        throw new HttpError(404, "CONVERSATION_NOT_FOUND", `no conversation ${request.conversationId} in this project`);
       }
-      this.recoverInterruptedRuns({ conversationId });
-      if (store.runs.list({ conversationId, status: "active" }).length) {
-        throw new HttpError(409, "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
-      }
-    } else {
-      conversationId = store.conversations.create(project.id, titleFrom(request.message)).id;
+      this.recoverInterruptedRuns({ conversationId: request.conversationId });
     }
 
-    const history = store.messages.transcript(conversationId);
     const runId = newId("run");
-    store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity() });
-    store.messages.add({ conversationId, role: "user", text: request.message });
-    const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
-    store.conversations.touch(conversationId);
+    // One transaction: a run's records exist together or not at all (one commit, not five), and two od processes
+    // cannot both start a run in one conversation between the check and the insert.
+    const { conversationId, history, assistantMessageId } = store.transaction(() => {
+      if (request.conversationId && store.runs.list({ conversationId: request.conversationId, status: "active" }).length) {
+        throw new HttpError(409, "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
+      }
+      const conversationId = request.conversationId ?? store.conversations.create(project.id, titleFrom(request.message)).id;
+      const history = store.messages.transcript(conversationId);
+      store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity() });
+      store.messages.add({ conversationId, role: "user", text: request.message });
+      const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
+      store.conversations.touch(conversationId);
+      return { conversationId, history, assistantMessageId };
+    });
 
     const log = new RunEventLog(runId, store.runs);
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };

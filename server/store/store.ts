@@ -4,7 +4,7 @@ import { AgentSessionsRepo, ConversationsRepo, MessagesRepo, ProjectsRepo } from
 import { RunChangesRepo } from "./run-changes-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
 import { openDatabase } from "./database.ts";
-import type { SqliteDatabase, SqliteOpener } from "./sqlite.ts";
+import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.ts";
 
 export class Store {
   readonly appConfig: AppConfigRepo;
@@ -32,6 +32,11 @@ export class Store {
   /** The store over a database `openDatabase` already opened (the daemon opens it before the engine loads). */
   static over(db: SqliteDatabase): Store {
     return new Store(db);
+  }
+
+  /** `fn` inside one write transaction: all of its writes commit together, or none if it throws. */
+  transaction<T>(fn: () => T): T {
+    return inTransaction(this.db, fn);
   }
 
   close(): void {

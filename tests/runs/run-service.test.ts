@@ -170,6 +170,28 @@ describe("replay", () => {
   });
 });
 
+describe("a run's records", () => {
+  test.concurrent("are written together: a run that fails part-way through them leaves no conversation, run or message", async () => {
+    await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text") });
+    const add = h.store.messages.add.bind(h.store.messages);
+    let added = 0;
+    h.store.messages.add = (message) => {
+      if (++added === 2) throw new Error("disk full");
+      return add(message);
+    };
+    const failed = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "hi" }).catch((error: Error) => error);
+    expect((failed as Error).message).toBe("disk full");
+    expect(h.store.conversations.listForProject(h.projectId)).toEqual([]);
+    expect(h.store.runs.list({ projectId: h.projectId })).toEqual([]);
+
+    // The next run of the project writes all of them.
+    h.store.messages.add = add;
+    const { conversationId, events } = await h.run({ agentId: "claude", message: "again" });
+    expect(endOf(events).status).toBe("succeeded");
+    expect(h.store.messages.list(conversationId).map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+});
+
 describe("runs of other od processes", () => {
   test.concurrent("a run whose od process died (a killed `od run`) is ended on the next turn; one whose owner lives blocks it", async () => {
     await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text") });
