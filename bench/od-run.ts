@@ -9,9 +9,12 @@
  *    of the CLI's JSON lines grows by (start the CLI, split, parse and print each line).
  *  - the short run again with CROWD more (idle) processes on the machine, as on a desktop: the end-of-run sweep reads
  *    /proc, so its cost grows with the machine's process count. Target ≤ +30 ms, as for the short run.
+ * Beside the short run, not judged: the least relay's own cost over the CLI (what any Bun program that starts the CLI
+ * and relays its lines pays: its runtime's start and exit, the spawn, the pipe), and od's short run in a git work
+ * tree, as most projects are (change tracking asks `git status` before and after the run).
  *   bun run bench/od-run.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { figureOf, formatStats, type Figure } from "./support/figures.ts";
 import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
@@ -36,11 +39,12 @@ export async function measureOdRun(): Promise<Figure[]> {
     short: writeClaudeScript(join(dir.path, "short.json"), SHORT_LINES),
     long: writeClaudeScript(join(dir.path, "long.json"), LONG_LINES),
   };
+  const gitProject = gitWorkTree(join(dir.path, "git-project"));
   const relay = await compileFixture("line-relay", dir.path);
   const envFor = (script: string) => benchEnv(bin, dir.path, { FAKE_CLI_SCRIPT: `@${script}` });
   const cli = (script: string) => () => measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
-  const viaOd = (script: string) => () =>
-    measureProcess([od, "run", "--agent", "claude", "--project", project, "--data-dir", dataDir, "--json", "go"], { env: envFor(script), cwd: project });
+  const viaOd = (script: string, folder = project) => () =>
+    measureProcess([od, "run", "--agent", "claude", "--project", folder, "--data-dir", dataDir, "--json", "go"], { env: envFor(script), cwd: folder });
   const viaRelay = (script: string) => () =>
     measureProcess([relay, join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   note(`od run: ${loadText()}`);
@@ -51,6 +55,8 @@ export async function measureOdRun(): Promise<Figure[]> {
     odLong: viaOd(scripts.long),
     relayShort: viaRelay(scripts.short),
     relayLong: viaRelay(scripts.long),
+    // Without git on the machine, the plain folder again (and no note).
+    odShortGit: viaOd(scripts.short, gitProject ?? project),
   });
   const crowded = await withIdleProcesses(CROWD, () =>
     interleaved(benchReps(), { cliShortCrowded: cli(scripts.short), odShortCrowded: viaOd(scripts.short) }),
@@ -60,6 +66,11 @@ export async function measureOdRun(): Promise<Figure[]> {
   const growth = (long: typeof runs.odLong, short: typeof runs.odShort) => formatStats(summarize(long.map((run, i) => run.peakMb - short[i]!.peakMb)), "MB");
   note(`od run: peak RSS growth, ${LONG_LINES / 1000}k lines over ${SHORT_LINES}: od ${growth(runs.odLong, runs.odShort)}; the least relay (bench/fixtures/line-relay.ts) ${growth(runs.relayLong, runs.relayShort)}`);
   const pairs = (a: typeof runs.odShort, b: typeof runs.cliShort, f: (x: number, y: number) => number) => a.map((run, i) => f(run.ms, b[i]!.ms));
+  const over = (a: typeof runs.odShort, b: typeof runs.cliShort) => formatStats(summarize(pairs(a, b, (x, y) => x - y)), "ms");
+  note(`od run: the short run's cost over the CLI: od ${over(runs.odShort, runs.cliShort)}; the least relay ${over(runs.relayShort, runs.cliShort)}`);
+  if (gitProject) {
+    note(`od run: in a git work tree: od ${over(runs.odShortGit, runs.cliShort)} over the CLI, ${over(runs.odShortGit, runs.odShort)} over od in a plain folder`);
+  }
   return [
     figureOf({
       id: "run.short",
@@ -98,6 +109,18 @@ export async function measureOdRun(): Promise<Figure[]> {
       target: { op: "<=", value: 10, unit: "MB", text: "flat: ≤ +10 MB over 20 lines" },
     }),
   ];
+}
+
+/** A git work tree of a few committed files at `path`, as most projects are; undefined when git cannot make one. */
+function gitWorkTree(path: string): string | undefined {
+  mkdirSync(path);
+  for (let i = 0; i < 20; i++) writeFileSync(join(path, `file${i}.txt`), `line ${i}\n`);
+  const git = (...args: string[]) => Bun.spawnSync(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: path, stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+  try {
+    return git("init", "-q") && git("add", "-A") && git("commit", "-q", "-m", "start") ? path : undefined;
+  } catch {
+    return undefined; // no git on this machine
+  }
 }
 
 /** Runs `measure` while `count` idle processes (one process group of sleeps) exist; they are killed after. */
