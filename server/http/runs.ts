@@ -4,7 +4,7 @@ import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery } from
 import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
-import { sseResponse, type SseFrame } from "./sse.ts";
+import { formatJsonFrame, sseResponse } from "./sse.ts";
 
 export const runRoutes = (runs: RunService) =>
   new Elysia({ name: "runs" })
@@ -18,7 +18,7 @@ export const runRoutes = (runs: RunService) =>
     .get("/api/runs/:id/events", ({ params, query, request }) => {
       requireRun(runs, params.id);
       const after = afterId(request.headers.get("last-event-id") ?? (typeof query.after === "string" ? query.after : undefined));
-      return sseResponse(toFrames(runs.eventBatches(params.id, after, request.signal)), { signal: request.signal });
+      return sseResponse(toSseText(runs.eventBatches(params.id, after, request.signal)), { signal: request.signal });
     })
     .get("/api/runs/:id/output", ({ params, query }) => {
       requireRun(runs, params.id);
@@ -60,6 +60,11 @@ function afterId(raw: string | undefined): number {
   return value;
 }
 
-async function* toFrames(batches: AsyncIterable<LoggedEvent[]>): AsyncGenerator<SseFrame[]> {
-  for await (const events of batches) yield events.map((event) => ({ event: event.type, id: event.id, data: event.json }));
+/** Each batch of the log's events as its SSE frames' text: the event's type, id, and its JSON text as it was logged. */
+async function* toSseText(batches: AsyncIterable<LoggedEvent[]>): AsyncGenerator<string> {
+  for await (const events of batches) {
+    let text = "";
+    for (const event of events) text += formatJsonFrame(event.type, event.id, event.json);
+    yield text;
+  }
 }

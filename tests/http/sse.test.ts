@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
-import { sseResponse, type SseFrame } from "../../server/http/sse.ts";
+import { formatJsonFrame, formatSseFrames, sseResponse, type SseFrame } from "../../server/http/sse.ts";
 
-async function* batches(...items: SseFrame[][]): AsyncGenerator<SseFrame[]> {
-  yield* items;
+async function* batches(...items: SseFrame[][]): AsyncGenerator<string> {
+  for (const frames of items) yield formatSseFrames(frames);
 }
 
 test("each batch of frames is written as one chunk, and an empty batch writes nothing", async () => {
@@ -19,7 +19,7 @@ test("each batch of frames is written as one chunk, and an empty batch writes no
 
 test("a stream whose reader keeps up lets the event loop turn while it writes (other requests are not held up)", async () => {
   async function* manyPages() {
-    for (let i = 0; i < 64; i++) yield [{ event: "agent", data: "z".repeat(64 * 1024) }];
+    for (let i = 0; i < 64; i++) yield formatSseFrames([{ event: "agent", data: "z".repeat(64 * 1024) }]);
   }
   let turns = 0;
   const ticker = setInterval(() => turns++, 0);
@@ -30,4 +30,10 @@ test("a stream whose reader keeps up lets the event loop turn while it writes (o
     clearInterval(ticker);
   }
   expect(turns).toBeGreaterThan(0);
+});
+
+test("a frame of JSON text is the frame formatSseFrame makes of it", () => {
+  for (const json of ['{"type":"agent","id":7}', JSON.stringify({ text: "two\nlines\r\n", nested: { a: [1, "\u2028"] } })]) {
+    expect(formatJsonFrame("agent", 7, json)).toBe(formatSseFrames([{ event: "agent", id: 7, data: json }]));
+  }
 });
