@@ -12,7 +12,7 @@ import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { HttpError } from "../http/errors.ts";
 import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
-import { trackChanges } from "../projects/changes/tracker.ts";
+import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
 import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
@@ -154,6 +154,11 @@ export class RunService {
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
     // On another machine or in a container, what detection found there decides: this machine's says nothing of it.
     const location = remoteLocationOf(project.path);
+    // A local folder's state before the run is taken while the agent is chosen and the run recorded: in a git work
+    // tree its `git status` runs beside that work instead of after it. Nothing writes to the folder before the agent
+    // starts; a run refused below drops it (marked handled: were it ever to reject, the run that awaits it fails).
+    const changes = location ? undefined : trackChanges(project.path, { env: this.deps.env });
+    changes?.catch(() => undefined);
     const { def, detected } = location
       ? await this.#chooseRemoteAgent(location, request.agentId)
       : await this.#chooseLocalAgent(request.agentId);
@@ -189,7 +194,7 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs);
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
-    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history, detected })
+    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history, detected, changes })
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
         await Promise.resolve(live.cleanup?.()).catch(() => undefined);
@@ -349,7 +354,7 @@ export class RunService {
     // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
     const changes = location
       ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
-      : await trackChanges(project.path, { env: this.deps.env });
+      : await (run.changes ?? trackChanges(project.path, { env: this.deps.env }));
     const files = new Set<string>();
 
     const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
@@ -591,6 +596,8 @@ type RunPlan = {
   history: TranscriptTurn[];
   /** What detection found where the run goes: its flags and models shape the invocation. */
   detected: DetectedAgents;
+  /** A local folder's change tracking, started when the run was created (before its agent starts). */
+  changes?: Promise<ChangeTracker>;
 };
 
 /** The agents where a run goes: this machine's catalog (no `where`), or a remote location's detection. */
