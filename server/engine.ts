@@ -44,7 +44,7 @@ export type Engine = { app: App; store: Store; services: Services; stop(): Promi
 export async function startEngine(options: EngineOptions): Promise<Engine> {
   const { dataDir } = options.data;
   const store = Store.over(options.data.db);
-  const services = createServices({ store, dataDir, env: options.env, bundledSkillFiles: options.bundledSkillFiles });
+  const services = createServices({ store, dataDir, env: options.env, bundledSkillFiles: options.bundledSkillFiles, checkpointAfterRuns: true });
   const projectDirOf = (id: string) => services.projects.require(id).path;
   const interrupted = services.runs.recoverInterruptedRuns();
   if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);

@@ -32,6 +32,8 @@ export type ServicesOptions = {
   /** Probe only what starting a run needs: no auth probe, no model discovery (od run without --model). */
   detectForRun?: boolean;
   runTimeouts?: RunServiceDeps["timeouts"];
+  /** Checkpoint the WAL once each run has ended (the daemon; `od run` checkpoints when it closes the database). */
+  checkpointAfterRuns?: boolean;
   /** Bundled skills embedded in the binary (server/skills/bundled-index.ts); absent → the source folder. */
   bundledSkillFiles?: BundledSkillFiles;
 };
@@ -68,6 +70,36 @@ export function createServices(options: ServicesOptions): Services {
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp, remoteUploadsDir: paths.remoteUploads });
   // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
   // A run on another machine uses what the catalog's detection there found (`GET /api/agents?location=` fills it).
-  const runs = new RunService({ store: options.store, defs: loaded.defs, agents: directory, locations: catalog.locations, env, timeouts: options.runTimeouts, inputs, outputDir: paths.runOutput });
+  const runs = new RunService({
+    store: options.store,
+    defs: loaded.defs,
+    agents: directory,
+    locations: catalog.locations,
+    env,
+    timeouts: options.runTimeouts,
+    inputs,
+    outputDir: paths.runOutput,
+    ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store) } : {}),
+  });
+  if (options.checkpointAfterRuns) options.store.deferCheckpoints();
   return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, { env }), skills, defs };
+}
+
+/** How long after a run settles its checkpoint waits: its `end` frame reaches its readers first. */
+const CHECKPOINT_DELAY_MS = 50;
+
+/** A WAL checkpoint a moment after it is asked for; runs that end together share one. */
+function checkpointSoon(store: Store): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      try {
+        store.checkpoint();
+      } catch {
+        // The database closed meanwhile (the daemon stopping): its close checkpointed.
+      }
+    }, CHECKPOINT_DELAY_MS);
+    (timer as { unref?: () => void }).unref?.();
+  };
 }

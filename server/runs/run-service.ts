@@ -81,6 +81,8 @@ export type RunServiceDeps = {
   locations?: LocationDetections;
   /** A full garbage collection (the platform's; a test's counter). */
   collectGarbage?: () => void;
+  /** Called once a run has settled (its end delivered, its records written): the daemon checkpoints the WAL then. */
+  afterRun?: () => void;
 };
 
 /** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
@@ -200,6 +202,7 @@ export class RunService {
         await Promise.resolve(live.cleanup?.()).catch(() => undefined);
         live.output?.close();
         this.#live.delete(runId);
+        this.deps.afterRun?.();
       });
     return { runId, conversationId };
   }

@@ -192,6 +192,31 @@ describe("a run's records", () => {
   });
 });
 
+describe("after a run", () => {
+  test.concurrent("the settled hook runs once per run, after its end and its answer are stored", async () => {
+    const seen: { status?: string; answer?: string }[] = [];
+    let latest = "";
+    await using h = await runHarness({
+      defs: [def("claude")],
+      shims: { claude: undefined },
+      steps: claudeSteps("text"),
+      afterRun: () => {
+        const run = h.service.get(latest);
+        const answer = h.store.messages.list(run!.conversationId).find((m) => m.role === "assistant");
+        seen.push({ status: run?.status, answer: answer?.text });
+      },
+    });
+    for (const message of ["one", "two"]) {
+      const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message });
+      latest = created.runId;
+      for await (const _ of h.service.events(created.runId)) void _;
+      await poll(() => seen.length === (message === "one" ? 1 : 2));
+    }
+    expect(seen.map((s) => s.status)).toEqual(["succeeded", "succeeded"]);
+    for (const s of seen) expect(s.answer).toBeTruthy();
+  });
+});
+
 describe("runs of other od processes", () => {
   test.concurrent("a run whose od process died (a killed `od run`) is ended on the next turn; one whose owner lives blocks it", async () => {
     await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text") });

@@ -64,6 +64,8 @@ export async function runHarness(options: {
   inputs?: RunServiceDeps["inputs"];
   /** Replaces the platform's garbage collection (to count its calls). */
   collectGarbage?: RunServiceDeps["collectGarbage"];
+  /** Called once each run has settled (the daemon checkpoints then). */
+  afterRun?: RunServiceDeps["afterRun"];
 }): Promise<RunHarness> {
   const temp = tempDir("od-runs-");
   const binDir = join(temp.path, "bin");
@@ -97,6 +99,7 @@ export async function runHarness(options: {
     ...(options.locations ? { locations: options.locations } : {}),
     ...(options.inputs ? { inputs: options.inputs } : {}),
     ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
+    ...(options.afterRun ? { afterRun: options.afterRun } : {}),
   });
   const projectPath = options.projectPath?.(projectDir) ?? projectDir;
   const project = store.projects.byPath(projectPath) ?? store.projects.create("test", projectPath);
