@@ -16,6 +16,11 @@ import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
 
 const LINES = 50_000;
+/**
+ * After each API run, the daemon's own after-run work (its WAL checkpoint, 50 ms after the run settles) is let finish
+ * before the next round: it must not slow the CLI-alone baseline that may run next, which would flatter od.
+ */
+const SETTLE_MS = 300;
 const END_FRAME = "event: end\n";
 
 /** POST → the stream closes after its `end` frame; ms. */
@@ -48,7 +53,11 @@ export async function measureApiRun(): Promise<Figure[]> {
   const projectId = await bench.project(projectDir);
   note(`api run: ${loadText()}`);
   const runs = await interleaved(benchReps(), {
-    od: () => apiRun(bench, projectId),
+    od: async () => {
+      const ms = await apiRun(bench, projectId);
+      await Bun.sleep(SETTLE_MS);
+      return ms;
+    },
     cli: async () => (await measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env, cwd: projectDir, stdin: CLAUDE_STDIN })).ms,
   });
   return [
