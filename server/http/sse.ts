@@ -81,9 +81,8 @@ export function sseResponse(batches: AsyncIterable<string>, options: { signal?: 
             return;
           }
           if (next.value.length) {
-            const text = next.value;
-            controller.enqueue(encoder.encode(text));
-            charsSinceTurn += text.length;
+            controller.enqueue(encoder.encode(next.value));
+            charsSinceTurn += next.value.length;
             return;
           }
         }

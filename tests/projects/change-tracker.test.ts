@@ -12,6 +12,16 @@ import { tempDir } from "../support/temp.ts";
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, stdio: "pipe" }).toString();
 
+/** The real git, with the subcommand of every call it gets noted (argv[3]: `git -C DIR <subcommand>`). */
+function recordingGit(): { asked: string[]; recording: ProbeRunner } {
+  const asked: string[] = [];
+  const recording: ProbeRunner = (argv, options) => {
+    asked.push(argv[3]!);
+    return runProbe(argv, options);
+  };
+  return { asked, recording };
+}
+
 function gitRepo(root: string, files: Record<string, string>): void {
   mkdirSync(root, { recursive: true });
   git(root, "init", "-q", "-b", "main");
@@ -85,14 +95,10 @@ describe("change tracking in a git work tree", () => {
   test("before the run, git is asked once: the project's place in the work tree comes from where `.git` is", async () => {
     using temp = tempDir("od-changes-once-");
     gitRepo(temp.path, { "site/pages/index.html": "<p>a</p>\n" });
-    const asked: string[][] = [];
-    const recording: ProbeRunner = (argv, options) => {
-      asked.push(argv);
-      return runProbe(argv, options);
-    };
+    const { asked, recording } = recordingGit();
     const project = join(temp.path, "site", "pages");
     const tracker = await trackChanges(project, { git: recording, env: { PATH: process.env.PATH } });
-    expect(asked.map((argv) => argv[3])).toEqual(["status"]);
+    expect(asked).toEqual(["status"]);
     writeFileSync(join(project, "index.html"), "<p>b</p>\n");
     expect((await tracker.finish()).map((c) => c.path)).toEqual(["index.html"]);
   });
@@ -100,14 +106,10 @@ describe("change tracking in a git work tree", () => {
   test("with GIT_DIR or GIT_WORK_TREE set, git says where the project is", async () => {
     using temp = tempDir("od-changes-gitdir-");
     gitRepo(temp.path, { "site/index.html": "<p>a</p>\n" });
-    const asked: string[][] = [];
-    const recording: ProbeRunner = (argv, options) => {
-      asked.push(argv);
-      return runProbe(argv, options);
-    };
+    const { asked, recording } = recordingGit();
     const env = { PATH: process.env.PATH, GIT_DIR: join(temp.path, ".git"), GIT_WORK_TREE: temp.path };
     const tracker = await trackChanges(join(temp.path, "site"), { git: recording, env });
-    expect(asked.map((argv) => argv[3])).toEqual(["rev-parse", "status"]);
+    expect(asked).toEqual(["rev-parse", "status"]);
     writeFileSync(join(temp.path, "site", "index.html"), "<p>b</p>\n");
     expect((await tracker.finish()).map((c) => c.path)).toEqual(["index.html"]);
   });
