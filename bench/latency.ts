@@ -8,7 +8,8 @@
  *    Target: od's p99 ≤ 5 ms.
  *  - RSS with 10 runs streaming at 5k events/s each, a fresh daemon per round: its peak (VmHWM reset once idle,
  *    and VmRSS sampled) over its idle RSS after one warm-up run. Target ≤ +30 MB. Beside it, alternately and not
- *    judged, the same rounds of bench/fixtures/sse-relay.ts compiled like od (the least such a relay grows by).
+ *    judged, the same rounds of bench/fixtures/sse-relay.ts compiled like od (the least such a relay grows by): the
+ *    figure's floor in the summary table.
  *   bun run bench/latency.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
 import { writeFileSync } from "node:fs";
@@ -135,6 +136,7 @@ async function measureMemory(od: string, dir: string): Promise<Figure> {
     baseline: rounds.od.map((r) => r.idleMb),
     judged: rounds.od.map((r) => r.peakMb - r.idleMb),
     target: { op: "<=", value: 30, unit: "MB", text: "peak ≤ +30 MB over idle" },
+    floor: { what: "bench/fixtures/sse-relay.ts", judged: rounds.relay.map((r) => r.peakMb - r.idleMb) },
   });
 }
 

@@ -9,7 +9,8 @@
  *    answers the same authenticated GET. Target ≤ 2× the baseline.
  *  - idle RSS: VmRSS 1.5 s after engine ready, nothing else happening. Target ≤ 45 MB. Beside it, not judged, the
  *    same start of bench/fixtures/stack-floor.ts compiled like od: the libraries od's idle daemon is built on, used
- *    once, without od's code (what od's own code adds to its idle RSS is od's minus this floor).
+ *    once, without od's code (what od's own code adds to its idle RSS is od's minus this floor); the idle RSS
+ *    figure's floor in the summary table.
  *   bun run bench/startup.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
 import { writeFileSync } from "node:fs";
@@ -105,6 +106,7 @@ export async function measureStartup(): Promise<Figure[]> {
       baseline: runs.baseline.map((r) => r.idleMb),
       judged: runs.od.map((r) => r.idleMb),
       target: { op: "<=", value: 45, unit: "MB", text: "≤ 45 MB" },
+      floor: { what: "bench/fixtures/stack-floor.ts", judged: runs.stackFloor.map((r) => r.idleMb) },
     }),
   ];
 }

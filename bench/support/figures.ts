@@ -1,6 +1,7 @@
 /**
  * What a benchmark reports: one figure per measured quantity (od's value, the baseline's, both as min/median/max over
- * interleaved repetitions, and the quantity the target judges), and the one summary table `npm run bench` ends with.
+ * interleaved repetitions, the quantity the target judges and, where one is measured, the same quantity for its
+ * floor), and the one summary table `npm run bench` ends with.
  * Pure: no I/O here (see report.ts).
  */
 import { z } from "zod";
@@ -10,6 +11,13 @@ const StatsSchema = z.object({ min: z.number(), median: z.number(), max: z.numbe
 
 /** A target on the judged quantity; the verdict compares the judged median with it. */
 const TargetSchema = z.object({ op: z.enum(["<=", ">="]), value: z.number(), unit: z.string(), text: z.string() });
+
+/**
+ * The judged quantity of the least program that does the same work on the same runtime (a compiled Bun relay of the
+ * same CLI, a server on od's libraries without od's code), measured in the same rounds: what no code of od's can go
+ * below. A target the floor misses too cannot be met by changing od.
+ */
+const FloorSchema = z.object({ what: z.string(), judged: StatsSchema });
 
 export const FigureSchema = z.object({
   /** Stable id, e.g. `run.short`. */
@@ -25,6 +33,7 @@ export const FigureSchema = z.object({
   /** The per-repetition quantity the target is about (od − baseline, a ratio, a peak…), in `target.unit`. */
   judged: StatsSchema,
   target: TargetSchema,
+  floor: FloorSchema.optional(),
 });
 
 export type Figure = z.infer<typeof FigureSchema>;
@@ -33,14 +42,24 @@ export type Target = Figure["target"];
 export type BenchFailure = { bench: string; message: string };
 export type Verdict = { ok: boolean; text: string };
 
+/** Whether `value` meets `target`. */
+function meets(value: number, target: Target): boolean {
+  return target.op === "<=" ? value <= target.value : value >= target.value;
+}
+
 /** Judged on the median over the repetitions; a miss says by how much. */
 export function verdictOf(figure: Pick<Figure, "judged" | "target">): Verdict {
   const { judged, target } = figure;
   const value = judged.median;
-  const ok = target.op === "<=" ? value <= target.value : value >= target.value;
+  const ok = meets(value, target);
   if (ok) return { ok, text: `ok (${formatValue(value, target.unit)})` };
   const by = Math.abs(value - target.value);
   return { ok, text: `MISS (${formatValue(value, target.unit)}; off by ${formatValue(by, target.unit)})` };
+}
+
+/** Whether the figure's floor misses its target too (judged on the floor's median, as od is); false without a floor. */
+export function floorMisses(figure: Pick<Figure, "floor" | "target">): boolean {
+  return figure.floor !== undefined && !meets(figure.floor.judged.median, figure.target);
 }
 
 /** The median of the round-by-round ratios, else od's median over the baseline's; undefined without a baseline. */
@@ -51,17 +70,24 @@ export function ratioOf(figure: Pick<Figure, "od" | "baseline" | "ratio">): numb
 }
 
 /** The values of one figure, round by round (index i of od, baseline and judged come from round i). */
-export type FigureRounds = Omit<Figure, "od" | "baseline" | "ratio" | "judged"> & { od: number[]; baseline?: number[]; judged: number[] };
+export type FigureRounds = Omit<Figure, "od" | "baseline" | "ratio" | "judged" | "floor"> & {
+  od: number[];
+  baseline?: number[];
+  judged: number[];
+  floor?: { what: string; judged: number[] };
+};
 
 /** Summarize a figure's rounds; the ratio is taken round by round, so a slow round of the machine cancels out. */
 export function figureOf(rounds: FigureRounds): Figure {
-  const { od, baseline, judged, ...rest } = rounds;
+  const { od, baseline, judged, floor, ...rest } = rounds;
   if (baseline && baseline.length !== od.length) throw new Error(`${rounds.id}: ${od.length} od rounds but ${baseline.length} baseline rounds`);
+  if (floor && floor.judged.length !== od.length) throw new Error(`${rounds.id}: ${od.length} od rounds but ${floor.judged.length} floor rounds`);
   return {
     ...rest,
     od: summarize(od),
     ...(baseline ? { baseline: summarize(baseline), ratio: summarize(od.map((value, i) => value / baseline[i]!)) } : {}),
     judged: summarize(judged),
+    ...(floor ? { floor: { what: floor.what, judged: summarize(floor.judged) } } : {}),
   };
 }
 
@@ -80,7 +106,14 @@ export function formatStats(stats: Stats, unit: string): string {
   return `${formatValue(stats.median, unit)} (${bare(stats.min)}–${bare(stats.max)})`;
 }
 
-export const SUMMARY_COLUMNS = ["figure", "od", "baseline", "ratio", "target", "verdict"] as const;
+export const SUMMARY_COLUMNS = ["figure", "od", "baseline", "ratio", "target", "verdict", "floor"] as const;
+
+/** "median (min–max) unit, what", and whether it misses the target too; "–" without a floor. */
+function floorCell(figure: Figure): string {
+  if (!figure.floor) return "–";
+  const text = `${formatStats(figure.floor.judged, figure.target.unit)}, ${figure.floor.what}`;
+  return floorMisses(figure) ? `${text}: misses the target too` : text;
+}
 
 /** One row per figure, then one per failed benchmark. */
 export function summaryRows(figures: readonly Figure[], failures: readonly BenchFailure[] = []): string[][] {
@@ -93,9 +126,10 @@ export function summaryRows(figures: readonly Figure[], failures: readonly Bench
       ratio === undefined ? "–" : formatValue(ratio, "×"),
       figure.target.text,
       verdictOf(figure).text,
+      floorCell(figure),
     ];
   });
-  for (const failure of failures) rows.push([`${failure.bench}: ${failure.message}`, "–", "–", "–", "–", "FAILED (no figures)"]);
+  for (const failure of failures) rows.push([`${failure.bench}: ${failure.message}`, "–", "–", "–", "–", "FAILED (no figures)", "–"]);
   return rows;
 }
 
@@ -105,8 +139,10 @@ export function formatSummary(figures: readonly Figure[], failures: readonly Ben
   const widths = SUMMARY_COLUMNS.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
   const rule = `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`;
-  const missed = figures.filter((figure) => !verdictOf(figure).ok).length;
-  const tail = `${figures.length - missed} of ${figures.length} targets met${missed ? `, ${missed} missed` : ""}${failures.length ? `, ${failures.length} benchmark(s) failed` : ""}`;
+  const missed = figures.filter((figure) => !verdictOf(figure).ok);
+  const belowFloor = missed.filter(floorMisses).length;
+  const missedText = missed.length ? `, ${missed.length} missed${belowFloor ? ` (in ${belowFloor} the floor misses too)` : ""}` : "";
+  const tail = `${figures.length - missed.length} of ${figures.length} targets met${missedText}${failures.length ? `, ${failures.length} benchmark(s) failed` : ""}`;
   return [line(rows[0]!), rule, ...rows.slice(1).map(line), "", tail].join("\n");
 }
 

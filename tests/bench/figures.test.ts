@@ -1,6 +1,6 @@
 // What `npm run bench` concludes from the figures: verdicts, the one summary table, and its exit code.
 import { describe, expect, test } from "bun:test";
-import { figureOf, formatSummary, formatValue, parseFigureLines, ratioOf, SUMMARY_COLUMNS, summaryExitCode, verdictOf, type Figure } from "../../bench/support/figures.ts";
+import { figureOf, floorMisses, formatSummary, formatValue, parseFigureLines, ratioOf, SUMMARY_COLUMNS, summaryExitCode, verdictOf, type Figure } from "../../bench/support/figures.ts";
 
 const stats = (min: number, median: number, max: number) => ({ min, median, max, n: 5 });
 
@@ -46,6 +46,22 @@ describe("verdictOf", () => {
   });
 });
 
+/** The least relay of the same CLI, 24 ms over it: within the ≤ +30 ms target that od misses. */
+const relayFloor = { what: "bench/fixtures/line-relay.ts", judged: stats(19, 24, 32) };
+
+describe("floorMisses", () => {
+  test("a floor whose median misses the target too: no change to od can meet it", () => {
+    expect(floorMisses({ ...missed, floor: { ...relayFloor, judged: stats(29, 31, 40) } })).toBe(true);
+  });
+
+  test("a floor within the target, judged on its median like od; no floor, no claim", () => {
+    expect(floorMisses({ ...missed, floor: relayFloor })).toBe(false);
+    expect(floorMisses({ ...met, floor: { what: "x", judged: stats(60, 75, 80) } })).toBe(false);
+    expect(floorMisses({ ...met, floor: { what: "x", judged: stats(60, 65, 80) } })).toBe(true);
+    expect(floorMisses(missed)).toBe(false);
+  });
+});
+
 describe("ratioOf", () => {
   test("od's median over the baseline's median; none without a baseline", () => {
     expect(ratioOf(missed)).toBe(13.5);
@@ -76,6 +92,13 @@ describe("figureOf", () => {
   test("without a baseline there is no ratio", () => {
     expect(figureOf({ ...rounds, od: [1, 2, 3], judged: [1, 2, 3] }).ratio).toBeUndefined();
   });
+
+  test("a floor is summarized like the judged quantity, and must have a value for every round", () => {
+    const figure = figureOf({ ...rounds, od: [40, 50, 45], judged: [30, 40, 35], floor: { what: "relay", judged: [20, 25, 22] } });
+    expect(figure.floor).toEqual({ what: "relay", judged: { min: 20, median: 22, max: 25, n: 3 } });
+    expect(() => figureOf({ ...rounds, od: [1, 2], judged: [0, 1], floor: { what: "relay", judged: [1] } })).toThrow();
+    expect(figureOf({ ...rounds, od: [1], judged: [1] }).floor).toBeUndefined();
+  });
 });
 
 describe("formatValue", () => {
@@ -88,12 +111,29 @@ describe("formatValue", () => {
 });
 
 describe("formatSummary", () => {
-  test("one table: the six columns, a row per figure with median (min–max), ratio, target and verdict", () => {
-    const lines = formatSummary([missed, met]).split("\n");
-    expect(lines[0]!.split("|").map((cell) => cell.trim()).filter(Boolean)).toEqual([...SUMMARY_COLUMNS]);
+  test("one table: the seven columns, a row per figure with median (min–max), ratio, target, verdict and floor", () => {
+    const lines = formatSummary([{ ...missed, floor: relayFloor }, met]).split("\n");
+    expect(lines[0]!.split("|").map((cell) => cell.trim()).filter(Boolean)).toEqual(["figure", "od", "baseline", "ratio", "target", "verdict", "floor"]);
+    expect([...SUMMARY_COLUMNS]).toEqual(["figure", "od", "baseline", "ratio", "target", "verdict", "floor"]);
     const row = lines[2]!.split("|").map((cell) => cell.trim());
-    expect(row.slice(1, 7)).toEqual(["od run, 20-line CLI run, vs the CLI alone", "270 ms (260–300)", "20.0 ms (15.0–25.0)", "13.5×", "≤ +30 ms over the CLI", "MISS (250 ms; off by 220 ms)"]);
+    expect(row.slice(1, 8)).toEqual([
+      "od run, 20-line CLI run, vs the CLI alone",
+      "270 ms (260–300)",
+      "20.0 ms (15.0–25.0)",
+      "13.5×",
+      "≤ +30 ms over the CLI",
+      "MISS (250 ms; off by 220 ms)",
+      "24.0 ms (19.0–32.0), bench/fixtures/line-relay.ts",
+    ]);
+    expect(lines[3]!.split("|").map((cell) => cell.trim())[7]).toBe("–");
     expect(lines.at(-1)).toBe("1 of 2 targets met, 1 missed");
+  });
+
+  test("a floor that misses the target too says so in its cell and in the count of misses", () => {
+    const belowFloor = { ...missed, floor: { ...relayFloor, judged: stats(33, 36, 41) } };
+    const lines = formatSummary([belowFloor, missed, met]).split("\n");
+    expect(lines[2]).toContain("36.0 ms (33.0–41.0), bench/fixtures/line-relay.ts: misses the target too");
+    expect(lines.at(-1)).toBe("1 of 3 targets met, 2 missed (in 1 the floor misses too)");
   });
 
   test("a benchmark that failed gets a row of its own", () => {
@@ -115,8 +155,10 @@ describe("summaryExitCode", () => {
 
 describe("parseFigureLines", () => {
   test("reads back what benchmarks append, and refuses a malformed line", () => {
-    const text = `${JSON.stringify(missed)}\n\n${JSON.stringify(met)}\n`;
-    expect(parseFigureLines(text)).toEqual([missed, met]);
+    const withFloor = { ...missed, floor: relayFloor };
+    const text = `${JSON.stringify(withFloor)}\n\n${JSON.stringify(met)}\n`;
+    expect(parseFigureLines(text)).toEqual([withFloor, met]);
+    expect(() => parseFigureLines(`${JSON.stringify({ ...met, floor: { what: "x" } })}\n`)).toThrow();
     expect(() => parseFigureLines(`${JSON.stringify({ ...met, judged: undefined })}\n`)).toThrow();
   });
 });
