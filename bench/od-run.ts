@@ -12,7 +12,7 @@
  * Beside the short run, not judged: the least relay's own cost over the CLI (what any Bun program that starts the CLI
  * and relays its lines pays: its runtime's start and exit, the spawn, the pipe), and od's short run in a git work
  * tree, as most projects are (change tracking asks `git status` before and after the run). The relay's short-run
- * cost, per-line cost and growth are the floors of the three uncrowded figures in the summary table.
+ * cost (also in the crowd), per-line cost and growth are these figures' floors in the summary table.
  *   bun run bench/od-run.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -62,7 +62,7 @@ export async function measureOdRun(): Promise<Figure[]> {
     odShortGit: viaOd(scripts.short, gitProject ?? project),
   });
   const crowded = await withIdleProcesses(CROWD, () =>
-    interleaved(benchReps(), { cliShortCrowded: cli(scripts.short), odShortCrowded: viaOd(scripts.short) }),
+    interleaved(benchReps(), { cliShortCrowded: cli(scripts.short), odShortCrowded: viaOd(scripts.short), relayShortCrowded: viaRelay(scripts.short) }),
   );
   const cpu = (side: typeof runs.odShort) => summarize(side.map((r) => r.cpuMs)).median.toFixed(0);
   note(`od run: median CPU ms (with the CLI it ran) short ${cpu(runs.odShort)} vs CLI ${cpu(runs.cliShort)}, long ${cpu(runs.odLong)} vs CLI ${cpu(runs.cliLong)}; ${loadText()}`);
@@ -93,6 +93,7 @@ export async function measureOdRun(): Promise<Figure[]> {
       baseline: crowded.cliShortCrowded.map((r) => r.ms),
       judged: pairs(crowded.odShortCrowded, crowded.cliShortCrowded, (o, c) => o - c),
       target: { op: "<=", value: 30, unit: "ms", text: "≤ +30 ms over the CLI" },
+      floor: { what: LINE_RELAY, judged: pairs(crowded.relayShortCrowded, crowded.cliShortCrowded, (r, c) => r - c) },
     }),
     figureOf({
       id: "run.perLine",
