@@ -15,6 +15,7 @@
  * pending I/O (an accepted connection, a request) run without a timer's millisecond floor per step.
  */
 import type * as EngineModule from "./engine.ts";
+import { nextTurn } from "./next-turn.ts";
 
 const STEPS: readonly (() => Promise<unknown>)[] = [
   () => import("node:os"),
@@ -44,9 +45,4 @@ export async function loadEngineModule(): Promise<typeof EngineModule> {
     await nextTurn();
   }
   return import("./engine.ts");
-}
-
-/** One turn of the event loop: pending connections and requests are served before the next step runs. */
-function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

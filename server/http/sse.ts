@@ -4,14 +4,14 @@
  * accept them; one chunk so a busy stream costs one encode and one queue entry per batch, not per event), a heartbeat
  * comment so idle streams survive proxies and reveal dead clients, and cleanup on client abort.
  */
+import { nextTurn } from "../next-turn.ts";
+
 export type SseFrame = { event: string; data: unknown; id?: number | string };
 
 const encoder = new TextEncoder();
 
 /** Characters a stream writes before it lets the event loop turn (about a millisecond of formatting and writing). */
 const CHARS_PER_TURN = 256 * 1024;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function formatSseFrame(frame: SseFrame): string {
   const data = typeof frame.data === "string" ? frame.data : JSON.stringify(frame.data);

@@ -14,6 +14,7 @@ import { stopProcessTree } from "./cancel-ladder.ts";
 import { readPidAllocationMark } from "./pid-allocation.ts";
 import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../remote/remote-launch.ts";
 import { startProtocol } from "./protocols.ts";
+import { readWithTurns } from "./stdout-turns.ts";
 import { TextBuffer } from "./text-buffer.ts";
 import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
 
@@ -158,7 +159,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   void child.exited.then(() => {
     drainTimer = setTimeout(() => void stop("done"), STDOUT_DRAIN_MS);
   });
-  const activeStdout = tap(child.stdout, () => watchdog.activity());
+  const activeStdout = readWithTurns(child.stdout, () => watchdog.activity());
   try {
     if (invocation.reader.kind === "protocol") {
       session = await startProtocol(invocation.reader.format, { stdin: child.stdin!, stdout: activeStdout }, { ...input.transportOptions });
@@ -216,13 +217,6 @@ export function extractsArtifacts(reader: Invocation["reader"]): boolean {
 /** A finished turn: claude's terminal turn_end (not a tool pause) or its final result usage. */
 function isCleanTurnEnd(event: AgentEvent): boolean {
   return (event.type === "turn_end" && event.stopReason !== "tool_use") || event.type === "usage";
-}
-
-async function* tap(source: AsyncIterable<Uint8Array>, onChunk: () => void): AsyncGenerator<Uint8Array> {
-  for await (const chunk of source) {
-    onChunk();
-    yield chunk;
-  }
 }
 
 async function pumpStderr(source: AsyncIterable<Uint8Array>, input: AttemptInput, outcome: AttemptOutcome, onChunk: () => void): Promise<void> {
