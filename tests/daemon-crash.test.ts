@@ -52,6 +52,10 @@ describe("restart after kill -9", () => {
       runId = await world.startRun(first);
       const frames = await readSse(await world.api(first, `/api/runs/${runId}/events`), { limit: 2 });
       expect(frames.map((frame) => frame.event)).toEqual(["start", "agent"]);
+      // The orphan is started just before the agent's first event, through `setsid`, which forks and execs on its
+      // way to `sleep`: for a moment after that event neither of its pids may be visible yet. Both are up before the
+      // daemon dies.
+      await until(() => survivors(world.ledgerPath, [runId!]).length >= 2, 10_000, "the agent and its orphan to be up");
       const daemonPid = (await readProcessSnapshot()).find((entry) => entry.ppid === first.child.pid)?.pid;
       expect(daemonPid).toBeGreaterThan(1);
       process.kill(daemonPid!, "SIGKILL");
