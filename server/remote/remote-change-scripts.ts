@@ -21,6 +21,8 @@ t=$(mktemp -d 2>/dev/null) || exit 4
 trap 'rm -rf -- "$t"' EXIT
 trap 'exit 1' HUP INT TERM PIPE
 export LC_ALL=C
+# git only looks: no index refresh written back under .git/index.lock while the agent or the user may commit.
+export GIT_OPTIONAL_LOCKS=0
 section() { printf '%s\0' "$(($(wc -c < "$1")))"; cat -- "$1"; }
 # NUL-separated paths on stdin (relative to here) → two sections: one record per existing path,
 # "k|u TYPE SIZE ./PATH" (k: its content follows), then a tar stream of the kept ones, cut at the budget.

@@ -2,7 +2,7 @@
 // the run), a bounded walk elsewhere — both with unified diffs from content kept at the start.
 import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parsePorcelainZ } from "../../server/projects/changes/git-status.ts";
 import { trackChanges } from "../../server/projects/changes/tracker.ts";
@@ -135,6 +135,22 @@ describe("change tracking in a git work tree", () => {
     writeFileSync(join(temp.path, "a/b/c/d/e/f/g/h/i/j/deep.txt"), "changed\n");
     expect((await tracker.finish()).map((c) => c.path)).toEqual(["a/b/c/d/e/f/g/h/i/j/deep.txt", "pkg/m0/f5000.txt"]);
   }, 60_000);
+
+  test("looking writes nothing into .git: stale file stamps are not refreshed into the index (no index.lock taken)", async () => {
+    using temp = tempDir("od-changes-nolock-");
+    gitRepo(temp.path, { "a.txt": "a\n", "b.txt": "b\n" });
+    // Same content, other stamps: a plain `git status` refreshes them and writes the index back under index.lock,
+    // which fails a commit the agent or the user makes at that moment.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(temp.path, "a.txt"), later, later);
+    const index = () => readFileSync(join(temp.path, ".git", "index"));
+    const before = index();
+    const tracker = await trackChanges(temp.path, { env: { PATH: process.env.PATH } });
+    utimesSync(join(temp.path, "b.txt"), later, later);
+    writeFileSync(join(temp.path, "c.txt"), "c\n");
+    expect((await tracker.finish()).map((c) => c.path)).toEqual(["c.txt"]);
+    expect(index().equals(before)).toBe(true);
+  });
 
   test("binary files are reported without a diff", async () => {
     using temp = tempDir("od-changes-bin-");

@@ -3,7 +3,7 @@
 // The snapshot script refuses tools that would make its output silently empty.
 import { describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { nulRecords, readSections } from "../../server/remote/framed-sections.ts";
 import { SNAPSHOT_BEFORE_SCRIPT } from "../../server/remote/remote-change-scripts.ts";
@@ -98,5 +98,23 @@ describe("the snapshot script's tool check", () => {
     const gnu = run("/usr/bin:/bin");
     expect(gnu.status).toBe(0);
     expect(readSections(gnu.stdout)?.map((s) => new TextDecoder().decode(s)).slice(0, 1)).toEqual(["walk"]);
+  });
+});
+
+describe("the snapshot script in a git work tree", () => {
+  test("it only looks: stale file stamps are not refreshed into the index (no index.lock taken)", () => {
+    using temp = tempDir("od-snapshot-nolock-");
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: temp.path, stdio: "pipe" });
+    git("init", "-q", "-b", "main");
+    writeFileSync(join(temp.path, "a.txt"), "a\n");
+    git("add", "-A");
+    git("commit", "-q", "-m", "start");
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(temp.path, "a.txt"), later, later);
+    const before = readFileSync(join(temp.path, ".git", "index"));
+    const run = spawnSync("sh", shScriptArgv(SNAPSHOT_BEFORE_SCRIPT, [temp.path, "1048577", "8388608", "5000"]).slice(1), { env: { PATH: process.env.PATH } });
+    expect(run.status).toBe(0);
+    expect(readSections(run.stdout)?.map((s) => new TextDecoder().decode(s)).slice(0, 1)).toEqual(["git"]);
+    expect(readFileSync(join(temp.path, ".git", "index")).equals(before)).toBe(true);
   });
 });

@@ -36,7 +36,10 @@ export type TrackOptions = { git?: ProbeRunner; env?: Record<string, string | un
 
 export async function trackChanges(projectDir: string, options: TrackOptions = {}): Promise<ChangeTracker> {
   const git = options.git ?? runProbe;
-  const env = options.env ?? process.env;
+  // `git status` refreshes the index's file stamps and writes it back when it can, holding `.git/index.lock` while it
+  // does: a commit the agent or the user makes at that moment fails ("index.lock: File exists"). Looking must not
+  // write, as git says of tools that only look (git's own env var, from 2.15; an older git ignores it).
+  const env: Record<string, string | undefined> = { ...(options.env ?? process.env), GIT_OPTIONAL_LOCKS: "0" };
   // Only ask git when a `.git` is in sight: a spawn costs a run tens of milliseconds on a busy machine. The folder
   // holding it is the work tree's top, so the project's place in it needs no `git rev-parse` of its own before the
   // agent starts; only when GIT_DIR or GIT_WORK_TREE say otherwise does git answer that too.
