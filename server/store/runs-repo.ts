@@ -87,6 +87,14 @@ function toUsageRun(r: SqlRow): UsageRun {
 const SUMMARY_SELECT = "SELECT runs.*, (SELECT COALESCE(MAX(last_id), 0) FROM run_event_batches WHERE run_id = runs.id) AS last_event_id FROM runs";
 
 export class RunsRepo {
+  /**
+   * The last event id stored per run by `appendEvents`, while the run has not ended. A run's events have one writer
+   * at a time (the od process running it; after that process died, the one that recovers the run), so after its first
+   * batch the writer need not read the last stored id back before every flush: that read was a statement and a read
+   * transaction per flush, ~0.14 µs a line of a 100k-line `od run`.
+   */
+  readonly #storedThrough = new Map<string, number>();
+
   constructor(private readonly db: SqliteDatabase) {}
 
   create(run: NewRun): void {
@@ -156,12 +164,15 @@ export class RunsRepo {
    * Ids already stored are left out (the first write of an id wins): a log only ever appends after its last id.
    */
   appendEvents(runId: string, events: readonly LoggedEvent[]): void {
-    const stored = this.#lastStoredId(runId);
+    const stored = this.#storedThrough.get(runId) ?? this.#lastStoredId(runId);
     const fresh = events[0] && events[0].id <= stored ? events.filter((event) => event.id > stored) : events;
     if (!fresh.length) return;
     let lines = fresh[0]!.json;
     for (let i = 1; i < fresh.length; i++) lines += "\n" + fresh[i]!.json;
-    this.db.prepare("INSERT INTO run_event_batches (run_id, last_id, events) VALUES (?, ?, ?)").run(runId, fresh[fresh.length - 1]!.id, lines);
+    const last = fresh[fresh.length - 1]!;
+    this.db.prepare("INSERT INTO run_event_batches (run_id, last_id, events) VALUES (?, ?, ?)").run(runId, last.id, lines);
+    if (last.type === "end") this.#storedThrough.delete(runId);
+    else this.#storedThrough.set(runId, last.id);
   }
 
   /**

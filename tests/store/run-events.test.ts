@@ -41,6 +41,27 @@ test("an event written again (a replayed batch) keeps its first form; the new id
   }
 });
 
+test("a run recovered by another od after its end keeps the first form too: the writer reads the stored ids again", () => {
+  using temp = tempDir("od-run-events-writers-");
+  const path = join(temp.path, "od.db");
+  const owner = Store.open(path, openBunSqlite);
+  const recoverer = Store.open(path, openBunSqlite);
+  try {
+    const end = (id: number): LoggedEvent => toLoggedEvent({ id, ts: id, type: "end", status: "failed", code: null, signal: null, reason: "x", files: [], durationMs: 1 });
+    owner.runs.appendEvents("run_1", [event(1, "owner"), event(2, "owner")]);
+    owner.runs.appendEvents("run_1", [event(3, "owner"), end(4)]);
+    recoverer.runs.appendEvents("run_1", [event(3, "recoverer"), event(4, "recoverer"), event(5, "recoverer")]);
+    // Once a run has ended its writer no longer assumes it is the only one: a later batch is checked against sqlite.
+    owner.runs.appendEvents("run_1", [event(5, "owner"), event(6, "owner")]);
+    const stored = owner.runs.eventsAfter("run_1", 0);
+    expect(stored.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(stored.map((e) => (JSON.parse(e.json) as { message?: string }).message ?? "end")).toEqual(["owner", "owner", "owner", "end", "recoverer", "owner"]);
+  } finally {
+    recoverer.close();
+    owner.close();
+  }
+});
+
 test("pages start after any id, inside a row, and stop at the count or once they reach the characters asked", () => {
   const store = Store.open(":memory:", openBunSqlite);
   try {
