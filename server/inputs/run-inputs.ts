@@ -5,7 +5,6 @@
  * in a container gets the same inputs staged there instead (server/remote/remote-staged-inputs.ts).
  */
 import { rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname } from "node:path";
 import type { McpServer } from "../contracts/mcp.ts";
 import { projectMcpPath, readMcpFile } from "../mcp/config-files.ts";
@@ -89,7 +88,7 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
   const { note } = request;
   const skills = await prepareSkills(deps, request);
   const servers = mcpServersFor(deps, request.projectDir, note);
-  const mcp = planMcpInjection(request.def, servers, { tempDir: deps.tempDir ?? tmpdir(), runId: request.runId });
+  const mcp = planMcpInjection(request.def, servers, { tempDir: deps.tempDir, runId: request.runId });
   for (const message of mcp.notes) note({ kind: "mcp_not_forwarded", message });
 
   const images = resolveRunImages(request.projectDir, request.attachments);

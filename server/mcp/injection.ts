@@ -30,12 +30,13 @@ const ENV_CONTENT_VAR = { "opencode-env-content": "OPENCODE_CONFIG_CONTENT", "mi
 
 const NOTHING: McpInjectionPlan = { transportServers: [], applyEnv: () => [], files: [], notes: [] };
 
-export function planMcpInjection(def: Pick<RuntimeAgentDef, "name" | "externalMcpInjection">, servers: McpServer[], options: { tempDir: string; runId: string }): McpInjectionPlan {
+/** `tempDir`: where a config file goes (default: the OS's temp folder, looked up only when a file is written). */
+export function planMcpInjection(def: Pick<RuntimeAgentDef, "name" | "externalMcpInjection">, servers: McpServer[], options: { tempDir?: string; runId: string }): McpInjectionPlan {
   if (servers.length === 0) return NOTHING;
   const mode = def.externalMcpInjection;
   switch (mode) {
     case "claude-mcp-json": {
-      const path = join(options.tempDir, `od-mcp-${options.runId}.json`);
+      const path = join(options.tempDir ?? process.getBuiltinModule("node:os").tmpdir(), `od-mcp-${options.runId}.json`);
       try {
         writeFileSync(path, JSON.stringify(claudeMcpConfig(servers), null, 2), { mode: 0o600 });
       } catch (error) {

@@ -6,7 +6,6 @@
  * Never throws: an unreachable host or a missing container is a result, told apart from the script's own exit.
  */
 import { mkdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnChild, type ChildHandle } from "../platform/process.ts";
 import { HttpError } from "../http/errors.ts";
@@ -142,7 +141,7 @@ async function feed(child: ChildHandle, input: Uint8Array | AsyncIterable<Uint8A
  */
 export function defaultControlDir(): string {
   const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const dir = join(tmpdir(), `od-ssh-${uid}`);
+  const dir = join(process.getBuiltinModule("node:os").tmpdir(), `od-ssh-${uid}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const stat = statSync(dir);
   if (!stat.isDirectory() || (typeof process.getuid === "function" && stat.uid !== uid) || (stat.mode & 0o077) !== 0) {

@@ -5,7 +5,6 @@
  * staging folder there (remote-staging.ts), every path handed to the agent a path on that side. The project's own
  * MCP list is read from the project there. Every problem is a run diagnostic; the run goes on.
  */
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { resolveRunImages } from "../inputs/run-images.ts";
 import type { PreparedRunInputs, RunInputNote } from "../inputs/run-inputs.ts";
@@ -146,9 +145,12 @@ function folderEntries(folder: string, sourceDir: string, files: readonly string
   ];
 }
 
-/** A file's bytes, read when the tar stream reaches it, off the event loop (an image may be megabytes). */
+/**
+ * A file's bytes, read when the tar stream reaches it, off the event loop (an image may be megabytes). node:fs/promises
+ * is fetched here, not imported: every `od run` loads this module, remote or not.
+ */
 async function readBytes(path: string): Promise<Uint8Array> {
-  return new Uint8Array(await readFile(path));
+  return new Uint8Array(await process.getBuiltinModule("node:fs/promises").readFile(path));
 }
 
 /** Without a staged copy the agent gets the SKILL.md body alone (its side files are on this machine). */

@@ -5,7 +5,6 @@
  */
 import { transportFacts } from "./transport-facts.ts";
 import { rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentInfo } from "../contracts/agents.ts";
 import type { Project } from "../contracts/projects.ts";
@@ -418,7 +417,7 @@ export class RunService {
       if (location && def.promptViaFile && !inputs.promptFile) {
         return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, and no staging folder could be made for it on ${describeLocation(location)}`);
       }
-      const promptFilePath = def.promptViaFile ? (inputs.promptFile?.path(attemptIndex) ?? join(tmpdir(), `od-prompt-${live.id}-${attemptIndex}.md`)) : undefined;
+      const promptFilePath = def.promptViaFile ? (inputs.promptFile?.path(attemptIndex) ?? join(process.getBuiltinModule("node:os").tmpdir(), `od-prompt-${live.id}-${attemptIndex}.md`)) : undefined;
       const context = {
         cwd: workDir,
         resumeSessionId: handle ?? null,

@@ -4,7 +4,6 @@
  * report one AgentInfo. One broken CLI yields one unavailable entry; it never empties the list.
  */
 import { existsSync } from "node:fs";
-import { tmpdir } from "node:os";
 import type { AgentDiagnostic, AgentInfo, AgentProbeTimings } from "../contracts/agents.ts";
 import type { LastGoodDetection } from "../contracts/agent-detection.ts";
 import type { ProbeTimeouts } from "../contracts/probe-timeouts.ts";
@@ -183,7 +182,7 @@ async function probeModels(p: Probing): Promise<{ models: RuntimeModelOption[] |
   if (def.acpModelDiscovery && deps.discoverAcpModels) {
     const argv = launchArgv(launch, def.buildArgs("", [], [], {}, { env: deps.env, platform: deps.platform }));
     const found = await deps
-      .discoverAcpModels({ argv, env: launch.env, cwd: deps.probeCwd ?? tmpdir(), timeoutMs: modelsTimeout(def.acpModelDiscovery.timeoutMs) })
+      .discoverAcpModels({ argv, env: launch.env, cwd: deps.probeCwd ?? process.getBuiltinModule("node:os").tmpdir(), timeoutMs: modelsTimeout(def.acpModelDiscovery.timeoutMs) })
       .catch(() => null);
     return done(found?.length ? withDefaultModel(found.map(({ id, label }) => ({ id, label }))) : null);
   }

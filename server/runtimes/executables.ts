@@ -4,7 +4,6 @@
  * function of a `platform` argument, so it is tested on any host.
  */
 import { accessSync, constants, readdirSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { posix, win32 } from "node:path";
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
 
@@ -180,7 +179,7 @@ export function findExecutable(
 
 /** Resolve a def's executable under one environment. */
 export function resolveExecutable(def: Pick<RuntimeAgentDef, "id" | "bin" | "fallbackBins" | "binEnvVar">, lookup: ExecutableLookup): ExecutableResolution {
-  const homeDir = lookup.homeDir ?? (envGet(lookup.env, "HOME", lookup.platform) || envGet(lookup.env, "USERPROFILE", lookup.platform) || homedir());
+  const homeDir = lookup.homeDir ?? (envGet(lookup.env, "HOME", lookup.platform) || envGet(lookup.env, "USERPROFILE", lookup.platform) || process.getBuiltinModule("node:os").homedir());
   const dirs = searchDirs(lookup.env, lookup.platform, homeDir);
   const searchedDirs = dirs.slice(0, MAX_SEARCHED_DIRS);
   const envVar = binOverrideEnvVar(def);

@@ -4,7 +4,6 @@
  * permission quirks: EPERM, EXDEV, ENOTSUP, EOPNOTSUPP) a plain recursive stream copy takes over.
  */
 import { createReadStream, createWriteStream } from "node:fs";
-import { cp, mkdir, readdir, realpath, stat, utimes } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Copies `source` (a folder) to `target` (which must not exist). */
@@ -13,9 +12,12 @@ export type TreeCopier = (source: string, target: string) => Promise<void>;
 /** Error codes after which the stream copy is tried instead. */
 export const RECOVERABLE_COPY_CODES = new Set(["EPERM", "EXDEV", "ENOTSUP", "EOPNOTSUPP"]);
 
-/** `fs.cp` with dereferencing and preserved timestamps. */
+/**
+ * `fs.cp` with dereferencing and preserved timestamps. node:fs/promises is fetched where it is used, here and below:
+ * imported, it (and the node:events it brings) cost every `od run` ~2 ms of its start, skills or not.
+ */
 export const nodeCopyTree: TreeCopier = (source, target) =>
-  cp(source, target, { recursive: true, dereference: true, preserveTimestamps: true, errorOnExist: true, force: false });
+  process.getBuiltinModule("node:fs/promises").cp(source, target, { recursive: true, dereference: true, preserveTimestamps: true, errorOnExist: true, force: false });
 
 /** Copies with `primary`, falling back to the stream copy on a recoverable error. Returns which path was used. */
 export async function copyTreeDereferenced(source: string, target: string, primary: TreeCopier = nodeCopyTree): Promise<"primary" | "stream"> {
@@ -32,6 +34,7 @@ export async function copyTreeDereferenced(source: string, target: string, prima
 
 /** The fallback: walk, follow links (each real folder once, so a link cycle cannot loop), copy bytes by stream. */
 export async function streamCopyTree(source: string, target: string, visited = new Set<string>()): Promise<void> {
+  const { mkdir, readdir, realpath, stat, utimes } = process.getBuiltinModule("node:fs/promises");
   const real = await realpath(source);
   if (visited.has(real)) return;
   visited.add(real);

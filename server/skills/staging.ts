@@ -5,7 +5,6 @@
  * Non-throwing: a failure is a reason, and the run goes on with the absolute source path as the fallback.
  */
 import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { sha256 } from "../node-crypto.ts";
 import { copyTreeDereferenced, nodeCopyTree, type TreeCopier } from "./copy-tree.ts";
@@ -30,6 +29,8 @@ export async function stageSkill(sourceDir: string, cwd: string, copy: TreeCopie
   if (existing && !existing.isDirectory()) {
     return { staged: false, code: "staging-dir-not-a-folder", reason: `${STAGING_DIR} exists in the project but is not a folder; skills were not staged` };
   }
+  // Fetched, not imported: only a run that stages skills pays for loading node:fs/promises (see copy-tree.ts).
+  const { rename, rm } = process.getBuiltinModule("node:fs/promises");
   try {
     if (!existing) {
       mkdirSync(stagingRoot, { recursive: true });

@@ -2,11 +2,14 @@
  * What the binary's shell loads before `od serve` listens: its entry chunk and the chunks that one imports
  * statically. Node's built-ins are JavaScript modules in Bun, and each costs start-up time (node:fs about a
  * millisecond, node:path a third of one), so the shell imports none; the engine loads them after listen, in steps.
+ * And what `od run` loads before its agent starts: node:fs, node:path and node:buffer only. node:fs/promises with the
+ * node:events it brings, node:os and node:url cost a compiled program ~1.1 + ~1.2, ~0.45 and ~1.2 ms to load, so the
+ * modules on the run's path fetch them where a run needs them.
  */
 import { expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { buildEmbeddedAssets, odBundleConfig } from "../../scripts/build-binary.ts";
 
 /** Static import specifiers of a minified ESM file (`import{a}from"x"`, `import"x"`, `export{a}from"x"`). */
@@ -14,27 +17,55 @@ function staticImports(code: string): string[] {
   return [...code.matchAll(/(?:^|[;\s}])(?:import|export)\s*(?:[\w${},*\s]+?\s*from\s*)?"([^"]+)"/g)].map((m) => m[1]!);
 }
 
-test("the binary's shell imports no node built-in before it listens", async () => {
+/** Dynamic import specifiers of a minified ESM file (`import("./chunk-x.js")`). */
+function dynamicImports(code: string): string[] {
+  return [...code.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
+}
+
+/** The bundle as the binary embeds it, in a temp folder; its files' text and a walk of their static imports. */
+async function withBundle(use: (bundle: { entry: string; files: string[]; builtinsOf: (roots: string[]) => { chunks: number; builtins: string[] } }) => void): Promise<void> {
   await buildEmbeddedAssets();
   const outdir = mkdtempSync(join(tmpdir(), "od-shell-bundle-"));
   try {
     const result = await Bun.build({ ...odBundleConfig(), outdir });
     expect(result.success).toBe(true);
-    const entry = result.outputs.find((o) => o.kind === "entry-point")!;
-    const seen = new Set<string>();
-    const builtins: string[] = [];
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const specifier of staticImports(readFileSync(file, "utf8"))) {
-        if (specifier.startsWith("./")) visit(join(outdir, specifier.slice(2)));
-        else if (!specifier.startsWith("/$bunfs/")) builtins.push(specifier);
-      }
+    const builtinsOf = (roots: string[]) => {
+      const seen = new Set<string>();
+      const builtins = new Set<string>();
+      const visit = (file: string) => {
+        if (seen.has(file)) return;
+        seen.add(file);
+        for (const specifier of staticImports(readFileSync(file, "utf8"))) {
+          if (specifier.startsWith("./")) visit(join(outdir, specifier.slice(2)));
+          else if (!specifier.startsWith("/$bunfs/")) builtins.add(specifier);
+        }
+      };
+      for (const root of roots) visit(root);
+      return { chunks: seen.size, builtins: [...builtins].sort() };
     };
-    visit(entry.path);
-    expect(seen.size).toBeGreaterThan(1); // the walk follows the entry's chunk imports
-    expect(builtins).toEqual([]);
+    use({ entry: result.outputs.find((o) => o.kind === "entry-point")!.path, files: result.outputs.map((o) => o.path), builtinsOf });
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
+}
+
+test("the binary's shell imports no node built-in before it listens", async () => {
+  await withBundle(({ entry, builtinsOf }) => {
+    const shell = builtinsOf([entry]);
+    expect(shell.chunks).toBeGreaterThan(1); // the walk follows the entry's chunk imports
+    expect(shell.builtins).toEqual([]);
+  });
+}, 60_000);
+
+test("`od run` imports only node:fs, node:path and node:buffer of node's built-ins before its agent starts", async () => {
+  await withBundle(({ entry, files, builtinsOf }) => {
+    // The run command's chunk (found by its summary), and the run machinery it imports when it runs.
+    const runCommand = files.find((file) => file.endsWith(".js") && readFileSync(file, "utf8").includes("run one agent on one prompt in a project folder"))!;
+    expect(runCommand).toBeDefined();
+    const machinery = dynamicImports(readFileSync(runCommand, "utf8")).map((specifier) => join(dirname(runCommand), specifier));
+    expect(machinery.length).toBeGreaterThanOrEqual(3); // the store, the services, the data dir's set-up
+    const run = builtinsOf([entry, runCommand, ...machinery]);
+    // The bundle names node's built-ins without their `node:` prefix; bun:sqlite is required when the store opens.
+    expect(run.builtins.map((name) => name.replace(/^node:/, ""))).toEqual(["buffer", "fs", "path"]);
+  });
 }, 60_000);

@@ -8,7 +8,6 @@
  * folder.
  */
 import { constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
 import type { AgentEventOf } from "../../contracts/events.ts";
 import { BodyFile } from "./artifact-body-file.ts";
@@ -181,7 +180,7 @@ export class ArtifactSpool {
 
   #stagingDir(): string {
     // mkdtemp creates the folder 0700: the bodies are readable by this user only.
-    return (this.#staging ??= mkdtempSync(join(tmpdir(), "od-artifacts-")));
+    return (this.#staging ??= mkdtempSync(join(process.getBuiltinModule("node:os").tmpdir(), "od-artifacts-")));
   }
 }
 
