@@ -9,6 +9,7 @@
  * Concurrent calls for the same DSH home share one promise.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseDshProbe, type DshProbeParse } from "../runtimes/protocols/dsh-profile/probe.ts";
 import type { DshRuntimeSource } from "./embedded-runtime.ts";
@@ -51,7 +52,7 @@ export type DshSetupOptions = {
 };
 
 /** `$DSH_HOME`, else `~/.dsh`. */
-export const resolveDshHome = (env: Record<string, string | undefined>): string => env.DSH_HOME || join(env.HOME || process.getBuiltinModule("node:os").homedir(), ".dsh");
+export const resolveDshHome = (env: Record<string, string | undefined>): string => env.DSH_HOME || join(env.HOME || homedir(), ".dsh");
 export const dshProfileDir = (dshHome: string): string => join(dshHome, "profiles", DSH_PROFILE_NAME);
 
 /** The default probe: preflight `package.json`, then `--probe` (10 s) parsed strictly. */

@@ -3,6 +3,7 @@
  * content blocks. Pure functions.
  */
 import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { McpServerConfig, TransportDefFacts } from "../types.ts";
 
 /** ACP protocol version we speak. */
@@ -78,8 +79,7 @@ export function promptBlocks(prompt: string, imagePaths: string[], format: Trans
   const blocks: Record<string, unknown>[] = [{ type: "text", text: prompt }];
   for (const path of imagePaths) {
     const mimeType = imageMimeType(path);
-    // node:url is fetched for the one case that needs it: imported, it cost every `od run` ~1.2 ms of its start.
-    const uri = format === "file-url" ? process.getBuiltinModule("node:url").pathToFileURL(path).href : path;
+    const uri = format === "file-url" ? pathToFileURL(path).href : path;
     blocks.push({ type: "resource_link", uri, name: basename(path), ...(mimeType ? { mimeType } : {}) });
   }
   return blocks;

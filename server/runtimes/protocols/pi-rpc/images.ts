@@ -2,6 +2,7 @@
  * Images for pi's `prompt` command: base64 ImageContent objects. At most 10, png/jpg/jpeg/gif/webp, ≤ 20 MB each;
  * anything unreadable or invalid is skipped with a reason rather than failing the run.
  */
+import { readFile, stat } from "node:fs/promises";
 import { extname } from "node:path";
 
 export const PI_MAX_IMAGES = 10;
@@ -14,8 +15,6 @@ export type PiImage = { type: "image"; data: string; mimeType: string };
 
 /** Reads the images; `skipped` explains each one left out. */
 export async function loadPiImages(paths: string[]): Promise<{ images: PiImage[]; skipped: string[] }> {
-  // Fetched, not imported: every `od run` loads this module, and only pi's runs with images read any.
-  const { readFile, stat } = process.getBuiltinModule("node:fs/promises");
   const images: PiImage[] = [];
   const skipped: string[] = [];
   for (const path of paths) {

@@ -2,6 +2,7 @@
  * pi's session handle: the single `.jsonl` in its session dir that appeared or changed during the run.
  * `changedSessionFile` is a pure comparison of two snapshots; `snapshotSessionDir` reads one (missing dir → empty).
  */
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 /** One file's identity for change detection. */
@@ -9,8 +10,6 @@ export type SessionFileStat = { name: string; mtimeMs: number; size: number };
 
 /** The `.jsonl` files of a session dir (recursively one level: pi nests per-cwd folders). */
 export async function snapshotSessionDir(dir: string): Promise<SessionFileStat[]> {
-  // Fetched, not imported: every `od run` loads this module, and only pi's runs read a session dir.
-  const { readdir, stat } = process.getBuiltinModule("node:fs/promises");
   const out: SessionFileStat[] = [];
   const visit = async (folder: string, prefix: string, depth: number) => {
     let entries;
