@@ -1,6 +1,7 @@
 // The floors the benchmarks report beside od (bench/fixtures, compiled by compileFixture as od is) do the work they
 // stand for, so a floor is never the figure of a program that failed early.
 import { expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readBlocks, sseData, startBenchServer } from "../../bench/support/daemon.ts";
@@ -49,6 +50,35 @@ test("the line relay passes its stdin to the CLI and prints each of the CLI's JS
     { type: "agent", id: 1, event: { n: 1 } },
     { type: "agent", id: 2, event: { said: "hello" } },
   ]);
+}, 30_000);
+
+test("the recording relay commits the run before its CLI starts, then its events and its end, and prints the events", async () => {
+  using dir = tempDir("od-recording-relay-");
+  const relay = await compileFixture("recording-relay", dir.path);
+  // The CLI prints how many runs the relay's database held as running while it ran: the record is there before it.
+  const dataDir = join(dir.path, "data");
+  const countRunning = join(dir.path, "count-running.ts");
+  writeFileSync(
+    countRunning,
+    'import { Database } from "bun:sqlite";\n' +
+      'const db = new Database(process.argv[2], { readonly: true });\n' +
+      "console.log(db.query(\"SELECT count(*) AS n FROM runs WHERE status = 'running'\").get().n);\n",
+  );
+  const cli = join(dir.path, "cli.sh");
+  const running = `"${process.execPath}" "${countRunning}" "${join(dataDir, "relay.db")}"`;
+  writeFileSync(cli, `#!/bin/sh\nread prompt\nprintf '{"said":"%s","running":%s}\\n' "$prompt" "$(${running})"\n`, { mode: 0o755 });
+  const child = Bun.spawn([relay, dataDir, cli], { stdin: new TextEncoder().encode("hello\n"), stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  expect(err).toBe("");
+  expect(code).toBe(0);
+  expect(out.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ type: "agent", id: 1, event: { said: "hello", running: 1 } }]);
+  const db = new Database(join(dataDir, "relay.db"), { readonly: true });
+  try {
+    expect(db.query("SELECT status, exit_code AS exitCode FROM runs").all()).toEqual([{ status: "ended", exitCode: 0 }]);
+    expect(db.query("SELECT last_id AS lastId, events FROM run_event_batches").all()).toEqual([{ lastId: 1, events: out.trim() }]);
+  } finally {
+    db.close();
+  }
 }, 30_000);
 
 test("the SSE relay streams a run's lines as numbered events to a reader and ends its stream with an end frame", async () => {
