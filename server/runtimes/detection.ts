@@ -251,12 +251,10 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
     }
     return { info, capabilities: {}, liveModels: null };
   }
-  // Executable lookup uses the daemon's env, as a run's does; the probes get the env a run's child gets.
-  const launch: AgentLaunch = deps.remote ? resolved.launch : { ...resolved.launch, env: agentChildEnv(def, env, deps.configuredEnv?.(def.id)) };
-  if (!deps.remote) info.path = launch.path;
+  if (!deps.remote) info.path = resolved.launch.path;
   // Stamped before probing (a local executable only): a file replaced while it is probed differs next time, and is
   // probed again.
-  const executable = deps.remote ? undefined : stampExecutable(launch.path);
+  const executable = deps.remote ? undefined : stampExecutable(resolved.launch.path);
   if (deps.forRun && executable) {
     // A run needs what the last probe of this same executable found: three CLI processes fewer before it starts.
     const lastGood = deps.lastGood?.(def.id);
@@ -264,6 +262,9 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
       return { info: lastGood.info, capabilities: lastGood.capabilities, liveModels: lastGood.liveModels ?? null, executable, reused: true };
     }
   }
+  // Executable lookup uses the daemon's env, as a run's does; the probes get the env a run's child gets (built only
+  // here: a run that reuses the last probe needs neither it nor the configured env it reads from the database).
+  const launch: AgentLaunch = deps.remote ? resolved.launch : { ...resolved.launch, env: agentChildEnv(def, env, deps.configuredEnv?.(def.id)) };
 
   const version = await runWithRetry(run, launchArgv(launch, def.versionArgs), {
     env: launch.env,

@@ -40,3 +40,19 @@ test("forRun probes availability and capabilities only: no auth probe, no model 
   const calls = (await Bun.file(join(tmp.path, "calls.log")).text()).trim().split("\n").sort();
   expect(calls).toEqual(["--help", "--version"]);
 });
+
+test("forRun reuses the last probe of the same executable: no probe, and the probes' env (with the configured part) is not built", async () => {
+  writeFakeCli(bin, "od-fake-reused", `echo "$@" >> "${join(tmp.path, "reused-calls.log")}"; case "$1" in --version) echo 3.0;; esac`);
+  const def = testDef("reused");
+  const configuredReads: string[] = [];
+  const configuredEnv = (id: string) => (configuredReads.push(id), { OD_TEST_CONFIGURED: "1" });
+  const first = await detectAgent(def, { ...deps(), forRun: true, configuredEnv });
+  expect(first.info.version).toBe("3.0");
+  expect(configuredReads).toEqual(["reused"]);
+  const lastGood = { info: first.info, capabilities: first.capabilities, liveModels: first.liveModels, executable: first.executable! };
+  const again = await detectAgent(def, { ...deps(), forRun: true, configuredEnv, lastGood: () => lastGood });
+  expect(again.reused).toBe(true);
+  expect(again.info.version).toBe("3.0");
+  expect(configuredReads).toEqual(["reused"]);
+  expect((await Bun.file(join(tmp.path, "reused-calls.log")).text()).trim().split("\n")).toEqual(["--version"]);
+});
