@@ -33,6 +33,8 @@ export type EventLogOptions = {
   flushBatchSize?: number;
   /** …or as soon as this many characters of JSON are pending. */
   flushChars?: number;
+  /** Told the length of each event's JSON as it is logged (the run service's meter of event text). */
+  countText?: (chars: number) => void;
 };
 
 /**
@@ -102,6 +104,7 @@ export class RunEventLog {
   readonly #flushDelayMs: number;
   readonly #flushBatchSize: number;
   readonly #flushChars: number;
+  readonly #countText: ((chars: number) => void) | undefined;
   #tailChars = 0;
   #pendingChars = 0;
   #lastId: number;
@@ -120,6 +123,7 @@ export class RunEventLog {
     this.#flushDelayMs = options.flushDelayMs ?? DEFAULT_FLUSH_DELAY_MS;
     this.#flushBatchSize = options.flushBatchSize ?? 500;
     this.#flushChars = options.flushChars ?? 1024 * 1024;
+    this.#countText = options.countText;
     // Ids continue after whatever an earlier daemon persisted, or may have sent, for this run.
     this.#lastId = persistence.lastEventId(runId);
     this.#reservedThrough = this.#lastId;
@@ -150,6 +154,7 @@ export class RunEventLog {
     if (this.#tail.length > this.#tailSize || this.#tailChars > this.#tailCharsMax) this.#trimTail();
     this.#pending.push(logged);
     this.#pendingChars += logged.json.length;
+    this.#countText?.(logged.json.length);
     if (stored.type === "end") {
       this.#ended = true;
       this.flush();

@@ -36,6 +36,30 @@ export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
   };
 }
 
+/** A running count of characters: how much text has gone by since `reset` (a collection that took its garbage). */
+export type TextMeter = {
+  count(chars: number): void;
+  readonly chars: number;
+  reset(): void;
+};
+
+export function createTextMeter(): TextMeter {
+  let chars = 0;
+  return {
+    count: (more) => void (chars += more),
+    get chars() {
+      return chars;
+    },
+    reset: () => void (chars = 0),
+  };
+}
+
+/**
+ * The JSON text of the events every run of this process has logged since the run service last collected before
+ * storing an answer (`LOGGED_CHARS_BEFORE_ANSWER_GC` in run-service.ts).
+ */
+export const loggedEventText = createTextMeter();
+
 /**
  * The process's pacer for bulk run text. Measured on the daemon (bench/memory.ts's 200 MB plain answer read late):
  * peak ~300 → ~240 MB, the replay ~4 % slower.

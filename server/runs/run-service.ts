@@ -41,11 +41,19 @@ import { composePrompt, type TranscriptTurn } from "./prompt.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
 import { jitAfterEvents } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
+import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
 /** A folded answer at least this large (characters) is written after a garbage collection (see `finish`). */
 export const LARGE_FOLD_CHARS = 1_000_000;
+
+/**
+ * Once this much event text (characters of JSON, all runs of the process together) has been logged since the last
+ * such collection, a run's answer is written after one too, however small the answer: the heap then holds the
+ * streams' promoted garbage, about as much as JavaScriptCore lets it grow before it collects by itself (see `finish`).
+ */
+export const LOGGED_CHARS_BEFORE_ANSWER_GC = 4_000_000;
 
 /** What the run service needs to know about installed agents (the AgentCatalog provides it). */
 export interface AgentDirectory {
@@ -80,6 +88,8 @@ export type RunServiceDeps = {
   locations?: LocationDetections;
   /** A full garbage collection (the platform's; a test's counter). */
   collectGarbage?: () => void;
+  /** The event text logged since the last collection before an answer (default: the process's own meter). */
+  loggedText?: TextMeter;
   /** Called once a run has settled (its end delivered, its records written): the daemon checkpoints the WAL then. */
   afterRun?: () => void;
 };
@@ -192,7 +202,7 @@ export class RunService {
       return { conversationId, history, assistantMessageId };
     });
 
-    const log = new RunEventLog(runId, store.runs);
+    const log = new RunEventLog(runId, store.runs, { countText: (this.deps.loggedText ?? loggedEventText).count });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
     live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history, detected, changes })
@@ -368,9 +378,15 @@ export class RunService {
       this.#finishRecords(live.id, ending, exit, produced, tally);
       live.output?.close();
       // Writing the folded answer makes a few brief copies of it (its JSON, sqlite's binding and record). After a
-      // long stream the heap is full of its garbage, and the copies grew it further (a 3M-character answer: peak
-      // RSS 120 MB instead of 104 MB): a large answer is written after a collection.
-      if (folder.keptChars >= LARGE_FOLD_CHARS) (this.deps.collectGarbage ?? collectGarbage)();
+      // long stream the heap is full of its garbage, and the copies grew it further: a large answer is written after
+      // a collection (a 3M-character answer: peak RSS 120 MB instead of 104 MB), and so is any answer once the
+      // process's runs together have logged much text since the last one (ten runs of 10k events each ending at
+      // once: the daemon's peak over idle ~2 MB lower, and its worst rounds ~5 MB; see LOGGED_CHARS_BEFORE_ANSWER_GC).
+      const loggedText = this.deps.loggedText ?? loggedEventText;
+      if (folder.keptChars >= LARGE_FOLD_CHARS || loggedText.chars >= LOGGED_CHARS_BEFORE_ANSWER_GC) {
+        (this.deps.collectGarbage ?? collectGarbage)();
+        loggedText.reset();
+      }
       store.messages.complete(run.assistantMessageId, { events: folder.events, endedAt: Date.now(), files: produced });
     };
 

@@ -193,3 +193,12 @@ test("a reader whose queue overflows (a stalled client) falls back to persistenc
   expect(ids).toEqual(Array.from({ length: 25_001 }, (_, i) => i + 1));
   expect(persistence.reads).toBeGreaterThan(0);
 });
+
+test("each logged event's JSON length is counted once, as it is logged (the run service's meter of event text)", () => {
+  const counted: number[] = [];
+  const persistence = memoryPersistence();
+  const log = new RunEventLog("run_1", persistence, { countText: (chars) => counted.push(chars) });
+  for (let n = 1; n <= 3; n++) log.append(diagnostic(n));
+  log.flush();
+  expect(counted).toEqual(persistence.eventsAfter("run_1", 0).map((event) => event.json.length));
+});

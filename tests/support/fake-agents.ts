@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { RunService, type RunServiceDeps } from "../../server/runs/run-service.ts";
+import { createTextMeter } from "../../server/runs/garbage-pacer.ts";
 import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
@@ -64,6 +65,8 @@ export async function runHarness(options: {
   inputs?: RunServiceDeps["inputs"];
   /** Replaces the platform's garbage collection (to count its calls). */
   collectGarbage?: RunServiceDeps["collectGarbage"];
+  /** The event text logged since the last collection (default: a meter of this harness's own, starting at 0). */
+  loggedText?: RunServiceDeps["loggedText"];
   /** Called once each run has settled (the daemon checkpoints then). */
   afterRun?: RunServiceDeps["afterRun"];
 }): Promise<RunHarness> {
@@ -99,6 +102,8 @@ export async function runHarness(options: {
     ...(options.locations ? { locations: options.locations } : {}),
     ...(options.inputs ? { inputs: options.inputs } : {}),
     ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
+    // Each harness its own meter: the text other tests' runs logged in this process does not decide this one's.
+    loggedText: options.loggedText ?? createTextMeter(),
     ...(options.afterRun ? { afterRun: options.afterRun } : {}),
   });
   const projectPath = options.projectPath?.(projectDir) ?? projectDir;
