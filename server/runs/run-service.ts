@@ -381,7 +381,7 @@ export class RunService {
       // long stream the heap is full of its garbage, and the copies grew it further: a large answer is written after
       // a collection (a 3M-character answer: peak RSS 120 MB instead of 104 MB), and so is any answer once the
       // process's runs together have logged much text since the last one (ten runs of 10k events each ending at
-      // once: the daemon's peak over idle ~2 MB lower, and its worst rounds ~5 MB; see LOGGED_CHARS_BEFORE_ANSWER_GC).
+      // once: the daemon's peak over idle ~2 MB lower, its worst rounds 2–5 MB; see LOGGED_CHARS_BEFORE_ANSWER_GC).
       const loggedText = this.deps.loggedText ?? loggedEventText;
       if (folder.keptChars >= LARGE_FOLD_CHARS || loggedText.chars >= LOGGED_CHARS_BEFORE_ANSWER_GC) {
         (this.deps.collectGarbage ?? collectGarbage)();
