@@ -119,12 +119,15 @@ export class RunService {
   readonly #hurry = new AbortController();
   /** Counts the events runs stream: the JIT compiles as usual once a stream proves long (platform/jit-policy.ts). */
   readonly #countForJit = jitAfterEvents();
+  /** The event text every run logs, from which a run's end decides to collect before storing its answer. */
+  readonly #loggedText: TextMeter;
   #shuttingDown = false;
 
   constructor(private readonly deps: RunServiceDeps) {
     this.#timeouts = resolveRunTimeouts(deps.env, deps.timeouts);
     this.#platform = deps.platform ?? process.platform;
     this.#remote = deps.remote ?? { env: deps.env };
+    this.#loggedText = deps.loggedText ?? loggedEventText;
     this.#locations =
       deps.locations ??
       new LocationDetections({
@@ -202,7 +205,7 @@ export class RunService {
       return { conversationId, history, assistantMessageId };
     });
 
-    const log = new RunEventLog(runId, store.runs, { countText: (this.deps.loggedText ?? loggedEventText).count });
+    const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
     live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history, detected, changes })
@@ -382,10 +385,9 @@ export class RunService {
       // a collection (a 3M-character answer: peak RSS 120 MB instead of 104 MB), and so is any answer once the
       // process's runs together have logged much text since the last one (ten runs of 10k events each ending at
       // once: the daemon's peak over idle ~2 MB lower, its worst rounds 2–5 MB; see LOGGED_CHARS_BEFORE_ANSWER_GC).
-      const loggedText = this.deps.loggedText ?? loggedEventText;
-      if (folder.keptChars >= LARGE_FOLD_CHARS || loggedText.chars >= LOGGED_CHARS_BEFORE_ANSWER_GC) {
+      if (folder.keptChars >= LARGE_FOLD_CHARS || this.#loggedText.chars >= LOGGED_CHARS_BEFORE_ANSWER_GC) {
         (this.deps.collectGarbage ?? collectGarbage)();
-        loggedText.reset();
+        this.#loggedText.reset();
       }
       store.messages.complete(run.assistantMessageId, { events: folder.events, endedAt: Date.now(), files: produced });
     };
