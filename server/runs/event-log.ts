@@ -1,9 +1,14 @@
 /**
- * One run's event log: assigns ids, keeps a bounded in-memory tail for live readers, appends to sqlite in batches,
- * and lets any number of subscribers replay "everything after id N" and then follow live — with no gap and no
- * duplicate at the hand-over, because replay and live delivery are both keyed by id. Events are kept as their JSON
+ * One run's event log: assigns ids, appends to sqlite in group commits, keeps a bounded in-memory tail for live
+ * readers, and lets any number of subscribers replay "everything after id N" and then follow live — with no gap and
+ * no duplicate at the hand-over, because replay and live delivery are both keyed by id. Events are kept as their JSON
  * text (LoggedEvent), serialized once at append: what sqlite stores and what every SSE reader writes.
+ *
+ * Durable before delivered: an event reaches readers (and the tail) only once the commit that stores it has returned,
+ * so whatever a reader saw is in every later replay, even after a kill -9 of the daemon. Appends made in one turn of
+ * the event loop (a chunk of a CLI's output) share one commit, made at the end of that turn.
  */
+import { setImmediate, clearImmediate } from "node:timers";
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
 import { bulkTextPacer } from "./garbage-pacer.ts";
 import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
@@ -12,10 +17,8 @@ export interface EventPersistence {
   appendEvents(runId: string, events: readonly LoggedEvent[]): void;
   /** Persisted events with id > afterId, in order: at most `limit`, and no more than fit in `maxChars` (at least one). */
   eventsAfter(runId: string, afterId: number, limit?: number, maxChars?: number): LoggedEvent[];
-  /** The highest id the run may have handed out: its last persisted event's, or its id reservation's if higher. */
+  /** The highest id the run has used: its last persisted event's (or an older od's id reservation, if higher). */
   lastEventId(runId: string): number;
-  /** Record, durably and before returning, that ids up to `throughId` may reach readers before they are persisted. */
-  reserveEventIds(runId: string, throughId: number): void;
 }
 
 export type EventLogOptions = {
@@ -27,7 +30,10 @@ export type EventLogOptions = {
   tailSize?: number;
   /** …and at most this many characters of their JSON (events can be large: a plain CLI's stdout chunks). */
   tailChars?: number;
-  /** Flush to sqlite at most this long after an append. */
+  /**
+   * Flush to sqlite at most this long after an append; 0 (the default): at the end of the event loop's turn, so a
+   * reader waits for no timer (readers get an event only once it is stored).
+   */
   flushDelayMs?: number;
   /** …or as soon as this many events are pending. */
   flushBatchSize?: number;
@@ -58,21 +64,11 @@ type Follower = {
 const DEFAULT_TAIL_SIZE = 32;
 
 /**
- * Default `flushDelayMs`. Events wait in memory at most this long: what outlives a young-generation collection is
- * promoted and then freed only by a full one, so pending events and the tail are kept short-lived. With ten runs
- * streaming at 5k events/s each, a 10 ms delay, a 32-event tail and 32-delta text blocks (text-buffer.ts) held the
- * daemon's peak at +31–34 MB over idle instead of +40–41 MB (50 ms, 256, 256), at the cost of ~100 small sqlite
- * transactions a second per run at that rate instead of ~20.
+ * Default `flushDelayMs`: none. An event waits in memory only until the turn that appended it ends, which also keeps
+ * pending events short-lived (what outlives a young-generation collection is freed only by a full one). At 5k events/s
+ * a CLI's output arrives a chunk per turn, so a commit carries the chunk's events, not one each.
  */
-const DEFAULT_FLUSH_DELAY_MS = 10;
-
-/**
- * Ids are reserved this many at a time. Readers get an event before its batch is persisted, so a daemon killed with
- * SIGKILL may have sent ids sqlite never got; the next daemon continues after the reservation instead, and no id is
- * ever sent twice with different content. One small write (a commit of its own) per this many events: with 1024, a
- * 100k-line `od run` spent ~9 ms of its ~450 on them. A larger gap after a crash costs nothing: ids only order.
- */
-const ID_RESERVATION = 8192;
+const DEFAULT_FLUSH_DELAY_MS = 0;
 
 /**
  * Most events, and characters of JSON, a caught-up reader's queue holds before it falls back to reading: about a
@@ -107,10 +103,11 @@ export class RunEventLog {
   readonly #countText: ((chars: number) => void) | undefined;
   #tailChars = 0;
   #pendingChars = 0;
+  /** The last id handed out by `append`. */
   #lastId: number;
-  /** Ids up to this one are reserved in sqlite and may be handed out before they are persisted. */
-  #reservedThrough: number;
-  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last id committed to sqlite: readers get nothing past it. */
+  #storedId: number;
+  #flushTimer: { cancel(): void } | undefined;
   #ended = false;
 
   constructor(
@@ -124,9 +121,9 @@ export class RunEventLog {
     this.#flushBatchSize = options.flushBatchSize ?? 500;
     this.#flushChars = options.flushChars ?? 1024 * 1024;
     this.#countText = options.countText;
-    // Ids continue after whatever an earlier daemon persisted, or may have sent, for this run.
+    // Ids continue after whatever an earlier daemon persisted for this run: readers never saw more than that.
     this.#lastId = persistence.lastEventId(runId);
-    this.#reservedThrough = this.#lastId;
+    this.#storedId = this.#lastId;
   }
 
   get lastId(): number {
@@ -137,21 +134,15 @@ export class RunEventLog {
     return this.#ended;
   }
 
-  /** Assign the next id and a timestamp, keep, persist (batched) and wake readers. Returns the stored event. */
-  append(event: NewRunEvent): RunEvent {
+  /**
+   * Assign the next id and a timestamp (now, or `at` for an event recorded after the fact: the end of a run od lost is
+   * dated when the run was last seen) and queue it for the next commit, after which readers get it.
+   */
+  append(event: NewRunEvent, at = Date.now()): RunEvent {
     if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
-    const id = ++this.#lastId;
-    if (id > this.#reservedThrough) {
-      // Before the id can reach any reader: a restart after a crash must never hand it out again.
-      this.#reservedThrough = id + ID_RESERVATION - 1;
-      this.persistence.reserveEventIds(this.runId, this.#reservedThrough);
-    }
-    const stored = { ...event, id, ts: Date.now() } as RunEvent;
+    const stored = { ...event, id: ++this.#lastId, ts: at } as RunEvent;
     const logged = toLoggedEvent(stored);
     if (logged.json.length >= LARGE_EVENT_CHARS) bulkTextPacer.count(logged.json.length);
-    this.#tail.push(logged);
-    this.#tailChars += logged.json.length;
-    if (this.#tail.length > this.#tailSize || this.#tailChars > this.#tailCharsMax) this.#trimTail();
     this.#pending.push(logged);
     this.#pendingChars += logged.json.length;
     this.#countText?.(logged.json.length);
@@ -161,16 +152,47 @@ export class RunEventLog {
     } else if (this.#pending.length >= this.#flushBatchSize || this.#pendingChars >= this.#flushChars) {
       this.flush();
     } else {
-      this.#flushTimer ??= setTimeout(() => this.flush(), this.#flushDelayMs);
+      this.#flushTimer ??= this.#scheduleFlush();
     }
-    if (this.#followers.size) for (const follower of this.#followers) this.#deliver(follower, logged);
     return stored;
   }
 
-  #deliver(follower: Follower, logged: LoggedEvent): void {
+  #scheduleFlush(): { cancel(): void } {
+    const flush = () => {
+      this.#flushTimer = undefined;
+      this.flush();
+    };
+    if (this.#flushDelayMs > 0) {
+      const timer = setTimeout(flush, this.#flushDelayMs);
+      return { cancel: () => clearTimeout(timer) };
+    }
+    const immediate = setImmediate(flush);
+    return { cancel: () => clearImmediate(immediate) };
+  }
+
+  /** Commit pending events to sqlite now, then hand them to the tail and to readers. */
+  flush(): void {
+    this.#flushTimer?.cancel();
+    this.#flushTimer = undefined;
+    if (!this.#pending.length) return;
+    const batch = this.#pending.splice(0);
+    this.#pendingChars = 0;
+    this.persistence.appendEvents(this.runId, batch);
+    this.#storedId = batch[batch.length - 1]!.id;
+    for (const logged of batch) {
+      this.#tail.push(logged);
+      this.#tailChars += logged.json.length;
+    }
+    if (this.#tail.length > this.#tailSize || this.#tailChars > this.#tailCharsMax) this.#trimTail();
+    for (const follower of this.#followers) this.#deliver(follower, batch);
+  }
+
+  #deliver(follower: Follower, batch: readonly LoggedEvent[]): void {
     if (!follower.behind) {
-      follower.queue.push(logged);
-      follower.chars += logged.json.length;
+      for (const logged of batch) {
+        follower.queue.push(logged);
+        follower.chars += logged.json.length;
+      }
       if (follower.queue.length > FOLLOWER_MAX_EVENTS || follower.chars > FOLLOWER_MAX_CHARS) {
         follower.behind = true;
         follower.queue = [];
@@ -180,16 +202,6 @@ export class RunEventLog {
     const wake = follower.wake;
     follower.wake = undefined;
     wake?.();
-  }
-
-  /** Write pending events to sqlite now. */
-  flush(): void {
-    if (this.#flushTimer) clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
-    if (!this.#pending.length) return;
-    const batch = this.#pending.splice(0);
-    this.#pendingChars = 0;
-    this.persistence.appendEvents(this.runId, batch);
   }
 
   /**
@@ -208,16 +220,15 @@ export class RunEventLog {
   }
 
   /**
-   * The next events with id > afterId: from the tail when it reaches back far enough, else one page (at most
+   * The next stored events with id > afterId: from the tail when it reaches back far enough, else one page (at most
    * `MAX_BATCH`) from sqlite. A reader far behind (a late SSE client of a 100k-event run) thus holds one page at a
-   * time, never the whole run: it asks again from the page's last id.
+   * time, never the whole run: it asks again from the page's last id. Events not yet committed are not among them.
    */
   eventsAfter(afterId: number): LoggedEvent[] {
-    if (afterId >= this.#lastId) return [];
+    if (afterId >= this.#storedId) return [];
     const first = this.#tail[0];
     // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
     if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
-    this.flush();
     return readPage(this.persistence, this.runId, afterId);
   }
 
@@ -252,7 +263,7 @@ export class RunEventLog {
           // `end` is the last event a log takes, so it always closes its batch.
           if (last.type === "end") return;
         }
-        if (this.#ended && cursor >= this.#lastId) return;
+        if (this.#ended && cursor >= this.#storedId && !this.#pending.length) return;
         if (available.length || follower.queue.length) continue;
         await new Promise<void>((resolve) => (follower.wake = resolve));
       }
@@ -274,8 +285,8 @@ export class RunEventLog {
       return queued;
     }
     const available = this.eventsAfter(cursor);
-    // Nothing newer exists (even when ids reserved by an earlier daemon were never persisted): caught up.
-    if (!available.length || available[available.length - 1]!.id >= this.#lastId) follower.behind = false;
+    // Nothing newer is stored (even when an earlier daemon's id reservation left a gap): caught up.
+    if (!available.length || available[available.length - 1]!.id >= this.#storedId) follower.behind = false;
     return available;
   }
 }

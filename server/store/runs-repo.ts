@@ -35,6 +35,8 @@ export type RunEnding = {
   files: string[];
   /** Figures the CLI reported; absent when the run ended before any could be kept (a crash of ours). */
   usage?: RunUsageTotals;
+  /** When it ended, if not now (a run od lost ended when it was last seen). */
+  endedAt?: number;
 };
 
 const nullableString = (v: unknown) => (v === null || v === undefined ? null : String(v));
@@ -113,7 +115,7 @@ export class RunsRepo {
       .prepare(
         "UPDATE runs SET status = ?, ended_at = ?, exit_code = ?, signal = ?, failure_category = ?, failure_detail = ?, reason = ?, error_code = ?, files_json = ? WHERE id = ?",
       )
-      .run(ending.status, Date.now(), ending.exitCode, ending.signal, ending.failureCategory, ending.failureDetail, ending.reason, ending.errorCode, JSON.stringify(ending.files), id);
+      .run(ending.status, ending.endedAt ?? Date.now(), ending.exitCode, ending.signal, ending.failureCategory, ending.failureDetail, ending.reason, ending.errorCode, JSON.stringify(ending.files), id);
     const usage = ending.usage;
     if (usage) {
       this.db
@@ -202,18 +204,14 @@ export class RunsRepo {
     return Number(this.db.prepare("SELECT COALESCE(MAX(last_id), 0) AS id FROM run_event_batches WHERE run_id = ?").get(runId)?.id ?? 0);
   }
 
-  /** The highest id the run may have sent: its last persisted event's, or its reservation's if higher. */
+  /**
+   * The run's last persisted id, or the id reservation an older od (which sent events before storing them) recorded,
+   * if higher: ids go on after both, so none is ever reused.
+   */
   lastEventId(runId: string): number {
     const row = this.db
       .prepare("SELECT MAX((SELECT COALESCE(MAX(last_id), 0) FROM run_event_batches WHERE run_id = ?), COALESCE((SELECT event_ids_reserved FROM runs WHERE id = ?), 0)) AS id")
       .get(runId, runId);
     return Number(row?.id ?? 0);
-  }
-  /**
-   * Committed before it returns (WAL, synchronous = NORMAL: see openDatabase), so it outlives a crash or kill -9 of
-   * od: ids past it may reach readers before they are persisted, and a restarted od never hands them out again.
-   */
-  reserveEventIds(runId: string, throughId: number): void {
-    this.db.prepare("UPDATE runs SET event_ids_reserved = MAX(event_ids_reserved, ?) WHERE id = ?").run(throughId, runId);
   }
 }

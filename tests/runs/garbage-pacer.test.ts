@@ -43,7 +43,6 @@ function persistence(stored: LoggedEvent[] = []): EventPersistence {
     appendEvents: () => {},
     eventsAfter: (_runId, afterId) => stored.filter((event) => event.id > afterId),
     lastEventId: () => 0,
-    reserveEventIds: () => {},
   };
 }
 
