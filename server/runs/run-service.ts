@@ -34,6 +34,7 @@ import type { Store } from "../store/store.ts";
 import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
+import { foldStoredRun } from "./recovery.ts";
 import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
 import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
@@ -146,10 +147,7 @@ export class RunService {
     let recovered = 0;
     for (const run of this.deps.store.runs.unfinished(filter)) {
       if (this.#live.has(run.id) || (run.owner && run.owner.pid !== process.pid && isSameProcessRunning(run.owner))) continue;
-      const log = new RunEventLog(run.id, this.deps.store.runs);
-      const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
-      log.append(endEvent(ending, { code: null, signal: null }, run.files, run.startedAt ?? run.createdAt));
-      this.#finishRecords(run.id, ending, { code: null, signal: null }, run.files);
+      this.#endLostRun(run);
       // A remote run's cookie is swept there; here it had only the ssh or docker client.
       const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
       const cookie = location ? {} : { cookie: { name: RUN_COOKIE_VAR, value: run.id }, cookieSince: run.owner?.startTime };
@@ -158,6 +156,23 @@ export class RunService {
       recovered++;
     }
     return recovered;
+  }
+
+  /**
+   * Ends a run whose od died: its answer, tool calls and usage are rebuilt from the events it stored, and it ends when
+   * it was last seen (its last stored event), not when a later od noticed, so its duration is what it ran.
+   */
+  #endLostRun(run: RunSummary): void {
+    const { store } = this.deps;
+    const stored = foldStoredRun(store.runs, run.id);
+    const startedAt = run.startedAt ?? run.createdAt;
+    const endedAt = Math.max(startedAt, stored.lastEventAt ?? startedAt);
+    const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
+    const exit = { code: null, signal: null };
+    new RunEventLog(run.id, store.runs).append(endEvent(ending, exit, run.files, startedAt, endedAt), endedAt);
+    this.#finishRecords(run.id, ending, exit, run.files, stored.tally, endedAt);
+    const messageId = store.messages.ofRun(run.id);
+    if (messageId) store.messages.complete(messageId, { events: stored.folder.events, endedAt, files: run.files });
   }
 
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
@@ -579,8 +594,9 @@ export class RunService {
     return resolved.ok ? resolved.launch : undefined;
   }
 
-  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], tally?: UsageTally): void {
+  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], tally?: UsageTally, endedAt?: number): void {
     this.deps.store.runs.finish(runId, {
+      ...(endedAt !== undefined ? { endedAt } : {}),
       ...(tally ? { usage: tally.totals } : {}),
       status: ending.status,
       exitCode: exit.code,
@@ -661,7 +677,7 @@ function nativeResumeStyle(def: RuntimeAgentDef, reader: Invocation["reader"]): 
 }
 
 
-function endEvent(ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], startedAt: number): NewRunEvent {
+function endEvent(ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], startedAt: number, endedAt = Date.now()): NewRunEvent {
   return {
     type: "end",
     status: ending.status,
@@ -673,7 +689,7 @@ function endEvent(ending: RunEnding, exit: { code: number | null; signal: string
     ...(ending.guidance ? { guidance: ending.guidance } : {}),
     ...(ending.fixCommand ? { fixCommand: ending.fixCommand } : {}),
     files,
-    durationMs: Date.now() - startedAt,
+    durationMs: endedAt - startedAt,
   };
 }
 

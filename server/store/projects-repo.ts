@@ -97,6 +97,12 @@ export class MessagesRepo {
     return id;
   }
 
+  /** The assistant message a run answers in, if any. */
+  ofRun(runId: string): string | undefined {
+    const row = this.db.prepare("SELECT id FROM messages WHERE run_id = ? AND role = 'assistant' ORDER BY created_at DESC LIMIT 1").get(runId);
+    return row ? String(row.id) : undefined;
+  }
+
   /** Store the folded outcome of an assistant turn: its text is that of its events, stored once (message-text.ts). */
   complete(id: string, outcome: { events: PersistedEvent[]; endedAt: number; files: string[] }): void {
     this.db
