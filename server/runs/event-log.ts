@@ -65,10 +65,17 @@ const DEFAULT_TAIL_SIZE = 32;
 
 /**
  * Default `flushDelayMs`: none. An event waits in memory only until the turn that appended it ends, which also keeps
- * pending events short-lived (what outlives a young-generation collection is freed only by a full one). At 5k events/s
- * a CLI's output arrives a chunk per turn, so a commit carries the chunk's events, not one each.
+ * pending events short-lived (what outlives a young-generation collection is freed only by a full one).
  */
 const DEFAULT_FLUSH_DELAY_MS = 0;
+
+/**
+ * Commits come at most this often while events keep coming (the first after a pause is made at once). A CLI that od
+ * keeps up with arrives a line per chunk, and a commit per line writes a few WAL pages per event: a 50k-event HTTP API
+ * run took 1.66 s instead of 0.96 s. A millisecond groups the lines of a burst and adds at most that to the delivery
+ * of an event.
+ */
+const MIN_COMMIT_GAP_MS = 1;
 
 /**
  * Most events, and characters of JSON, a caught-up reader's queue holds before it falls back to reading: about a
@@ -108,6 +115,8 @@ export class RunEventLog {
   /** The last id committed to sqlite: readers get nothing past it. */
   #storedId: number;
   #flushTimer: { cancel(): void } | undefined;
+  /** When the last commit was made (performance.now()). */
+  #committedAt = -Infinity;
   #ended = false;
 
   constructor(
@@ -162,8 +171,9 @@ export class RunEventLog {
       this.#flushTimer = undefined;
       this.flush();
     };
-    if (this.#flushDelayMs > 0) {
-      const timer = setTimeout(flush, this.#flushDelayMs);
+    const delay = Math.max(this.#flushDelayMs, MIN_COMMIT_GAP_MS - (performance.now() - this.#committedAt));
+    if (delay > 0) {
+      const timer = setTimeout(flush, delay);
       return { cancel: () => clearTimeout(timer) };
     }
     const immediate = setImmediate(flush);
@@ -178,6 +188,7 @@ export class RunEventLog {
     const batch = this.#pending.splice(0);
     this.#pendingChars = 0;
     this.persistence.appendEvents(this.runId, batch);
+    this.#committedAt = performance.now();
     this.#storedId = batch[batch.length - 1]!.id;
     for (const logged of batch) {
       this.#tail.push(logged);
