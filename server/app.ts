@@ -4,6 +4,7 @@
  */
 import { Elysia, type AnyElysia } from "elysia";
 import { appConfigRoutes } from "./http/app-config.ts";
+import { DISK_FULL_MESSAGE, isDiskFull } from "./store/disk-space.ts";
 import { HttpError } from "./http/errors.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { healthRoutes } from "./http/health.ts";
@@ -33,6 +34,8 @@ export async function createApp(deps: AppDeps) {
       if (code === "PARSE" || error instanceof SyntaxError) return jsonError(400, "INVALID_JSON", "request body is not valid JSON");
       if (code === "VALIDATION") return jsonError(400, "BAD_REQUEST", String((error as Error).message));
       if (code === "NOT_FOUND") return jsonError(404, "NOT_FOUND", "no such route");
+      // Any write of any route (a project, a setting, an upload) that finds the data dir's disk full.
+      if (isDiskFull(error)) return jsonError(507, "DISK_FULL", DISK_FULL_MESSAGE);
       console.error("od: unhandled error", error);
       return jsonError(500, "INTERNAL", "internal error");
     })

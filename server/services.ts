@@ -13,6 +13,7 @@ import { AgentCatalog, discoverAcpModels, passDeadlineFromEnv } from "./runtimes
 import { FileDetectionCache } from "./runtimes/detection-cache.ts";
 import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
+import { DiskSpace } from "./store/disk-space.ts";
 import type { Store } from "./store/store.ts";
 
 export type Services = {
@@ -79,6 +80,7 @@ export function createServices(options: ServicesOptions): Services {
     timeouts: options.runTimeouts,
     inputs,
     outputDir: paths.runOutput,
+    space: new DiskSpace(paths.spaceReserve),
     ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store) } : {}),
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();

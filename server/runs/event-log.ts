@@ -41,6 +41,11 @@ export type EventLogOptions = {
   flushChars?: number;
   /** Told the length of each event's JSON as it is logged (the run service's meter of event text). */
   countText?: (chars: number) => void;
+  /**
+   * Told, once, that a commit failed (a full disk): the run should end. Until its `end`, events wait in memory and are
+   * tried again with it; no reader gets any of them before they are stored.
+   */
+  onStoreError?: (error: unknown) => void;
 };
 
 /**
@@ -89,6 +94,9 @@ const FOLLOWER_MAX_CHARS = 8 * 1024 * 1024;
 /** An event this large (a plain CLI's stdout chunk, a huge tool result) counts toward the garbage pacer. */
 const LARGE_EVENT_CHARS = 64 * 1024;
 
+/** Characters of JSON of a run's last events tried on their own when a full disk refused the batch ending it. */
+const LAST_WORDS_CHARS = 16 * 1024;
+
 /** Most events handed to a batch reader at once (a replay of a long run is cut into chunks of this size). */
 const MAX_BATCH = 1000;
 
@@ -108,6 +116,9 @@ export class RunEventLog {
   readonly #flushBatchSize: number;
   readonly #flushChars: number;
   readonly #countText: ((chars: number) => void) | undefined;
+  readonly #onStoreError: ((error: unknown) => void) | undefined;
+  /** A commit failed: no more are tried until the run's `end`. */
+  #storeFailed = false;
   #tailChars = 0;
   #pendingChars = 0;
   /** The last id handed out by `append`. */
@@ -130,6 +141,7 @@ export class RunEventLog {
     this.#flushBatchSize = options.flushBatchSize ?? 500;
     this.#flushChars = options.flushChars ?? 1024 * 1024;
     this.#countText = options.countText;
+    this.#onStoreError = options.onStoreError;
     // Ids continue after whatever an earlier daemon persisted for this run: readers never saw more than that.
     this.#lastId = persistence.lastEventId(runId);
     this.#storedId = this.#lastId;
@@ -158,6 +170,8 @@ export class RunEventLog {
     if (stored.type === "end") {
       this.#ended = true;
       this.flush();
+    } else if (this.#storeFailed) {
+      // Kept for the attempt made with `end`.
     } else if (this.#pending.length >= this.#flushBatchSize || this.#pendingChars >= this.#flushChars) {
       this.flush();
     } else {
@@ -187,7 +201,44 @@ export class RunEventLog {
     if (!this.#pending.length) return;
     const batch = this.#pending.splice(0);
     this.#pendingChars = 0;
-    this.persistence.appendEvents(this.runId, batch);
+    try {
+      this.persistence.appendEvents(this.runId, batch);
+    } catch (error) {
+      this.#storeFailedWith(batch, error);
+      return;
+    }
+    this.#delivered(batch);
+  }
+
+  /**
+   * A commit failed. Before `end` the batch waits for the attempt made with `end`. With `end`, the end alone is tried
+   * (what could not be stored is dropped: nobody saw it); if even that fails, readers still get the end from memory, so
+   * none waits forever, and the next od ends the run again from what is stored.
+   */
+  #storeFailedWith(batch: LoggedEvent[], error: unknown): void {
+    if (!this.#storeFailed) {
+      this.#storeFailed = true;
+      this.#onStoreError?.(error);
+    }
+    if (batch[batch.length - 1]!.type !== "end") {
+      this.#pending.unshift(...batch);
+      for (const logged of batch) this.#pendingChars += logged.json.length;
+      return;
+    }
+    // The run's last words (the error that says why, then `end`) fit where the whole batch did not.
+    const last = lastEventsWithin(batch, LAST_WORDS_CHARS);
+    try {
+      this.persistence.appendEvents(this.runId, last);
+    } catch {
+      // Not stored: delivered all the same (below).
+    }
+    // The tail's ids are contiguous; these may follow a gap.
+    this.#tail.length = 0;
+    this.#tailChars = 0;
+    this.#delivered(last);
+  }
+
+  #delivered(batch: readonly LoggedEvent[]): void {
     this.#committedAt = performance.now();
     this.#storedId = batch[batch.length - 1]!.id;
     for (const logged of batch) {
@@ -240,7 +291,9 @@ export class RunEventLog {
     const first = this.#tail[0];
     // Tail ids are contiguous, so the position of afterId + 1 is arithmetic.
     if (first && first.id <= afterId + 1) return this.#tail.slice(afterId + 1 - first.id);
-    return readPage(this.persistence, this.runId, afterId);
+    const page = readPage(this.persistence, this.runId, afterId);
+    // Nothing stored after afterId, yet newer ids were delivered: an end that a full disk kept from being stored.
+    return page.length ? page : this.#tail.filter((event) => event.id > afterId);
   }
 
   /**
@@ -339,4 +392,11 @@ function batchEnd(events: readonly LoggedEvent[], start: number): number {
     if (chars >= MAX_BATCH_CHARS) return i + 1;
   }
   return last;
+}
+
+/** The last events of `events` whose JSON adds up to at most `maxChars` (at least the last one). */
+function lastEventsWithin(events: readonly LoggedEvent[], maxChars: number): LoggedEvent[] {
+  let start = events.length - 1;
+  for (let chars = events[start]!.json.length; start > 0 && chars + events[start - 1]!.json.length <= maxChars; start--) chars += events[start - 1]!.json.length;
+  return events.slice(start);
 }

@@ -24,6 +24,8 @@ export class RunOutputFile implements TextSpill {
   constructor(
     private readonly dir: string,
     private readonly runId: string,
+    /** Told when the file cannot be written (a full disk): writing stops there, the run goes on without it. */
+    private readonly onError?: (error: unknown) => void,
   ) {}
 
   write(text: string): void {
@@ -53,11 +55,26 @@ export class RunOutputFile implements TextSpill {
     this.#pending = held ? [held] : [];
     this.#pendingChars = held.length;
     if (!text) return;
-    if (this.#fd === undefined) {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      this.#fd = openSync(runOutputPath(this.dir, this.runId), "w", 0o600);
+    try {
+      if (this.#fd === undefined) {
+        mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+        this.#fd = openSync(runOutputPath(this.dir, this.runId), "w", 0o600);
+      }
+      writeSync(this.#fd, text);
+    } catch (error) {
+      if (!this.onError) throw error;
+      this.abandon();
+      this.onError(error);
     }
-    writeSync(this.#fd, text);
+  }
+
+  /** Stops writing, with what is pending left unwritten (the disk is full: what room is left goes to the run's end). */
+  abandon(): void {
+    this.#pending = [];
+    this.#pendingChars = 0;
+    this.#closed = true;
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
   }
 }
 

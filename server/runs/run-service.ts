@@ -35,6 +35,8 @@ import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput }
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { EventFolder } from "./fold.ts";
 import { foldStoredRun } from "./recovery.ts";
+import { storeFailureEnding } from "./store-failures.ts";
+import { DISK_FULL_MESSAGE, DiskSpace, isDiskFull } from "../store/disk-space.ts";
 import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
 import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
@@ -45,6 +47,9 @@ import { collectGarbage } from "../platform/memory.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
+
+/** Characters of a run's answer kept in its message when the disk has no room for all of it. */
+const ANSWER_TAIL_WHEN_FULL = 64_000;
 
 /** A folded answer at least this large (characters) is written after a garbage collection (see `finish`). */
 export const LARGE_FOLD_CHARS = 1_000_000;
@@ -93,6 +98,8 @@ export type RunServiceDeps = {
   loggedText?: TextMeter;
   /** Called once a run has settled (its end delivered, its records written): the daemon checkpoints the WAL then. */
   afterRun?: () => void;
+  /** Whether the data dir's disk has room (default: no reserve, never known to be full). */
+  space?: DiskSpace;
 };
 
 /** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
@@ -108,6 +115,8 @@ type LiveRun = {
   cleanup?: () => void | Promise<void>;
   /** The run's whole answer on disk, written only once the fold is cut. */
   output?: RunOutputFile;
+  /** A write of the run's failed (a full disk): the run is stopped and ends failed with it. */
+  storeFailure?: unknown;
 };
 
 export class RunService {
@@ -122,6 +131,7 @@ export class RunService {
   readonly #countForJit = jitAfterEvents();
   /** The event text every run logs, from which a run's end decides to collect before storing its answer. */
   readonly #loggedText: TextMeter;
+  readonly #space: DiskSpace;
   #shuttingDown = false;
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -129,6 +139,7 @@ export class RunService {
     this.#platform = deps.platform ?? process.platform;
     this.#remote = deps.remote ?? { env: deps.env };
     this.#loggedText = deps.loggedText ?? loggedEventText;
+    this.#space = deps.space ?? new DiskSpace(undefined);
     this.#locations =
       deps.locations ??
       new LocationDetections({
@@ -178,6 +189,7 @@ export class RunService {
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
   async create(request: CreateRunRequest): Promise<{ runId: string; conversationId: string }> {
     if (this.#shuttingDown) throw new HttpError(503, "UPSTREAM_UNAVAILABLE", "od is shutting down");
+    if (!this.#space.available()) throw new HttpError(507, "DISK_FULL", DISK_FULL_MESSAGE);
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
     if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
@@ -207,7 +219,7 @@ export class RunService {
     const runId = newId("run");
     // One transaction: a run's records exist together or not at all (one commit, not five), and two od processes
     // cannot both start a run in one conversation between the check and the insert.
-    const { conversationId, history, assistantMessageId } = store.transaction(() => {
+    const { conversationId, history, assistantMessageId } = this.#storingNew(() => store.transaction(() => {
       if (request.conversationId && store.runs.list({ conversationId: request.conversationId, status: "active" }).length) {
         throw new HttpError(409, "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
       }
@@ -218,9 +230,9 @@ export class RunService {
       const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
       store.conversations.touch(conversationId);
       return { conversationId, history, assistantMessageId };
-    });
+    }));
 
-    const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count });
+    const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
     live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history, detected, changes })
@@ -364,7 +376,7 @@ export class RunService {
     const { store } = this.deps;
     const { def, project, conversationId } = run;
     const started = Date.now();
-    if (this.deps.outputDir) live.output = new RunOutputFile(this.deps.outputDir, live.id);
+    if (this.deps.outputDir) live.output = new RunOutputFile(this.deps.outputDir, live.id, (error) => this.#storeFailed(live, error));
     const folder = new EventFolder({ spill: live.output });
     const tally = new UsageTally();
     /** The attempt's artifact spool (plain streams only): fed the answer as it streams, never the whole text. */
@@ -387,13 +399,16 @@ export class RunService {
       : await (run.changes ?? trackChanges(project.path, { env: this.deps.env }));
     const files = new Set<string>();
 
-    const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
+    const finish = async (judged: RunEnding, exit: { code: number | null; signal: string | null }) => {
+      // A run stopped because its events could not be stored ends with that, whatever the agent did.
+      const ending = live.storeFailure === undefined ? judged : storeFailureEnding(live.storeFailure);
+      if (ending !== judged) emit({ type: "error", message: ending.reason, error: { code: ending.errorCode!, message: ending.reason } });
       const changed = await changes.finish();
       for (const change of changed) if (change.kind !== "deleted") files.add(change.path);
-      store.runChanges.save(live.id, changes.source, changed);
+      this.#storingLast(() => store.runChanges.save(live.id, changes.source, changed));
       const produced = [...files].sort();
       live.log.append(endEvent(ending, exit, produced, started));
-      this.#finishRecords(live.id, ending, exit, produced, tally);
+      this.#storingLast(() => this.#finishRecords(live.id, ending, exit, produced, tally));
       live.output?.close();
       // Writing the folded answer makes a few brief copies of it (its JSON, sqlite's binding and record). After a
       // long stream the heap is full of its garbage, and the copies grew it further: a large answer is written after
@@ -404,7 +419,12 @@ export class RunService {
         (this.deps.collectGarbage ?? collectGarbage)();
         this.#loggedText.reset();
       }
-      store.messages.complete(run.assistantMessageId, { events: folder.events, endedAt: Date.now(), files: produced });
+      const endedAt = Date.now();
+      this.#storingLast(
+        () => store.messages.complete(run.assistantMessageId, { events: folder.events, endedAt, files: produced }),
+        // No room for the whole answer: its end, which the reserve has room for.
+        () => store.messages.complete(run.assistantMessageId, { events: [{ type: "text", text: folder.text.slice(-ANSWER_TAIL_WHEN_FULL) }], endedAt, files: produced }),
+      );
     };
 
     // The executable is looked up on the remote side (its PATH), where the run starts it.
@@ -611,12 +631,55 @@ export class RunService {
 
   /** A bug of ours must still end the run, observably. */
   #crash(live: LiveRun, error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
     if (live.log.ended) return;
-    live.log.append({ type: "error", message: `od failed while running the agent: ${message}`, error: { code: "INTERNAL", message } });
-    const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "internal_error", reason: message };
+    if (isDiskFull(error)) this.#storeFailed(live, error);
+    const message = error instanceof Error ? error.message : String(error);
+    const ending: RunEnding =
+      live.storeFailure === undefined ? { status: "failed", failureCategory: "crash", failureDetail: "internal_error", reason: message } : storeFailureEnding(live.storeFailure);
+    const code = ending.errorCode ?? "INTERNAL";
+    live.log.append({ type: "error", message: code === "INTERNAL" ? `od failed while running the agent: ${message}` : ending.reason, error: { code, message: ending.reason } });
     live.log.append(endEvent(ending, { code: null, signal: null }, [], Date.now()));
-    this.#finishRecords(live.id, ending, { code: null, signal: null }, []);
+    this.#storingLast(() => this.#finishRecords(live.id, ending, { code: null, signal: null }, []));
+  }
+
+  /** A write of `live`'s failed: stop the run, which then ends failed with the failure (see `finish`). */
+  #storeFailed(live: LiveRun, error: unknown): void {
+    if (live.storeFailure !== undefined) return;
+    live.storeFailure = error;
+    live.output?.abandon();
+    if (isDiskFull(error)) this.#space.exhausted();
+    live.abort.abort();
+  }
+
+  /** A new run's records: a full disk refuses them with a 507 `DISK_FULL` (and gives up the reserve, see DiskSpace). */
+  #storingNew<T>(write: () => T): T {
+    try {
+      return write();
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      this.#space.exhausted();
+      throw new HttpError(507, "DISK_FULL", DISK_FULL_MESSAGE);
+    }
+  }
+
+  /**
+   * One of a run's last records. A full disk's first refusal gives up the reserve (DiskSpace), and the write is tried
+   * again (or `smaller` is); a second refusal is given up: a run's last records are worth trying, never worth the
+   * daemon. Other errors go on as they are.
+   */
+  #storingLast(write: () => void, smaller: () => void = write): void {
+    try {
+      write();
+    } catch (error) {
+      if (!isDiskFull(error)) throw error;
+      this.#space.exhausted();
+      try {
+        smaller();
+      } catch (again) {
+        if (!isDiskFull(again)) throw again;
+        console.error(`od: ${DISK_FULL_MESSAGE}`);
+      }
+    }
   }
 }
 

@@ -213,3 +213,45 @@ test("each logged event's JSON length is counted once, as it is logged (the run 
   log.flush();
   expect(counted).toEqual(persistence.eventsAfter("run_1", 0).map((event) => event.json.length));
 });
+
+// Issue #34: a full disk fails the run, not the daemon, and a reader never waits forever.
+test("a failed commit is reported once; events wait for the end, whose last words are stored and delivered", async () => {
+  const persistence = memoryPersistence();
+  let full = true;
+  const failing = {
+    ...persistence,
+    appendEvents(runId: string, events: readonly LoggedEvent[]) {
+      if (full) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      persistence.appendEvents(runId, events);
+    },
+  };
+  const errors: unknown[] = [];
+  const log = new RunEventLog("run_1", failing, { onStoreError: (error) => errors.push(error) });
+  const batches = log.followBatches(0)[Symbol.asyncIterator]();
+  const first = batches.next();
+  log.append(diagnostic(1));
+  log.flush();
+  for (let n = 2; n <= 3; n++) log.append(diagnostic(n));
+  log.flush();
+  expect(errors).toHaveLength(1);
+  expect(log.eventsAfter(0)).toEqual([]);
+  full = false; // the reserve is released: room for the last words
+  log.append({ type: "error", message: "disk full", error: { code: "DISK_FULL", message: "disk full" } });
+  log.append({ type: "end", status: "failed", code: null, signal: null, reason: "disk full", files: [], durationMs: 1 });
+  // The whole batch went in with the end this time; a refused one would have been cut to its last words.
+  expect((await first).value.map((e: LoggedEvent) => e.type)).toEqual(["diagnostic", "diagnostic", "diagnostic", "error", "end"]);
+
+  const refusing = { ...memoryPersistence(), appendEvents: () => failing.appendEvents("run_2", []) };
+  full = true;
+  const refused = new RunEventLog("run_2", refusing, { onStoreError: () => {} });
+  const reading = (async () => {
+    const ids: number[] = [];
+    for await (const batch of refused.followBatches(0)) ids.push(...batch.map((e) => e.id));
+    return ids;
+  })();
+  for (let n = 1; n <= 3; n++) refused.append(diagnostic(n));
+  refused.flush();
+  refused.append({ type: "end", status: "failed", code: null, signal: null, reason: "disk full", files: [], durationMs: 1 });
+  // Nothing could be stored: the reader still gets the end (from memory) and stops waiting.
+  expect(await reading).toEqual([1, 2, 3, 4]);
+});
