@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../server/contracts/events.ts";
 import type { Message } from "../../server/contracts/projects.ts";
-import type { RunEvent } from "../../server/contracts/runs.ts";
+import type { RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
 import { EventFolder } from "../../server/runs/fold.ts";
 import { runStateFromMessage } from "../../web/state/persisted-fold.ts";
 import { RunDraft } from "../../web/state/run-draft.ts";
@@ -91,15 +91,23 @@ describe("sub-agent tree", () => {
     expect(state.items[2]).toMatchObject({ exitCode: 2 });
   });
 
-  test("a run that ends with a sub-agent still working settles its calls at every depth", () => {
-    const e = runEvents();
-    const state = fold([
-      e.start(),
-      e.agent({ type: "tool_use", id: "task", name: "Task", input: { description: "d" }, kind: "task" }),
-      e.agent({ type: "tool_use", id: "deep", name: "Bash", input: { command: "sleep 9" }, kind: "command", parentToolUseId: "task" }),
-      e.end({ status: "canceled", reason: "canceled" }),
-    ]);
-    expect(shape(state.items)).toEqual([["task", "error", [["deep", "error"]]]]);
+  // Issue #34: a call cut off by its run's end is canceled or interrupted, never failed (nor done after a reload).
+  test("a run that ends with a sub-agent still working settles its calls at every depth: canceled, or interrupted", () => {
+    const unfinished = (end: Partial<RunEventOf<"end">>) => {
+      const e = runEvents();
+      return fold([
+        e.start(),
+        e.agent({ type: "tool_use", id: "task", name: "Task", input: { description: "d" }, kind: "task" }),
+        e.agent({ type: "tool_use", id: "deep", name: "Bash", input: { command: "sleep 9" }, kind: "command", parentToolUseId: "task" }),
+        e.end(end),
+      ]);
+    };
+    expect(shape(unfinished({ status: "canceled", reason: "canceled" }).items)).toEqual([["task", "canceled", [["deep", "canceled"]]]]);
+    expect(shape(unfinished({ status: "failed", reason: "Claude Code exited with code 1" }).items)).toEqual([["task", "interrupted", [["deep", "interrupted"]]]]);
+    // What recovery writes for a run whose od process died.
+    const crashed = unfinished({ status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" });
+    expect(shape(crashed.items)).toEqual([["task", "interrupted", [["deep", "interrupted"]]]]);
+    expect(shape(unfinished({ status: "succeeded" }).items)).toEqual([["task", "done", [["deep", "done"]]]]);
   });
 
   test("a call whose parent never arrived is shown at the top level, not lost", () => {

@@ -7,7 +7,7 @@ import type { AgentEvent } from "../../server/contracts/events.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import type { RunDraft } from "./run-draft.ts";
 import type { TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
-import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn } from "./tool-fold.ts";
+import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn, unfinishedStateFor } from "./tool-fold.ts";
 
 /** What a fold means for the rest of the page. */
 export interface FoldEffect {
@@ -51,7 +51,7 @@ export function foldRunEvent(draft: RunDraft, event: RunEvent): FoldEffect {
       break;
     case "end":
       closeThinking(draft);
-      settleRunningTools(draft, event.status === "succeeded" ? "done" : "error");
+      settleRunningTools(draft, unfinishedStateFor(event.status));
       s.end = {
         status: event.status,
         reason: event.reason,
@@ -81,14 +81,12 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
   switch (event.type) {
     case "status":
       s.statusLabel = event.label;
+      // A `streaming` status's ttftMs is the agent's time to its first visible text, which can come long after it
+      // started thinking and calling tools: the header's first token is od's own measure of any output (below).
       if (event.model) s.model = event.model;
-      if (event.ttftMs !== undefined) s.ttftMs = event.ttftMs;
       break;
     case "text_delta": {
-      if (s.firstTokenAt === undefined && ts !== undefined) {
-        s.firstTokenAt = ts;
-        if (s.ttftMs === undefined && s.startedAt !== undefined) s.ttftMs = Math.max(0, ts - s.startedAt);
-      }
+      noteFirstOutput(draft, ts);
       if (s.statusLabel !== "streaming") s.statusLabel = "streaming";
       const last = draft.last();
       if (last?.kind === "text") draft.edit<TextItem>(s.items.length - 1).text += event.delta;
@@ -96,11 +94,13 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "thinking_start":
+      noteFirstOutput(draft, ts);
       closeThinking(draft);
       draft.add({ kind: "thinking", key: draft.key(), text: "", open: true });
       s.statusLabel = "thinking";
       break;
     case "thinking_delta": {
+      noteFirstOutput(draft, ts);
       const last = draft.last();
       if (last?.kind === "thinking" && last.open) draft.edit<ThinkingItem>(s.items.length - 1).text += event.delta;
       else draft.add({ kind: "thinking", key: draft.key(), text: event.delta, open: true });
@@ -115,6 +115,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "tool_use": {
+      noteFirstOutput(draft, ts);
       closeThinking(draft);
       applyToolUse(draft, event);
       s.statusLabel = "working";
@@ -125,6 +126,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "tool_input_delta": {
+      noteFirstOutput(draft, ts);
       toolIn(draft, draft.root, event.id, event.name).inputDraft += event.delta;
       break;
     }
@@ -167,6 +169,17 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
     default:
       unreachable(event);
   }
+}
+
+/**
+ * The first output of any kind (thinking, a tool call, text) after the start: what "first token" in the header
+ * measures, so it never reads seconds after the agent visibly began working.
+ */
+function noteFirstOutput(draft: RunDraft, ts: number | undefined): void {
+  const s = draft.state;
+  if (s.firstTokenAt !== undefined || ts === undefined) return;
+  s.firstTokenAt = ts;
+  if (s.startedAt !== undefined) s.ttftMs = Math.max(0, ts - s.startedAt);
 }
 
 function isFileChange(tool: ToolItem): boolean {

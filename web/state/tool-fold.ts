@@ -77,12 +77,20 @@ export function markLastFailedRefused(draft: RunDraft): void {
   }
 }
 
+/** What a call still running becomes when its run ends: it never reported a result, so it did not finish. */
+export type UnfinishedState = Extract<ToolState, "canceled" | "interrupted">;
+
+/** The state of calls left running by a run that ended with `status` (a crash recovery ends a run `failed`). */
+export function unfinishedStateFor(status: "succeeded" | "failed" | "canceled"): UnfinishedState | "done" {
+  return status === "succeeded" ? "done" : status === "canceled" ? "canceled" : "interrupted";
+}
+
 /** When the run ends, calls still running (at any depth) end with it; a todo snapshot is never cut off. */
-export function settleRunningTools(draft: RunDraft, state: Exclude<ToolState, "running">): void {
+export function settleRunningTools(draft: RunDraft, state: UnfinishedState | "done"): void {
   settleList(draft, draft.root, state);
 }
 
-function settleList(draft: RunDraft, list: ItemList, state: Exclude<ToolState, "running">): void {
+function settleList(draft: RunDraft, list: ItemList, state: UnfinishedState | "done"): void {
   list.items.forEach((item, index) => {
     if (item.kind !== "tool") return;
     if (item.state === "running") list.edit<ToolItem>(index).state = item.toolKind === "todo" ? "done" : state;
