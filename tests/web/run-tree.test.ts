@@ -6,10 +6,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../server/contracts/events.ts";
-import type { Message } from "../../server/contracts/projects.ts";
 import type { RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
-import { EventFolder } from "../../server/runs/fold.ts";
-import { runStateFromMessage } from "../../web/state/persisted-fold.ts";
+import { RunHistory } from "../../server/runs/history.ts";
+import { runStateFromEvents } from "../../web/state/run-history.ts";
 import { RunDraft } from "../../web/state/run-draft.ts";
 import { foldRunEvent } from "../../web/state/run-fold.ts";
 import { emptyRunState, type RunItem, type RunState, type ToolItem } from "../../web/state/run-state.ts";
@@ -69,24 +68,11 @@ describe("sub-agent tree", () => {
     expect(task.state).toBe("running");
   });
 
-  test("a reload rebuilds the same tree from the persisted events", () => {
-    const folder = new EventFolder();
-    for (const event of recorded) folder.push(event);
-    const message: Message = {
-      id: "m1",
-      conversationId: "c1",
-      role: "assistant",
-      text: folder.text,
-      events: JSON.parse(JSON.stringify(folder.events)),
-      runId: "run-1",
-      runStatus: "succeeded",
-      agentId: "claude",
-      startedAt: 1,
-      endedAt: 2,
-      files: [],
-      createdAt: 1,
-    };
-    const state = runStateFromMessage(message);
+  test("a reload rebuilds the same tree from the run's history", () => {
+    const e = runEvents();
+    const history = new RunHistory();
+    for (const event of [e.start(), ...recorded.map((event) => e.agent(event)), e.end()]) history.push(event);
+    const state = runStateFromEvents("run-1", JSON.parse(JSON.stringify(history.events)));
     expect(shape(state.items)).toEqual(expectedTree);
     expect(state.items[2]).toMatchObject({ exitCode: 2 });
   });

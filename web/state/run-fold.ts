@@ -4,9 +4,10 @@
  * below the last folded id) are ignored, so reconnecting from id 0 never duplicates anything.
  */
 import type { AgentEvent } from "../../server/contracts/events.ts";
-import type { RunEvent } from "../../server/contracts/runs.ts";
+import { OUTPUT_TRUNCATED, type OutputTruncatedDetail } from "../../server/contracts/output-truncated.ts";
+import type { RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
 import type { RunDraft } from "./run-draft.ts";
-import type { TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
+import type { NoticeItem, TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
 import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn, unfinishedStateFor } from "./tool-fold.ts";
 
 /** What a fold means for the rest of the page. */
@@ -44,7 +45,7 @@ export function foldRunEvent(draft: RunDraft, event: RunEvent): FoldEffect {
       draft.appendOutput(event.chunk);
       break;
     case "diagnostic":
-      draft.add({ kind: "notice", key: draft.key(), level: "info", message: event.message, code: event.kind });
+      draft.add(diagnosticNotice(draft, event));
       break;
     case "error":
       draft.add({ kind: "notice", key: draft.key(), level: "error", message: event.error?.message ?? event.message, code: event.error?.code });
@@ -169,6 +170,24 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
     default:
       unreachable(event);
   }
+}
+
+/**
+ * A diagnostic as a notice. The cut of a history too large to show whole is a warning, linking to the whole answer
+ * when the daemon kept it on disk.
+ */
+function diagnosticNotice(draft: RunDraft, event: RunEventOf<"diagnostic">): NoticeItem {
+  if (event.kind !== OUTPUT_TRUNCATED) return { kind: "notice", key: draft.key(), level: "info", message: event.message, code: event.kind };
+  const detail = event.detail as Partial<OutputTruncatedDetail> | undefined;
+  const runId = draft.state.runId;
+  return {
+    kind: "notice",
+    key: draft.key(),
+    level: "warning",
+    code: "OUTPUT_TRUNCATED",
+    message: event.message,
+    ...(detail?.fullOutput ? { link: { href: `/api/runs/${encodeURIComponent(runId)}/output`, label: "Open the whole answer" } } : {}),
+  };
 }
 
 /**

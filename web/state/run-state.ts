@@ -1,5 +1,5 @@
 /**
- * The view model of one assistant turn, folded from RunEvents (live) or PersistedEvents (history). These are UI
+ * The view model of one assistant turn, folded from its RunEvents (live, or stored and replayed as history). These are UI
  * shapes, not wire shapes: the wire types come from server/contracts and are only read here.
  */
 import type { ToolKind } from "../../server/contracts/events.ts";

@@ -1,5 +1,5 @@
 /**
- * Tool calls into the run tree, shared by the live fold and the history fold: a call lands in the list of the
+ * Tool calls into the run tree: a call lands in the list of the
  * sub-agent that made it (`parentToolUseId`), a call that starts a sub-agent opens a child list, results settle
  * their call, and refusals are marked apart from ordinary failures.
  */
@@ -7,7 +7,7 @@ import type { ToolKind } from "../../server/contracts/events.ts";
 import type { ItemList, RunDraft } from "./run-draft.ts";
 import type { RunItem, ToolItem, ToolState } from "./run-state.ts";
 
-/** What a tool_use (live or persisted) says about a call. */
+/** What a tool_use says about a call. */
 export interface ToolUseFacts {
   id: string;
   name: string;
@@ -17,7 +17,7 @@ export interface ToolUseFacts {
   parentToolUseId?: string;
 }
 
-/** What a tool_result (live or persisted) says about a call. */
+/** What a tool_result says about a call. */
 export interface ToolResultFacts {
   toolUseId: string;
   content: string;
