@@ -118,6 +118,24 @@ describe("run fold", () => {
     expect(state.statusLabel).toBe("failed");
   });
 
+  // Issue #34: the agent's answer text, its error, the run's error and the banner all said the same sentence.
+  test("a failed run's reason is shown once, in the end banner with its fix, not also as answer text and notices", () => {
+    const recorded = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/claude/auth-error.synthetic.events.json"), "utf8")) as AgentEvent[];
+    const reason = "Invalid API key · Fix external API key";
+    const e = runEvents();
+    const state = fold([
+      e.start(),
+      e.agent({ type: "text_delta", delta: "Checking the files first." }),
+      e.agent({ type: "tool_use", id: "t", name: "Bash", input: { command: "ls" }, kind: "command" }),
+      ...recorded.map((event) => e.agent(event)),
+      e.error("authentication_failed", reason),
+      e.end({ status: "failed", code: 1, reason, failureCategory: "auth", guidance: "Sign in again.", fixCommand: "claude /login" }),
+    ]);
+    expect(state.items.map((item) => item.kind)).toEqual(["text", "tool"]);
+    expect(state.items[0]).toMatchObject({ text: "Checking the files first." });
+    expect(state.end).toMatchObject({ reason, guidance: "Sign in again.", fixCommand: "claude /login" });
+  });
+
   test("artifacts and unparsed output are kept; todo snapshots keep their input", () => {
     const e = runEvents();
     const todos = { todos: [{ content: "write tests", status: "in_progress" }] };

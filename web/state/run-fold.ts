@@ -52,6 +52,7 @@ export function foldRunEvent(draft: RunDraft, event: RunEvent): FoldEffect {
       break;
     case "end":
       closeThinking(draft);
+      if (event.status === "failed") dropRepeatsOfReason(draft, event.reason);
       settleRunningTools(draft, unfinishedStateFor(event.status));
       s.end = {
         status: event.status,
@@ -170,6 +171,16 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
     default:
       unreachable(event);
   }
+}
+
+/**
+ * A failed run's reason is shown once, in the end banner with its fix. The agent often said it already, as its
+ * answer text and as an error, and the daemon as the run's error: those items say nothing the banner does not.
+ */
+function dropRepeatsOfReason(draft: RunDraft, reason: string): void {
+  const said = reason.trim();
+  if (!said) return;
+  draft.removeWhere((item) => (item.kind === "text" && item.text.trim() === said) || (item.kind === "notice" && item.level !== "info" && item.message.trim() === said));
 }
 
 /**
