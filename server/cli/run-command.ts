@@ -139,9 +139,17 @@ function humanPrinter(io: CommandIO) {
     out += `${atLineStart ? "" : "\n"}${text}\n`;
     atLineStart = true;
   };
+  // A run's error is held until the next event: when that is the end of a run that failed for the same reason, the
+  // reason is printed once, as `od: run failed: …`, not once per event that carries it.
+  let heldErrors: string[] = [];
+  const printHeldErrors = () => {
+    for (const message of heldErrors) stderr(`od: ${message}\n`);
+    heldErrors = [];
+  };
   const print = (logged: LoggedEvent) => {
     if (logged.type !== "agent" && logged.type !== "error" && logged.type !== "end") return;
     const event = parseLoggedEvent(logged);
+    if (event.type !== "error" && event.type !== "end") printHeldErrors();
     switch (event.type) {
       case "agent": {
         const agentEvent = event.event;
@@ -157,13 +165,13 @@ function humanPrinter(io: CommandIO) {
         return;
       }
       case "error":
-        stderr(`od: ${event.message}\n`);
+        heldErrors.push(event.message);
         return;
       case "end":
         if (!atLineStart) out += "\n";
-        if (event.status !== "succeeded") {
-          stderr(`od: run ${event.status}: ${event.reason}${event.guidance ? `\n${event.guidance}` : ""}\n`);
-        }
+        heldErrors = heldErrors.filter((message) => message !== event.reason);
+        printHeldErrors();
+        if (event.status !== "succeeded") stderr(`${endLine(event)}${event.guidance ? `\n${event.guidance}` : ""}\n`);
         for (const file of event.files) stderr(`wrote ${file}\n`);
         return;
     }
@@ -172,6 +180,12 @@ function humanPrinter(io: CommandIO) {
     for (const logged of batch) print(logged);
     flush();
   };
+}
+
+/** `od: run canceled`, or `od: run failed: <reason>` (a reason that only repeats the status is not said twice). */
+function endLine(end: RunEventOf<"end">): string {
+  const reason = end.reason && end.reason !== end.status ? `: ${end.reason}` : "";
+  return `od: run ${end.status}${reason}`;
 }
 
 async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {

@@ -21,7 +21,7 @@ import {
   UpdateProjectRequest,
 } from "./projects.ts";
 import { RunChangesResponse } from "./changes.ts";
-import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunInputRequest, RunOutputQuery, RunSummary } from "./runs.ts";
+import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunHistoryResponse, RunInputRequest, RunOutputQuery, RunSummary } from "./runs.ts";
 import { CreateSessionRequest, CreateSessionResponse, FileLinkRequest, FileLinkResponse, SessionLinkResponse } from "./session.ts";
 import { DshSetupResponse } from "../dsh/setup-contract.ts";
 import { ImportSkillRequest, ListSkillsQuery, SkillDetail, SkillSummary } from "./skills.ts";
@@ -232,6 +232,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     query: RunEventsQuery,
     replies: [{ status: 200, eventStream: { description: "one event per RunEvent: `event` is its type, `id` its id, `data` the RunEvent", event: RunEvent } }],
     errors: { 400: "BAD_REQUEST", 404: "NOT_FOUND" },
+  },
+  {
+    method: "GET", path: "/api/runs/:id/history", summary: "A run's stored events as one JSON list (adjacent deltas coalesced), for showing a finished turn", auth: "bearer",
+    replies: [{ status: 200, json: RunHistoryResponse }], errors: { 404: "NOT_FOUND" },
   },
   {
     method: "GET", path: "/api/runs/:id/output", summary: "A run's whole answer as text, when its stored message was cut (?offset=&limit= in bytes)", auth: "bearer-or-file-ticket",

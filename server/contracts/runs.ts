@@ -150,6 +150,15 @@ export const ListRunsQuery = z.object({
 });
 
 /**
+ * `GET /api/runs/:id/history`: a run's stored events, for folding with the same fold as its live stream (a reloaded
+ * turn is the live turn). Adjacent deltas of one stream (answer text, thinking, one call's input, stdout, stderr) come
+ * coalesced into one event with the first one's id and ts; past a few MB of such text a run's deltas are left out
+ * after an `output_truncated` diagnostic. Empty for a run whose events were never stored.
+ */
+export const RunHistoryResponse = z.object({ runId: z.string(), events: z.array(RunEvent) });
+export type RunHistoryResponse = z.infer<typeof RunHistoryResponse>;
+
+/**
  * `GET /api/runs/:id/output`: a byte range of a run's whole answer text, kept on disk when the answer was larger than
  * its stored message (see the `truncated` persisted event). The response is the text itself (text/plain), with
  * `x-od-total-bytes` (the file's size) and `x-od-next-offset` (where the next page starts).

@@ -1,6 +1,6 @@
-/** Runs: start, list, inspect, stream (with exact replay), page a large answer, cancel, and mid-turn input. */
+/** Runs: start, list, inspect, stream (with exact replay), read as history, page a large answer, cancel, and mid-turn input. */
 import { Elysia } from "elysia";
-import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery } from "../contracts/runs.ts";
+import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery, type RunHistoryResponse } from "../contracts/runs.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
@@ -19,6 +19,10 @@ export const runRoutes = (runs: RunService) =>
       requireRun(runs, params.id);
       const after = afterId(request.headers.get("last-event-id") ?? (typeof query.after === "string" ? query.after : undefined));
       return sseResponse(toSseText(runs.eventBatches(params.id, after, request.signal)), { signal: request.signal });
+    })
+    .get("/api/runs/:id/history", async ({ params }): Promise<RunHistoryResponse> => {
+      requireRun(runs, params.id);
+      return { runId: params.id, events: await runs.history(params.id) };
     })
     .get("/api/runs/:id/output", ({ params, query }) => {
       requireRun(runs, params.id);

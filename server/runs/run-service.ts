@@ -28,7 +28,7 @@ import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/la
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
 import { ArtifactSpool } from "../runtimes/streams/artifacts.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeModelOption } from "../runtimes/types.ts";
-import type { LoggedEvent } from "../store/event-json.ts";
+import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
 import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
@@ -37,6 +37,7 @@ import { EventFolder } from "./fold.ts";
 import { foldStoredRun } from "./recovery.ts";
 import { storeFailureEnding } from "./store-failures.ts";
 import { DISK_FULL_MESSAGE, DiskSpace, isDiskFull } from "../store/disk-space.ts";
+import { RunHistory } from "./history.ts";
 import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
 import { UsageTally } from "./usage-tally.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
@@ -264,6 +265,19 @@ export class RunService {
   eventBatches(runId: string, afterId = 0, signal?: AbortSignal): AsyncIterable<LoggedEvent[]> {
     const live = this.#live.get(runId);
     return live ? live.log.followBatches(afterId, signal) : replayPersistedBatches(this.deps.store.runs, runId, afterId);
+  }
+
+  /**
+   * A run's stored events for the page to fold as history (server/runs/history.ts), read a page at a time. A live
+   * run's pending events are written first, so the history holds everything it has streamed.
+   */
+  async history(runId: string): Promise<RunEvent[]> {
+    this.#live.get(runId)?.log.flush();
+    const history = new RunHistory({ fullOutput: this.output(runId, 0, 1) !== undefined });
+    for await (const page of replayPersistedBatches(this.deps.store.runs, runId, 0)) {
+      for (const logged of page) history.push(parseLoggedEvent(logged));
+    }
+    return history.events;
   }
 
   /**

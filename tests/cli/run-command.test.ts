@@ -82,7 +82,18 @@ describe("od run", () => {
     expect(ok.stdout).toContain("od-fake");
     const failed = await odRun(["--agent", "copilot", "hello"], { steps: [{ readAll: true }, { exit: 0 }] });
     expect(failed.exit.code).toBe(1);
-    expect(failed.stderr).toContain("without producing any output");
+    // Issue #34: the reason is said once, not also as the run's error before it.
+    expect(failed.stderr).toMatch(/^od: run failed: .*without producing any output\n$/);
+  }, TIMEOUT);
+
+  test.concurrent("Ctrl-C without --json says `od: run canceled` once, without repeating the word", async () => {
+    // The answer's text is what `interruptAfterLine` waits for, so Ctrl-C comes once the agent is streaming.
+    const { exit, stderr } = await odRun(["--agent", "copilot", "slow"], {
+      steps: [{ readAll: true }, { out: '{"type":"assistant.message_delta","data":{"deltaContent":"\\"type\\":\\"start\\""}}' }, { hang: true }],
+      interruptAfterLine: true,
+    });
+    expect(exit.code).toBe(130);
+    expect(stderr).toBe("od: run canceled\n");
   }, TIMEOUT);
 
   test.concurrent("`-` reads the prompt from stdin", async () => {

@@ -3,7 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { OUTPUT_TRUNCATED } from "../../server/contracts/output-truncated.ts";
 import type { Message } from "../../server/contracts/projects.ts";
+import { RunHistoryResponse } from "../../server/contracts/runs.ts";
 import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
 import { runRoutes } from "../../server/http/runs.ts";
@@ -66,6 +68,16 @@ describe("huge answers", () => {
     expect(page.headers.get("x-od-next-offset")).toBe(String(5 * MB + 1000));
     expect(await page.text()).toBe(answer.slice(5 * MB, 5 * MB + 1000));
     expect((await t.call(`/api/runs/${runId}/output?offset=-1`)).status).toBe(400);
+
+    // Issue #34: the history the page folds is bounded too, and marks its cut with the whole answer's size on disk.
+    const historyRes = await t.call(`/api/runs/${runId}/history`);
+    expect(historyRes.status).toBe(200);
+    const historyText = await historyRes.text();
+    expect(historyText.length).toBeLessThan(BOUNDED_BYTES);
+    const history = RunHistoryResponse.parse(JSON.parse(historyText)).events;
+    const cut = history.find((e) => e.type === "diagnostic" && e.kind === OUTPUT_TRUNCATED);
+    expect(cut).toMatchObject({ detail: { totalChars: answer.length, fullOutput: true } });
+    expect(history.at(-1)).toMatchObject({ type: "end", status: "succeeded" });
   }, 60_000);
 
   test("a run whose answer fits its message has no separate output", async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { RunHistoryResponse, type RunEvent } from "../../server/contracts/runs.ts";
 import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
 import { runRoutes } from "../../server/http/runs.ts";
@@ -60,6 +61,26 @@ describe("/api/runs", () => {
     expect(rest.at(-1)!.event).toBe("end");
     const after = await readSse(await s.t.call(`/api/runs/${runId}/events?after=${all.length - 2}`));
     expect(after.map((f) => Number(f.id))).toEqual([all.length - 1, all.length]);
+  });
+
+  // Issue #34: the page shows a finished turn by folding this list with the live fold.
+  test("GET /history lists the run's stored events with adjacent deltas coalesced; unknown runs are 404", async () => {
+    await using s = await setup([{ readLine: true }, { outFile: fixture("claude-partial", "long") }]);
+    const { runId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "long" })).json();
+    const frames = await readSse(await s.t.call(`/api/runs/${runId}/events`));
+    const res = await s.t.call(`/api/runs/${runId}/history`);
+    expect(res.status).toBe(200);
+    const body = RunHistoryResponse.parse(await res.json());
+    expect(body.runId).toBe(runId);
+    const streamed = frames.map((f) => f.data as RunEvent);
+    expect(body.events.length).toBeLessThan(streamed.length);
+    expect(body.events[0]).toEqual(streamed[0]!);
+    expect(body.events.at(-1)).toEqual(streamed.at(-1)!);
+    const text = (events: RunEvent[]) => events.map((e) => (e.type === "agent" && e.event.type === "text_delta" ? e.event.delta : "")).join("");
+    expect(text(body.events)).toBe(text(streamed));
+    const missing = await s.t.call("/api/runs/run_nope/history");
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe("NOT_FOUND");
   });
 
   test("cancel ends a running run as canceled", async () => {

@@ -68,40 +68,51 @@ describe("conversation model", () => {
     await until(() => calls.some((c) => c.url === "/api/conversations/c9/messages"));
   });
 
-  test("a history turn folds its persisted events into the same view state", async () => {
-    const model = createConversationModel({ api: createApi(fakeFetch({}).fetch), stream: recordingStream().stream });
-    const state = model.historyOf(
-      message({
-        id: "a",
-        role: "assistant",
-        runId: "r",
-        runStatus: "succeeded",
-        text: "done",
-        files: ["index.html"],
-        events: [
-          { type: "thinking", text: "hmm" },
-          { type: "tool_use", id: "t", name: "Write", input: {}, kind: "file_write", path: "index.html" },
-          { type: "tool_result", toolUseId: "t", content: "ok" },
-          { type: "text", text: "done" },
-          { type: "usage", inputTokens: 3, outputTokens: 4, costUsd: 0.01 },
-        ],
-      }),
-    );
-    expect(state.items.map((i) => i.kind)).toEqual(["thinking", "tool", "text"]);
+  // Issue #34: history is the run's stored events through the live fold, not a second reading of the message.
+  test("a history turn folds its run's stored events with the live fold, once they arrive", async () => {
+    const e = runEvents("r");
+    const stored = [
+      e.start({ model: "sonnet" }),
+      e.agent({ type: "thinking_delta", delta: "hmm" }, 700),
+      e.agent({ type: "tool_use", id: "t", name: "Write", input: {}, kind: "file_write", path: "index.html" }),
+      e.agent({ type: "tool_use", id: "u", name: "Bash", input: { command: "ls" }, kind: "command" }),
+      e.agent({ type: "tool_result", toolUseId: "t", content: "ok" }),
+      e.agent({ type: "text_delta", delta: "done" }),
+      e.agent({ type: "usage", usage: { input_tokens: 3, output_tokens: 4, cached_read_tokens: 9 }, costUsd: 0.01 }),
+      e.end({ status: "canceled", reason: "canceled", files: ["index.html"] }),
+    ];
+    const { fetch, calls } = fakeFetch({ "GET /api/runs/r/history": () => Response.json({ runId: "r", events: stored }) });
+    const model = createConversationModel({ api: createApi(fetch), stream: recordingStream().stream });
+    const turn = message({ id: "a", role: "assistant", runId: "r", runStatus: "canceled", text: "done", files: ["index.html"] });
+    expect(model.historyOf(turn).statusLabel).toBe("loading");
+    await until(() => model.historyOf(turn).statusLabel !== "loading");
+    const state = model.historyOf(turn);
+    expect(state.items.map((i) => i.kind)).toEqual(["thinking", "tool", "tool", "text"]);
     expect(state.items[1]).toMatchObject({ toolKind: "file_write", result: "ok", state: "done" });
-    expect(state.usage).toMatchObject({ inputTokens: 3, costUsd: 0.01 });
+    expect(state.items[2]).toMatchObject({ toolKind: "command", state: "canceled" });
+    expect(state).toMatchObject({ model: "sonnet", ttftMs: 700 });
+    expect(state.usage).toMatchObject({ inputTokens: 3, cachedReadTokens: 9, costUsd: 0.01 });
     expect(state.files).toEqual(["index.html"]);
-    expect(state.end).toMatchObject({ status: "succeeded", files: ["index.html"] });
+    expect(state.end).toMatchObject({ status: "canceled", files: ["index.html"] });
+    expect(calls.filter((c) => c.url === "/api/runs/r/history")).toHaveLength(1);
   });
 
-  test("a history turn keeps how it ended: a run that ended while the page was away still shows its banner", () => {
-    const model = createConversationModel({ api: createApi(fakeFetch({}).fetch), stream: recordingStream().stream });
-    const history = (over: Partial<Message>) => model.historyOf(message({ role: "assistant", runId: "r", agentId: "claude", startedAt: 1000, endedAt: 4000, ...over }));
-    expect(history({ id: "c", runStatus: "canceled" }).end).toMatchObject({ status: "canceled", durationMs: 3000 });
-    expect(history({ id: "c", runStatus: "canceled" }).agentId).toBe("claude");
-    const failed = history({ id: "f", runStatus: "failed", events: [{ type: "error", message: "quota exhausted", code: "QUOTA" }] });
-    expect(failed.end).toMatchObject({ status: "failed", reason: "quota exhausted" });
-    expect(history({ id: "r", runStatus: "running" }).end).toBeUndefined();
-    expect(history({ id: "n", runStatus: null }).end).toBeUndefined();
+  test("a history turn without stored events keeps its text and how it ended", async () => {
+    const { fetch } = fakeFetch({ "GET /api/runs/r/history": () => Response.json({ runId: "r", events: [] }) });
+    const model = createConversationModel({ api: createApi(fetch), stream: recordingStream().stream });
+    const history = async (over: Partial<Message>) => {
+      const turn = message({ role: "assistant", runId: "r", agentId: "claude", startedAt: 1000, endedAt: 4000, ...over });
+      model.historyOf(turn);
+      await until(() => model.historyOf(turn).statusLabel !== "loading");
+      return model.historyOf(turn);
+    };
+    const canceled = await history({ id: "c", runStatus: "canceled", text: "partial" });
+    expect(canceled.end).toMatchObject({ status: "canceled", durationMs: 3000 });
+    expect(canceled.agentId).toBe("claude");
+    expect(canceled.items).toEqual([{ kind: "text", key: expect.any(String), text: "partial" }]);
+    expect((await history({ id: "r", runStatus: "running" })).end).toBeUndefined();
+    // A run the daemon does not know (404) is shown from its message too.
+    const gone = await history({ id: "g", runId: "missing", runStatus: "succeeded", text: "kept" });
+    expect(gone.items).toEqual([{ kind: "text", key: expect.any(String), text: "kept" }]);
   });
 });

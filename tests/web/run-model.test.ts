@@ -70,14 +70,28 @@ describe("run fold", () => {
     expect(effects).toEqual([false, true, true, false, false]);
   });
 
-  test("time to first token comes from timestamps unless the agent reports it", () => {
+  test("time to first token runs from the start to the first output of any kind, by the daemon's clock", () => {
     const e = runEvents();
     const derived = fold([e.start(), e.agent({ type: "text_delta", delta: "x" }, 250)]);
     expect(derived.ttftMs).toBe(250);
     expect(elapsedMs(derived, derived.startedAt! + 1234)).toBe(1234);
-    const f = runEvents();
-    const reported = fold([f.start(), f.agent({ type: "status", label: "streaming", ttftMs: 99 }), f.agent({ type: "text_delta", delta: "x" })]);
-    expect(reported.ttftMs).toBe(99);
+    // Issue #34: thinking and tool calls are output too; the agent's own time to visible text does not replace it.
+    for (const first of [
+      { type: "thinking_start" },
+      { type: "thinking_delta", delta: "hm" },
+      { type: "tool_input_delta", id: "t", name: "Bash", delta: "{" },
+      { type: "tool_use", id: "t", name: "Bash", input: {}, kind: "command" },
+    ] satisfies AgentEvent[]) {
+      const f = runEvents();
+      const state = fold([
+        f.start(),
+        f.agent({ type: "status", label: "initializing", model: "m" }, 500),
+        f.agent(first, 700),
+        f.agent({ type: "status", label: "streaming", ttftMs: 7400 }, 5000),
+        f.agent({ type: "text_delta", delta: "x" }, 1000),
+      ]);
+      expect(state.ttftMs).toBe(1200);
+    }
   });
 
   test("replaying the stream from id 0 after a reload folds nothing twice", () => {
@@ -100,8 +114,26 @@ describe("run fold", () => {
     ]);
     expect(state.end).toMatchObject({ status: "failed", failureCategory: "auth", reason: "Claude Code is not signed in.", guidance: "Sign in, then retry.", fixCommand: "claude /login", exitCode: 1 });
     expect(state.items[1]).toMatchObject({ kind: "notice", level: "error", code: "AGENT_AUTH_REQUIRED" });
-    expect((state.items[0] as ToolItem).state).toBe("error"); // never left spinning
+    expect((state.items[0] as ToolItem).state).toBe("interrupted"); // never left spinning, and not its own failure
     expect(state.statusLabel).toBe("failed");
+  });
+
+  // Issue #34: the agent's answer text, its error, the run's error and the banner all said the same sentence.
+  test("a failed run's reason is shown once, in the end banner with its fix, not also as answer text and notices", () => {
+    const recorded = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/claude/auth-error.synthetic.events.json"), "utf8")) as AgentEvent[];
+    const reason = "Invalid API key · Fix external API key";
+    const e = runEvents();
+    const state = fold([
+      e.start(),
+      e.agent({ type: "text_delta", delta: "Checking the files first." }),
+      e.agent({ type: "tool_use", id: "t", name: "Bash", input: { command: "ls" }, kind: "command" }),
+      ...recorded.map((event) => e.agent(event)),
+      e.error("authentication_failed", reason),
+      e.end({ status: "failed", code: 1, reason, failureCategory: "auth", guidance: "Sign in again.", fixCommand: "claude /login" }),
+    ]);
+    expect(state.items.map((item) => item.kind)).toEqual(["text", "tool"]);
+    expect(state.items[0]).toMatchObject({ text: "Checking the files first." });
+    expect(state.end).toMatchObject({ reason, guidance: "Sign in again.", fixCommand: "claude /login" });
   });
 
   test("artifacts and unparsed output are kept; todo snapshots keep their input", () => {

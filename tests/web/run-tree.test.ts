@@ -6,10 +6,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../server/contracts/events.ts";
-import type { Message } from "../../server/contracts/projects.ts";
-import type { RunEvent } from "../../server/contracts/runs.ts";
-import { EventFolder } from "../../server/runs/fold.ts";
-import { runStateFromMessage } from "../../web/state/persisted-fold.ts";
+import type { RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
+import { RunHistory } from "../../server/runs/history.ts";
+import { runStateFromEvents } from "../../web/state/run-history.ts";
 import { RunDraft } from "../../web/state/run-draft.ts";
 import { foldRunEvent } from "../../web/state/run-fold.ts";
 import { emptyRunState, type RunItem, type RunState, type ToolItem } from "../../web/state/run-state.ts";
@@ -69,37 +68,32 @@ describe("sub-agent tree", () => {
     expect(task.state).toBe("running");
   });
 
-  test("a reload rebuilds the same tree from the persisted events", () => {
-    const folder = new EventFolder();
-    for (const event of recorded) folder.push(event);
-    const message: Message = {
-      id: "m1",
-      conversationId: "c1",
-      role: "assistant",
-      text: folder.text,
-      events: JSON.parse(JSON.stringify(folder.events)),
-      runId: "run-1",
-      runStatus: "succeeded",
-      agentId: "claude",
-      startedAt: 1,
-      endedAt: 2,
-      files: [],
-      createdAt: 1,
-    };
-    const state = runStateFromMessage(message);
+  test("a reload rebuilds the same tree from the run's history", () => {
+    const e = runEvents();
+    const history = new RunHistory();
+    for (const event of [e.start(), ...recorded.map((event) => e.agent(event)), e.end()]) history.push(event);
+    const state = runStateFromEvents("run-1", JSON.parse(JSON.stringify(history.events)));
     expect(shape(state.items)).toEqual(expectedTree);
     expect(state.items[2]).toMatchObject({ exitCode: 2 });
   });
 
-  test("a run that ends with a sub-agent still working settles its calls at every depth", () => {
-    const e = runEvents();
-    const state = fold([
-      e.start(),
-      e.agent({ type: "tool_use", id: "task", name: "Task", input: { description: "d" }, kind: "task" }),
-      e.agent({ type: "tool_use", id: "deep", name: "Bash", input: { command: "sleep 9" }, kind: "command", parentToolUseId: "task" }),
-      e.end({ status: "canceled", reason: "canceled" }),
-    ]);
-    expect(shape(state.items)).toEqual([["task", "error", [["deep", "error"]]]]);
+  // Issue #34: a call cut off by its run's end is canceled or interrupted, never failed (nor done after a reload).
+  test("a run that ends with a sub-agent still working settles its calls at every depth: canceled, or interrupted", () => {
+    const unfinished = (end: Partial<RunEventOf<"end">>) => {
+      const e = runEvents();
+      return fold([
+        e.start(),
+        e.agent({ type: "tool_use", id: "task", name: "Task", input: { description: "d" }, kind: "task" }),
+        e.agent({ type: "tool_use", id: "deep", name: "Bash", input: { command: "sleep 9" }, kind: "command", parentToolUseId: "task" }),
+        e.end(end),
+      ]);
+    };
+    expect(shape(unfinished({ status: "canceled", reason: "canceled" }).items)).toEqual([["task", "canceled", [["deep", "canceled"]]]]);
+    expect(shape(unfinished({ status: "failed", reason: "Claude Code exited with code 1" }).items)).toEqual([["task", "interrupted", [["deep", "interrupted"]]]]);
+    // What recovery writes for a run whose od process died.
+    const crashed = unfinished({ status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" });
+    expect(shape(crashed.items)).toEqual([["task", "interrupted", [["deep", "interrupted"]]]]);
+    expect(shape(unfinished({ status: "succeeded" }).items)).toEqual([["task", "done", [["deep", "done"]]]]);
   });
 
   test("a call whose parent never arrived is shown at the top level, not lost", () => {

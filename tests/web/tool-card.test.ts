@@ -79,4 +79,16 @@ describe("tool cards", () => {
     expect(refused).toContain('data-refused="true"');
     expect(html(tool({ result: "ok" }))).not.toContain("tool-failure");
   });
+
+  // Issue #34: a call its run's end cut off says so; it is not marked failed.
+  test("a canceled and an interrupted call each show their own state, not a failure", () => {
+    for (const state of ["canceled", "interrupted"] as const) {
+      const out = html(tool({ state }));
+      expect(out).toContain(`data-state="${state}"`);
+      expect(out).toContain(`data-stopped="${state}"`);
+      expect(out).not.toContain("tool-failure");
+      expect(out).not.toContain("✓");
+      expect(out).not.toContain("✕");
+    }
+  });
 });

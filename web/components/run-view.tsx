@@ -31,8 +31,13 @@ export function StatusLine({ state, live }: { state: RunState; live: boolean }) 
       {running && <span class="spinner" aria-hidden="true" />}
       <span class="status-label">{state.statusLabel}</span>
       {state.agentId && <span class="muted"> · {state.agentId}</span>}
-      {state.model && <span class="muted"> · {state.model}</span>}
-      {state.ttftMs !== undefined && <span class="muted"> · first token {seconds(state.ttftMs)}</span>}
+      {state.model && <span class="muted" data-testid="run-model"> · {state.model}</span>}
+      {state.ttftMs !== undefined && (
+        <span class="muted" data-testid="run-first-token" title="from the start to the agent's first output of any kind: thinking, a tool call or text">
+          {" "}
+          · first token {seconds(state.ttftMs)}
+        </span>
+      )}
       {elapsed !== undefined && <span class="muted"> · {seconds(elapsed)}</span>}
     </div>
   );

@@ -7,7 +7,7 @@ import type { RunItem, ToolItem } from "../state/run-state.ts";
 import { Markdown } from "./markdown.tsx";
 import { cardClass, ToolHead } from "./tool-card.tsx";
 
-const STATE_LABEL: Record<ToolItem["state"], string> = { running: "running", done: "done", error: "failed" };
+const STATE_LABEL: Record<ToolItem["state"], string> = { running: "running", done: "done", error: "failed", canceled: "canceled", interrupted: "interrupted" };
 
 function countCalls(items: readonly RunItem[]): number {
   return items.reduce((n, item) => n + (item.kind === "tool" ? 1 + countCalls(item.children ?? []) : 0), 0);

@@ -82,8 +82,14 @@ function lineCount(text: string): number {
   return text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
 }
 
-/** What went wrong, in one word: refused beats a non-zero exit code beats a plain failure. */
+/** The mark in a card's first line for each state: a call cut off by its run's end is neither done nor failed. */
+const STATE_MARK: Record<ToolItem["state"], string> = { running: "…", done: "✓", error: "✕", canceled: "■", interrupted: "↯" };
+
+/** What went wrong, in one word: refused beats a call its run's end cut off, beats a non-zero exit code, beats a plain failure. */
 function FailureMark({ tool }: { tool: ToolItem }) {
+  if (tool.state === "canceled" || tool.state === "interrupted") {
+    return <span class={`tool-stopped ${tool.state}`} data-testid="tool-stopped" data-stopped={tool.state}>{tool.state}</span>;
+  }
   if (tool.refused) return <span class="tool-failure refused" data-testid="tool-failure" data-failure="refused">refused</span>;
   if (tool.state !== "error") return null;
   if (tool.exitCode !== undefined && tool.exitCode !== 0) return null;
@@ -106,7 +112,7 @@ export function ToolHead({ tool, onOpenFile }: { tool: ToolItem; onOpenFile?: (p
   return (
     <div class="tool-head">
       <span class="tool-state" aria-label={tool.refused ? "refused" : tool.state}>
-        {tool.state === "running" ? "…" : tool.refused ? "⊘" : tool.state === "error" ? "✕" : "✓"}
+        {tool.refused ? "⊘" : STATE_MARK[tool.state]}
       </span>
       <span class="tool-kind">{KIND_LABEL[tool.toolKind]}</span>
       {isFile && onOpenFile ? (

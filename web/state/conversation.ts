@@ -2,14 +2,14 @@
  * The open conversation: its persisted messages plus a live RunModel per active run. On a reload it fetches the
  * messages and the active runs, and re-opens each run's event stream from id 0; the run model de-duplicates.
  */
-import { computed, signal } from "@preact/signals";
+import { computed, signal, type Signal } from "@preact/signals";
 import type { Message } from "../../server/contracts/projects.ts";
-import type { CreateRunRequest, RunSummary } from "../../server/contracts/runs.ts";
+import type { CreateRunRequest, RunHistoryResponse, RunSummary } from "../../server/contracts/runs.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 import type { RunEventStream } from "../api/run-events.ts";
-import { runStateFromMessage } from "./persisted-fold.ts";
+import { historyState } from "./run-history.ts";
 import { createRunModel, type RunModel } from "./run-model.ts";
-import type { RunState } from "./run-state.ts";
+import { emptyRunState, type RunState } from "./run-state.ts";
 import type { FrameScheduler } from "./scheduler.ts";
 
 /** One row of the conversation as the view renders it. */
@@ -40,7 +40,8 @@ export function createConversationModel(options: ConversationModelOptions) {
   const error = signal<string | null>(null, { name: "conversation.error" });
   const sending = signal(false, { name: "conversation.sending" });
   let generation = 0;
-  const historyCache = new Map<string, RunState>();
+  /** The view of each finished turn shown, by message id and run status: `loading` until its events are in. */
+  let histories = new Map<string, Signal<RunState>>();
 
   const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
 
@@ -104,6 +105,7 @@ export function createConversationModel(options: ConversationModelOptions) {
   async function load(project: string | null, conversation: string | null): Promise<void> {
     disposeRuns();
     const mine = ++generation;
+    histories = new Map();
     projectId.value = project;
     conversationId.value = conversation;
     messages.value = [];
@@ -152,12 +154,32 @@ export function createConversationModel(options: ConversationModelOptions) {
     }
   }
 
-  /** The folded view of a finished turn (memoised per message). */
+  /**
+   * The view of a finished turn: its run's stored events folded by the live fold (fetched once per message and
+   * status; a view reading this re-renders when they arrive). Until then it is an empty run, `loading`.
+   */
   function historyOf(message: Message): RunState {
-    const cacheKey = `${message.id}:${message.runStatus ?? ""}:${message.events?.length ?? 0}`;
-    let state = historyCache.get(cacheKey);
-    if (!state) historyCache.set(cacheKey, (state = runStateFromMessage(message)));
-    return state;
+    const cacheKey = `${message.id}:${message.runStatus ?? ""}`;
+    let entry = histories.get(cacheKey);
+    if (!entry) {
+      entry = signal<RunState>({ ...emptyRunState(message.runId ?? message.id), statusLabel: "loading" }, { name: `conversation.history.${message.id}` });
+      histories.set(cacheKey, entry);
+      void loadHistory(message, entry);
+    }
+    return entry.value;
+  }
+
+  async function loadHistory(message: Message, entry: Signal<RunState>): Promise<void> {
+    const mine = generation;
+    let stored: RunHistoryResponse["events"] = [];
+    if (message.runId) {
+      try {
+        stored = (await api.get<RunHistoryResponse>(`/api/runs/${encodeURIComponent(message.runId)}/history`)).events;
+      } catch {
+        // A run the daemon no longer has (or cannot read) still shows what its message says.
+      }
+    }
+    if (mine === generation) entry.value = historyState(message, stored);
   }
 
   function disposeRuns(): void {

@@ -99,6 +99,12 @@ export class RunDraft {
     return this.root.findLast(test);
   }
 
+  /** Drops the top-level items matching `test` (published snapshots keep theirs: each has its own list). */
+  removeWhere(test: (item: RunItem) => boolean): void {
+    const kept = this.state.items.filter((item) => !test(item));
+    if (kept.length !== this.state.items.length) this.state.items = kept;
+  }
+
   touchFile(path: string): void {
     if (!this.state.files.includes(path)) this.state.files = [...this.state.files, path];
   }

@@ -4,10 +4,11 @@
  * below the last folded id) are ignored, so reconnecting from id 0 never duplicates anything.
  */
 import type { AgentEvent } from "../../server/contracts/events.ts";
-import type { RunEvent } from "../../server/contracts/runs.ts";
+import { OUTPUT_TRUNCATED, type OutputTruncatedDetail } from "../../server/contracts/output-truncated.ts";
+import type { RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
 import type { RunDraft } from "./run-draft.ts";
-import type { TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
-import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn } from "./tool-fold.ts";
+import type { NoticeItem, TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
+import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn, unfinishedStateFor } from "./tool-fold.ts";
 
 /** What a fold means for the rest of the page. */
 export interface FoldEffect {
@@ -44,14 +45,15 @@ export function foldRunEvent(draft: RunDraft, event: RunEvent): FoldEffect {
       draft.appendOutput(event.chunk);
       break;
     case "diagnostic":
-      draft.add({ kind: "notice", key: draft.key(), level: "info", message: event.message, code: event.kind });
+      draft.add(diagnosticNotice(draft, event));
       break;
     case "error":
       draft.add({ kind: "notice", key: draft.key(), level: "error", message: event.error?.message ?? event.message, code: event.error?.code });
       break;
     case "end":
       closeThinking(draft);
-      settleRunningTools(draft, event.status === "succeeded" ? "done" : "error");
+      if (event.status === "failed") dropRepeatsOfReason(draft, event.reason);
+      settleRunningTools(draft, unfinishedStateFor(event.status));
       s.end = {
         status: event.status,
         reason: event.reason,
@@ -81,14 +83,12 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
   switch (event.type) {
     case "status":
       s.statusLabel = event.label;
+      // A `streaming` status's ttftMs is the agent's time to its first visible text, which can come long after it
+      // started thinking and calling tools: the header's first token is od's own measure of any output (below).
       if (event.model) s.model = event.model;
-      if (event.ttftMs !== undefined) s.ttftMs = event.ttftMs;
       break;
     case "text_delta": {
-      if (s.firstTokenAt === undefined && ts !== undefined) {
-        s.firstTokenAt = ts;
-        if (s.ttftMs === undefined && s.startedAt !== undefined) s.ttftMs = Math.max(0, ts - s.startedAt);
-      }
+      noteFirstOutput(draft, ts);
       if (s.statusLabel !== "streaming") s.statusLabel = "streaming";
       const last = draft.last();
       if (last?.kind === "text") draft.edit<TextItem>(s.items.length - 1).text += event.delta;
@@ -96,11 +96,13 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "thinking_start":
+      noteFirstOutput(draft, ts);
       closeThinking(draft);
       draft.add({ kind: "thinking", key: draft.key(), text: "", open: true });
       s.statusLabel = "thinking";
       break;
     case "thinking_delta": {
+      noteFirstOutput(draft, ts);
       const last = draft.last();
       if (last?.kind === "thinking" && last.open) draft.edit<ThinkingItem>(s.items.length - 1).text += event.delta;
       else draft.add({ kind: "thinking", key: draft.key(), text: event.delta, open: true });
@@ -115,6 +117,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "tool_use": {
+      noteFirstOutput(draft, ts);
       closeThinking(draft);
       applyToolUse(draft, event);
       s.statusLabel = "working";
@@ -125,6 +128,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       break;
     }
     case "tool_input_delta": {
+      noteFirstOutput(draft, ts);
       toolIn(draft, draft.root, event.id, event.name).inputDraft += event.delta;
       break;
     }
@@ -167,6 +171,45 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
     default:
       unreachable(event);
   }
+}
+
+/**
+ * A failed run's reason is shown once, in the end banner with its fix. The agent often said it already, as its
+ * answer text and as an error, and the daemon as the run's error: those items say nothing the banner does not.
+ */
+function dropRepeatsOfReason(draft: RunDraft, reason: string): void {
+  const said = reason.trim();
+  if (!said) return;
+  draft.removeWhere((item) => (item.kind === "text" && item.text.trim() === said) || (item.kind === "notice" && item.level !== "info" && item.message.trim() === said));
+}
+
+/**
+ * A diagnostic as a notice. The cut of a history too large to show whole is a warning, linking to the whole answer
+ * when the daemon kept it on disk.
+ */
+function diagnosticNotice(draft: RunDraft, event: RunEventOf<"diagnostic">): NoticeItem {
+  if (event.kind !== OUTPUT_TRUNCATED) return { kind: "notice", key: draft.key(), level: "info", message: event.message, code: event.kind };
+  const detail = event.detail as Partial<OutputTruncatedDetail> | undefined;
+  const runId = draft.state.runId;
+  return {
+    kind: "notice",
+    key: draft.key(),
+    level: "warning",
+    code: "OUTPUT_TRUNCATED",
+    message: event.message,
+    ...(detail?.fullOutput ? { link: { href: `/api/runs/${encodeURIComponent(runId)}/output`, label: "Open the whole answer" } } : {}),
+  };
+}
+
+/**
+ * The first output of any kind (thinking, a tool call, text) after the start: what "first token" in the header
+ * measures, so it never reads seconds after the agent visibly began working.
+ */
+function noteFirstOutput(draft: RunDraft, ts: number | undefined): void {
+  const s = draft.state;
+  if (s.firstTokenAt !== undefined || ts === undefined) return;
+  s.firstTokenAt = ts;
+  if (s.startedAt !== undefined) s.ttftMs = Math.max(0, ts - s.startedAt);
 }
 
 function isFileChange(tool: ToolItem): boolean {

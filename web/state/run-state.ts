@@ -1,5 +1,5 @@
 /**
- * The view model of one assistant turn, folded from RunEvents (live) or PersistedEvents (history). These are UI
+ * The view model of one assistant turn, folded from its RunEvents (live, or stored and replayed as history). These are UI
  * shapes, not wire shapes: the wire types come from server/contracts and are only read here.
  */
 import type { ToolKind } from "../../server/contracts/events.ts";
@@ -21,8 +21,11 @@ export interface ThinkingItem {
   tokens?: number;
 }
 
-/** Where a tool call stands. */
-export type ToolState = "running" | "done" | "error";
+/**
+ * Where a tool call stands. A call still running when its run ends never reported a result: it is `canceled` when
+ * the run was canceled and `interrupted` when the run failed or od stopped under it, never `done` or `error`.
+ */
+export type ToolState = "running" | "done" | "error" | "canceled" | "interrupted";
 
 /**
  * One tool call with its input, and its result once it settles. A call that started a sub-agent (Claude `Task`)
@@ -93,11 +96,11 @@ export interface RunState {
   model?: string | null;
   /** The latest progress label: `connecting`, `initializing`, `thinking`, `streaming`, `working`, … */
   statusLabel: string;
-  /** Daemon timestamps (ms) of the start event, the first visible token and the end. */
+  /** Daemon timestamps (ms) of the start event, the first output of any kind (thinking, tool call or text) and the end. */
   startedAt?: number;
   firstTokenAt?: number;
   endedAt?: number;
-  /** Time to first token as the agent reported it, else derived from timestamps. */
+  /** Time to first token: from the start event to the first output of any kind, by the daemon's clock. */
   ttftMs?: number;
   items: RunItem[];
   usage?: RunUsage;

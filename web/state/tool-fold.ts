@@ -1,5 +1,5 @@
 /**
- * Tool calls into the run tree, shared by the live fold and the history fold: a call lands in the list of the
+ * Tool calls into the run tree: a call lands in the list of the
  * sub-agent that made it (`parentToolUseId`), a call that starts a sub-agent opens a child list, results settle
  * their call, and refusals are marked apart from ordinary failures.
  */
@@ -7,7 +7,7 @@ import type { ToolKind } from "../../server/contracts/events.ts";
 import type { ItemList, RunDraft } from "./run-draft.ts";
 import type { RunItem, ToolItem, ToolState } from "./run-state.ts";
 
-/** What a tool_use (live or persisted) says about a call. */
+/** What a tool_use says about a call. */
 export interface ToolUseFacts {
   id: string;
   name: string;
@@ -17,7 +17,7 @@ export interface ToolUseFacts {
   parentToolUseId?: string;
 }
 
-/** What a tool_result (live or persisted) says about a call. */
+/** What a tool_result says about a call. */
 export interface ToolResultFacts {
   toolUseId: string;
   content: string;
@@ -77,12 +77,20 @@ export function markLastFailedRefused(draft: RunDraft): void {
   }
 }
 
+/** What a call still running becomes when its run ends: it never reported a result, so it did not finish. */
+export type UnfinishedState = Extract<ToolState, "canceled" | "interrupted">;
+
+/** The state of calls left running by a run that ended with `status` (a crash recovery ends a run `failed`). */
+export function unfinishedStateFor(status: "succeeded" | "failed" | "canceled"): UnfinishedState | "done" {
+  return status === "succeeded" ? "done" : status === "canceled" ? "canceled" : "interrupted";
+}
+
 /** When the run ends, calls still running (at any depth) end with it; a todo snapshot is never cut off. */
-export function settleRunningTools(draft: RunDraft, state: Exclude<ToolState, "running">): void {
+export function settleRunningTools(draft: RunDraft, state: UnfinishedState | "done"): void {
   settleList(draft, draft.root, state);
 }
 
-function settleList(draft: RunDraft, list: ItemList, state: Exclude<ToolState, "running">): void {
+function settleList(draft: RunDraft, list: ItemList, state: UnfinishedState | "done"): void {
   list.items.forEach((item, index) => {
     if (item.kind !== "tool") return;
     if (item.state === "running") list.edit<ToolItem>(index).state = item.toolKind === "todo" ? "done" : state;
