@@ -17,6 +17,7 @@ import { collectGarbage } from "./platform/memory.ts";
 import type { UiAssets } from "./http/ui.ts";
 import type { OpenApiSource } from "./http/openapi.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
+import { SessionsRepo } from "./store/sessions-repo.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
 import { VERSION } from "./version.ts";
 
@@ -84,6 +85,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     startLoading = () =>
       void import("./early.ts")
         .then(({ startEarly }) => startEarly(options.dataDir, options.openSqlite))
+        .then((opened) => {
+          // Sessions live in od.db: from here on a browser signed in before a restart is signed in again.
+          credentials.keepSessionsIn(new SessionsRepo(opened.db));
+          return opened;
+        })
         .then(resolve, reject);
   });
   early.catch(() => undefined); // reported through `ready`
@@ -118,7 +124,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     fetch: async (request) => {
       // The guard first: it answers a malformed Host (which request.url is built from) with a typed 400.
       if (!engine) {
-        const refused = guard(request);
+        let refused = guard(request);
+        if (refused?.status === 401 && !credentials.sessionsOpen) {
+          // A session secret can be told from a wrong one only once od.db is open (a tab reconnecting after a restart).
+          await early.catch(() => undefined);
+          refused = guard(request);
+        }
         if (refused) return withSecurityHeaders(request, refused);
         if (new URL(request.url).pathname === "/api/health") return Response.json({ ok: true, version: VERSION, ready: false });
         // A data dir that cannot be opened fails the engine too: the request then gets the 503 below.

@@ -12,6 +12,7 @@
  */
 import type { Credentials } from "./credentials.ts";
 import { errorResponse } from "./errors.ts";
+import { SIGN_IN_ADVICE } from "../contracts/sign-in-command.ts";
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -59,7 +60,7 @@ export function createGuard(options: GuardOptions): (request: Request) => Respon
     if (OPEN_API_ROUTES.has(`${request.method} ${url.pathname}`)) return undefined;
 
     if (!credentials.authenticates(bearerToken(request)) && !ticketAllows(credentials, request, url)) {
-      return errorResponse(401, "UNAUTHORIZED", "not signed in: open the URL od printed, or send Authorization: Bearer");
+      return errorResponse(401, "UNAUTHORIZED", `not signed in: ${SIGN_IN_ADVICE}; scripts send Authorization: Bearer`);
     }
 
     if (WRITE_METHODS.has(request.method) && !(request.method === "DELETE" && !hasBody(request))) {
