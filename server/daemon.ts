@@ -78,6 +78,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     extraHostNames: isLoopbackHost(options.host) || wildcard ? [] : [options.host],
   };
   const guard = createGuard(guardOptions);
+  const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
 
   let engine: Engine | undefined;
   let startLoading: () => void = () => {};
@@ -93,9 +94,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         .then(resolve, reject);
   });
   early.catch(() => undefined); // reported through `ready`
+  // Where `od open` finds this daemon (server/daemon-file.ts): written once the data dir is private.
+  let publishedIn: string | undefined;
+  const publish = (dataDir: string) =>
+    import("./daemon-file.ts").then(({ writeDaemonFile }) => {
+      writeDaemonFile(dataDir, { pid: process.pid, origin: `http://${shownHost}:${port}`, token });
+      publishedIn = dataDir;
+    });
   const engineLoaded = new Promise<Engine>((resolve, reject) => {
     void early
       .then(({ data }) => data)
+      .then((data) => publish(data.dataDir).then(() => data))
       .then((data) =>
         loadEngineModule().then(({ startEngine }) =>
           startEngine({ data, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles, openApi: options.openApi }),
@@ -148,7 +157,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   port = server.port;
   startLoading();
 
-  const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
   let stopping: Promise<void> | undefined;
   const signInUrl = (ttlMs?: number) => `http://${shownHost}:${port}/?token=${credentials.issueLaunchCode(ttlMs).code}`;
   let hurried = false;
@@ -170,6 +178,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await server.stop();
         if (loaded) await loaded.stop();
         else (await early.catch(() => undefined))?.db.close(); // opened, but the engine never took it over
+        if (publishedIn) (await import("./daemon-file.ts")).removeDaemonFile(publishedIn, process.pid);
       })()),
   };
 }
