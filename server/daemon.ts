@@ -10,6 +10,7 @@ import type { Early } from "./early.ts";
 import type { Engine } from "./engine.ts";
 import { loadEngineModule } from "./engine-loader.ts";
 import { Credentials, OPENED_CODE_TTL_MS, randomSecret } from "./http/credentials.ts";
+import { limitRequestBody } from "./http/body-limit.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 import { endStartupJitPolicy } from "./platform/jit-policy.ts";
@@ -130,7 +131,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const server = options.serve({
     port: options.port,
     hostname: options.host,
-    fetch: async (request) => {
+    fetch: async (incoming) => {
+      // Before anything can read the body: a body past its route's limit is a 413, never read further.
+      const request = limitRequestBody(incoming);
+      if (request instanceof Response) return withSecurityHeaders(incoming, request);
       // The guard first: it answers a malformed Host (which request.url is built from) with a typed 400.
       if (!engine) {
         let refused = guard(request);

@@ -17,7 +17,7 @@ import { SIGN_IN_ADVICE } from "../contracts/sign-in-command.ts";
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Routes that authenticate nothing themselves: health, and trading a launch code for a session. */
-const OPEN_API_ROUTES = new Set(["GET /api/health", "HEAD /api/health", "POST /api/session"]);
+export const OPEN_API_ROUTES = new Set(["GET /api/health", "HEAD /api/health", "POST /api/session"]);
 const FOREIGN_SITES = new Set(["same-site", "cross-site"]);
 /** The routes a ticket can open: one project file, or a run's whole answer. */
 const TICKETED_ROUTE = /^\/api\/(?:projects\/[^/]+\/files\/raw|runs\/[^/]+\/output)$/;
