@@ -98,10 +98,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Where `od open` finds this daemon (server/daemon-file.ts): written once the data dir is private.
   let publishedIn: string | undefined;
   const publish = (dataDir: string) =>
-    import("./daemon-file.ts").then(({ writeDaemonFile }) => {
-      writeDaemonFile(dataDir, { pid: process.pid, origin: `http://${shownHost}:${port}`, token });
-      publishedIn = dataDir;
-    });
+    import("./daemon-file.ts")
+      .then(({ writeDaemonFile }) => {
+        writeDaemonFile(dataDir, { pid: process.pid, origin: `http://${shownHost}:${port}`, token });
+        publishedIn = dataDir;
+      })
+      .catch((error: unknown) => {
+        // od still serves; only `od open` cannot find it.
+        console.error(`od: could not write daemon.json (od open will not find this od): ${error instanceof Error ? error.message : String(error)}`);
+      });
   const engineLoaded = new Promise<Engine>((resolve, reject) => {
     void early
       .then(({ data }) => data)
