@@ -6,6 +6,7 @@ import { Elysia, type AnyElysia } from "elysia";
 import { appConfigRoutes } from "./http/app-config.ts";
 import { DISK_FULL_MESSAGE, isDiskFull } from "./store/disk-space.ts";
 import { HttpError } from "./http/errors.ts";
+import { PayloadTooLargeError, payloadTooLarge } from "./http/body-limit.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { healthRoutes } from "./http/health.ts";
 import { sessionRoutes } from "./http/session.ts";
@@ -30,6 +31,9 @@ export async function createApp(deps: AppDeps) {
     .onRequest(({ request }) => guard(request))
     .onError(({ code, error }) => {
       if (error instanceof HttpError) return Response.json(error.toBody(), { status: error.status });
+      // A body that streamed past its route's limit (server/http/body-limit.ts), however the read surfaced it.
+      const tooLarge = payloadTooLargeIn(error);
+      if (tooLarge) return payloadTooLarge(tooLarge.limit);
       // Dynamic mode (aot: false) lets the body's JSON.parse SyntaxError through instead of a PARSE error.
       if (code === "PARSE" || error instanceof SyntaxError) return jsonError(400, "INVALID_JSON", "request body is not valid JSON");
       if (code === "VALIDATION") return jsonError(400, "BAD_REQUEST", String((error as Error).message));
@@ -51,4 +55,11 @@ export type App = Awaited<ReturnType<typeof createApp>>;
 
 function jsonError(status: number, code: string, message: string): Response {
   return Response.json({ error: { code, message } }, { status });
+}
+
+function payloadTooLargeIn(error: unknown): PayloadTooLargeError | undefined {
+  for (let cause = error, depth = 0; cause && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if (cause instanceof PayloadTooLargeError) return cause;
+  }
+  return undefined;
 }

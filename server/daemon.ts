@@ -10,6 +10,7 @@ import type { Early } from "./early.ts";
 import type { Engine } from "./engine.ts";
 import { loadEngineModule } from "./engine-loader.ts";
 import { Credentials, OPENED_CODE_TTL_MS, randomSecret } from "./http/credentials.ts";
+import { limitRequestBody } from "./http/body-limit.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 import { endStartupJitPolicy } from "./platform/jit-policy.ts";
@@ -17,6 +18,7 @@ import { collectGarbage } from "./platform/memory.ts";
 import type { UiAssets } from "./http/ui.ts";
 import type { OpenApiSource } from "./http/openapi.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
+import { SessionsRepo } from "./store/sessions-repo.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
 import { VERSION } from "./version.ts";
 
@@ -77,6 +79,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     extraHostNames: isLoopbackHost(options.host) || wildcard ? [] : [options.host],
   };
   const guard = createGuard(guardOptions);
+  const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
 
   let engine: Engine | undefined;
   let startLoading: () => void = () => {};
@@ -84,12 +87,30 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     startLoading = () =>
       void import("./early.ts")
         .then(({ startEarly }) => startEarly(options.dataDir, options.openSqlite))
+        .then((opened) => {
+          // Sessions live in od.db: from here on a browser signed in before a restart is signed in again.
+          credentials.keepSessionsIn(new SessionsRepo(opened.db));
+          return opened;
+        })
         .then(resolve, reject);
   });
   early.catch(() => undefined); // reported through `ready`
+  // Where `od open` finds this daemon (server/daemon-file.ts): written once the data dir is private.
+  let publishedIn: string | undefined;
+  const publish = (dataDir: string) =>
+    import("./daemon-file.ts")
+      .then(({ writeDaemonFile }) => {
+        writeDaemonFile(dataDir, { pid: process.pid, origin: `http://${shownHost}:${port}`, token });
+        publishedIn = dataDir;
+      })
+      .catch((error: unknown) => {
+        // od still serves; only `od open` cannot find it.
+        console.error(`od: could not write daemon.json (od open will not find this od): ${error instanceof Error ? error.message : String(error)}`);
+      });
   const engineLoaded = new Promise<Engine>((resolve, reject) => {
     void early
       .then(({ data }) => data)
+      .then((data) => publish(data.dataDir).then(() => data))
       .then((data) =>
         loadEngineModule().then(({ startEngine }) =>
           startEngine({ data, env: options.env ?? process.env, guard: guardOptions, ui: options.ui, dshRuntime: options.dshRuntime, bundledSkillFiles: options.bundledSkillFiles, openApi: options.openApi }),
@@ -115,10 +136,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const server = options.serve({
     port: options.port,
     hostname: options.host,
-    fetch: async (request) => {
+    fetch: async (incoming) => {
+      // Before anything can read the body: a body past its route's limit is a 413, never read further.
+      const request = limitRequestBody(incoming);
+      if (request instanceof Response) return withSecurityHeaders(incoming, request);
       // The guard first: it answers a malformed Host (which request.url is built from) with a typed 400.
       if (!engine) {
-        const refused = guard(request);
+        let refused = guard(request);
+        if (refused?.status === 401 && !credentials.sessionsOpen) {
+          // A session secret can be told from a wrong one only once od.db is open (a tab reconnecting after a restart).
+          await early.catch(() => undefined);
+          refused = guard(request);
+        }
         if (refused) return withSecurityHeaders(request, refused);
         if (new URL(request.url).pathname === "/api/health") return Response.json({ ok: true, version: VERSION, ready: false });
         // A data dir that cannot be opened fails the engine too: the request then gets the 503 below.
@@ -137,7 +166,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   port = server.port;
   startLoading();
 
-  const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
   let stopping: Promise<void> | undefined;
   const signInUrl = (ttlMs?: number) => `http://${shownHost}:${port}/?token=${credentials.issueLaunchCode(ttlMs).code}`;
   let hurried = false;
@@ -159,6 +187,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await server.stop();
         if (loaded) await loaded.stop();
         else (await early.catch(() => undefined))?.db.close(); // opened, but the engine never took it over
+        if (publishedIn) (await import("./daemon-file.ts")).removeDaemonFile(publishedIn, process.pid);
       })()),
   };
 }

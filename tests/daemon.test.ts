@@ -111,6 +111,34 @@ describe("startDaemon", () => {
     await daemon.stop();
   });
 
+  test("a browser signed in before a restart is still signed in after it, from the first request on", async () => {
+    using data = tempDir("od-daemon-restart-");
+    const start = (token: string) => {
+      const http = fakeServe();
+      return startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token, openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" } }).then((daemon) => ({ daemon, http }));
+    };
+    const first = await start("token-1");
+    await first.daemon.ready;
+    const code = new URL(first.daemon.url).searchParams.get("token")!;
+    const traded = await first.http.call("/api/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) });
+    const { secret } = (await traded.json()) as { secret: string };
+    await first.daemon.stop();
+
+    const second = await start("token-2");
+    const auth = { authorization: `Bearer ${secret}` };
+    // Sent before od.db is open: answered once it is, not refused.
+    const [early, health] = await Promise.all([second.http.call("/api/app-config", { headers: auth }), second.http.call("/api/health")]);
+    expect(health.status).toBe(200);
+    expect(early.status).toBe(200);
+    await second.daemon.ready;
+    expect((await second.http.call("/api/agents", { headers: auth })).status).toBe(200);
+    const everywhere = await second.http.call("/api/sessions", { method: "DELETE", headers: auth });
+    expect(await everywhere.json()).toEqual({ ok: true, ended: 1 });
+    expect((await second.http.call("/api/app-config", { headers: auth })).status).toBe(401);
+    expect((await second.http.call("/api/app-config", { headers: { authorization: "Bearer token-2" } })).status).toBe(200);
+    await second.daemon.stop();
+  });
+
   test("a request without Host, or with a malformed one, is a typed 400 before and after the engine loads", async () => {
     using data = tempDir("od-daemon-host-");
     const http = fakeServe();

@@ -9,6 +9,7 @@ import { serveCommand, type ServeRuntime } from "./serve-command.ts";
 export function buildCommands(runtime: ServeRuntime): CommandEntry[] {
   return [
     eagerCommand(serveCommand(runtime)),
+    { name: "open", load: async () => (await import("./open-command.ts")).openCommand },
     { name: "agents", load: async () => (await import("./agents-command.ts")).agentsCommand(runtime) },
     { name: "run", load: async () => (await import("./run-command.ts")).runCommand(runtime) },
     { name: "parse", load: async () => (await import("./parse-command.ts")).parseCommand },

@@ -8,7 +8,6 @@ import type { UiAssets } from "../http/ui.ts";
 import { chosenDataDir } from "../data-dir.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
 import type { CommandSpec } from "./command.ts";
-import { openBrowser } from "./open-browser.ts";
 import { watchParentExit } from "./parent-watch.ts";
 
 export type ServeRuntime = {
@@ -28,7 +27,7 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
   return {
     name: "serve",
     summary: "start the local server and open the browser",
-    details: `Prints "od listening on http://127.0.0.1:PORT/?token=CODE" as its first line; CODE signs one browser in, once.\nEnvironment: OD_DATA_DIR (data dir), OD_TOKEN (fixed API token for Authorization: Bearer instead of a random one).`,
+    details: `Prints "od listening on http://127.0.0.1:PORT/?token=CODE" as its first line; CODE signs one browser in, once.\n\`od open\` signs in another browser (or the same one again) at any time.\nEnvironment: OD_DATA_DIR (data dir), OD_TOKEN (fixed API token for Authorization: Bearer instead of a random one), BROWSER (the browser to open).`,
     flags: [
       { name: "port", type: "number", valueName: "PORT", description: `port to listen on (default ${DEFAULT_PORT}; 0 = any free port)` },
       { name: "host", type: "string", valueName: "HOST", description: "address to bind (default 127.0.0.1; non-loopback is unsafe)" },
@@ -55,10 +54,11 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
       const parentExited = new Promise<string>((resolve) => {
         if (flags["exit-with-parent"]) stopWatching = watchParentExit(() => resolve("the process that started od exited"));
       });
+      const dataDir = chosenDataDir(io.env, flags["data-dir"] as string | undefined);
       const daemon = await startDaemon({
         port,
         host,
-        dataDir: chosenDataDir(io.env, flags["data-dir"] as string | undefined),
+        dataDir,
         token: io.env.OD_TOKEN,
         ui: runtime.ui?.(),
         ...(runtime.dshRuntime ? { dshRuntime: runtime.dshRuntime } : {}),
@@ -68,7 +68,16 @@ export function serveCommand(runtime: ServeRuntime): CommandSpec {
         serve: runtime.serve,
       });
       io.stdout(`od listening on ${daemon.url}\n`);
-      if (!flags["no-open"]) void openBrowser(daemon.openUrl());
+      if (!flags["no-open"]) {
+        // Once the data dir is private and the engine answers: the browser gets a redirect page in it (open-sign-in.ts).
+        void daemon.ready.then(
+          () =>
+            import("./open-sign-in.ts").then(({ openSignIn }) =>
+              openSignIn({ dataDir, url: daemon.openUrl(), env: io.env, stderr: io.stderr, dataDirFlag: flags["data-dir"] as string | undefined }),
+            ),
+          () => undefined, // reported below
+        );
+      }
       const outcome = await Promise.race([
         interrupted.then((signal) => ({ signal })),
         parentExited.then((signal) => ({ signal })),

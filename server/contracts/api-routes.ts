@@ -22,7 +22,7 @@ import {
 } from "./projects.ts";
 import { RunChangesResponse } from "./changes.ts";
 import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunHistoryResponse, RunInputRequest, RunOutputQuery, RunSummary } from "./runs.ts";
-import { CreateSessionRequest, CreateSessionResponse, FileLinkRequest, FileLinkResponse, SessionLinkResponse } from "./session.ts";
+import { CreateSessionRequest, CreateSessionResponse, FileLinkRequest, FileLinkResponse, SessionLinkResponse, SignOutEverywhereResponse } from "./session.ts";
 import { DshSetupResponse } from "../dsh/setup-contract.ts";
 import { ImportSkillRequest, ListSkillsQuery, SkillDetail, SkillSummary } from "./skills.ts";
 import { UploadRequest, UploadResponse } from "./uploads.ts";
@@ -107,7 +107,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     replies: [{ status: 200, json: OkResponse }], errors: {},
   },
   {
-    method: "POST", path: "/api/session/links", summary: "A fresh one-time sign-in URL for another browser", auth: "bearer",
+    method: "DELETE", path: "/api/sessions", summary: "Sign every browser out (sign out everywhere); the API token keeps working", auth: "bearer",
+    replies: [{ status: 200, json: SignOutEverywhereResponse }], errors: {},
+  },
+  {
+    method: "POST", path: "/api/session/links", summary: "A fresh one-time sign-in URL for another browser (or `od open`)", auth: "bearer",
     replies: [{ status: 200, json: SessionLinkResponse }], errors: {},
   },
   {

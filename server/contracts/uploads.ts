@@ -4,8 +4,7 @@
  */
 import { z } from "./zod.ts";
 
-/** Largest accepted image, in bytes (decoded). */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES } from "./body-limits.ts";
 
 export const UploadRequest = z.object({
   /** The original file name; sanitised, and its extension replaced by the sniffed type's. */

@@ -12,11 +12,12 @@
  */
 import type { Credentials } from "./credentials.ts";
 import { errorResponse } from "./errors.ts";
+import { SIGN_IN_ADVICE } from "../contracts/sign-in-command.ts";
 
 const LOOPBACK_NAMES = ["127.0.0.1", "localhost", "[::1]"];
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Routes that authenticate nothing themselves: health, and trading a launch code for a session. */
-const OPEN_API_ROUTES = new Set(["GET /api/health", "HEAD /api/health", "POST /api/session"]);
+export const OPEN_API_ROUTES = new Set(["GET /api/health", "HEAD /api/health", "POST /api/session"]);
 const FOREIGN_SITES = new Set(["same-site", "cross-site"]);
 /** The routes a ticket can open: one project file, or a run's whole answer. */
 const TICKETED_ROUTE = /^\/api\/(?:projects\/[^/]+\/files\/raw|runs\/[^/]+\/output)$/;
@@ -59,7 +60,7 @@ export function createGuard(options: GuardOptions): (request: Request) => Respon
     if (OPEN_API_ROUTES.has(`${request.method} ${url.pathname}`)) return undefined;
 
     if (!credentials.authenticates(bearerToken(request)) && !ticketAllows(credentials, request, url)) {
-      return errorResponse(401, "UNAUTHORIZED", "not signed in: open the URL od printed, or send Authorization: Bearer");
+      return errorResponse(401, "UNAUTHORIZED", `not signed in: ${SIGN_IN_ADVICE}; scripts send Authorization: Bearer`);
     }
 
     if (WRITE_METHODS.has(request.method) && !(request.method === "DELETE" && !hasBody(request))) {

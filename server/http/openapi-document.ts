@@ -6,6 +6,7 @@
 import { z } from "../contracts/zod.ts";
 import { API_ROUTES, type ApiRoute, type RouteReply } from "../contracts/api-routes.ts";
 import { ErrorBody } from "../contracts/http.ts";
+import { bodyLimitOf } from "./body-limit.ts";
 
 type JsonObject = Record<string, unknown>;
 
@@ -16,6 +17,8 @@ const GUARD_ERRORS: Record<number, string> = {
   403: "FORBIDDEN_HOST, FORBIDDEN_ORIGIN, FORBIDDEN_SITE",
 };
 const WRITE_ERRORS: Record<number, string> = { 415: "UNSUPPORTED_MEDIA_TYPE" };
+/** A body past its route's limit (server/http/body-limit.ts), whatever the route. */
+const BODY_ERRORS: Record<number, string> = { 413: "PAYLOAD_TOO_LARGE" };
 
 export function openApiDocument(version: string, routes: readonly ApiRoute[] = API_ROUTES): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
@@ -51,7 +54,8 @@ function operation(route: ApiRoute): JsonObject {
   const parameters = [...pathParameters(route.path), ...queryParameters(route.query)];
   if (parameters.length) op.parameters = parameters;
   if (route.body) {
-    op.requestBody = { required: route.body.required, content: { "application/json": { schema: schemaOf(route.body.schema, "input") } } };
+    const limit = bodyLimitOf(route.method, route.path);
+    op.requestBody = { required: route.body.required, description: `At most ${limit} bytes (${(limit / 1024).toFixed(0)} KiB); a larger body is a 413 PAYLOAD_TOO_LARGE.`, content: { "application/json": { schema: schemaOf(route.body.schema, "input") } } };
   }
   op.responses = { ...successResponses(route.replies), ...errorResponses(route) };
   return op;
@@ -100,6 +104,7 @@ function errorResponses(route: ApiRoute): Record<string, JsonObject> {
   };
   add(route.auth === "open" ? { 400: GUARD_ERRORS[400]!, 403: GUARD_ERRORS[403]! } : GUARD_ERRORS);
   if (route.method !== "GET" && route.auth !== "open") add(WRITE_ERRORS);
+  if (route.body) add(BODY_ERRORS);
   add(route.errors);
   const responses: Record<string, JsonObject> = {};
   for (const [status, names] of [...codes].sort(([a], [b]) => a - b)) {

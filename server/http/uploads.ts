@@ -5,22 +5,20 @@
  * project-relative and goes into a run's `attachments`. 413 over 10 MB, 415 for anything but png/jpeg/gif/webp.
  */
 import { Elysia } from "elysia";
-import { MAX_UPLOAD_BYTES, UploadRequest } from "../contracts/uploads.ts";
+import { MAX_UPLOAD_BASE64_CHARS } from "../contracts/body-limits.ts";
+import { UploadRequest } from "../contracts/uploads.ts";
 import { decodeBase64, storeUpload, UploadError } from "../inputs/uploads.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
 
 const STATUS: Record<UploadError["code"], number> = { UPLOAD_TOO_LARGE: 413, UNSUPPORTED_IMAGE_TYPE: 415, INVALID_BASE64: 400, EMPTY_UPLOAD: 400 };
 
-/** Base64 text longer than this cannot decode to ≤ MAX_UPLOAD_BYTES (data-URL prefix and line breaks allowed for). */
-const MAX_BASE64_CHARS = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 4096;
-
 export const uploadRoutes = (projectDirOf: ProjectDirOf) =>
   new Elysia({ name: "uploads" }).post("/api/projects/:id/uploads", ({ params, body, set }) => {
     const projectDir = projectDirOf(params.id);
     const request = parseBody(UploadRequest, body);
     try {
-      if (request.dataBase64.length > MAX_BASE64_CHARS) throw new UploadError("UPLOAD_TOO_LARGE", "the image is larger than 10 MB");
+      if (request.dataBase64.length > MAX_UPLOAD_BASE64_CHARS) throw new UploadError("UPLOAD_TOO_LARGE", "the image is larger than 10 MB");
       const stored = storeUpload(projectDir, request.name, decodeBase64(request.dataBase64));
       set.status = 201;
       return stored;

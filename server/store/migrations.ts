@@ -173,4 +173,17 @@ export const MIGRATIONS: Migration[] = [
     // they are: their text column is still the text.
     sql: `ALTER TABLE messages ADD COLUMN text_in_events INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 10,
+    name: "browser sessions that outlive a restart",
+    // Only a hash of each session secret: whoever reads od.db cannot sign in with it. last_used_at decides expiry.
+    sql: `
+      CREATE TABLE sessions (
+        secret_hash TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX sessions_by_last_use ON sessions(last_used_at);
+    `,
+  },
 ];

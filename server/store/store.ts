@@ -3,6 +3,7 @@ import { AppConfigRepo } from "./app-config-repo.ts";
 import { AgentSessionsRepo, ConversationsRepo, MessagesRepo, ProjectsRepo } from "./projects-repo.ts";
 import { RunChangesRepo } from "./run-changes-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
+import { SessionsRepo } from "./sessions-repo.ts";
 import { openDatabase } from "./database.ts";
 import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.ts";
 
@@ -17,6 +18,7 @@ export class Store {
   readonly agentSessions: AgentSessionsRepo;
   readonly runs: RunsRepo;
   readonly runChanges: RunChangesRepo;
+  readonly sessions: SessionsRepo;
 
   private constructor(readonly db: SqliteDatabase) {
     this.appConfig = new AppConfigRepo(db);
@@ -26,6 +28,7 @@ export class Store {
     this.agentSessions = new AgentSessionsRepo(db);
     this.runs = new RunsRepo(db);
     this.runChanges = new RunChangesRepo(db);
+    this.sessions = new SessionsRepo(db);
   }
 
   static open(path: string, opener: SqliteOpener): Store {

@@ -113,7 +113,7 @@ describe("od's commands", () => {
     const { buildCommands } = await import("../../server/cli/commands.ts");
     const runtime = { openSqlite: () => { throw new Error("unused"); }, serve: () => { throw new Error("unused"); } };
     const entries = buildCommands(runtime as never);
-    expect(entries.map((e) => e.name)).toEqual(["serve", "agents", "run", "parse", "setup"]);
+    expect(entries.map((e) => e.name)).toEqual(["serve", "open", "agents", "run", "parse", "setup"]);
     for (const entry of entries) expect((await entry.load()).name).toBe(entry.name);
     expect(entries[0]!.load()).not.toBeInstanceOf(Promise);
   });

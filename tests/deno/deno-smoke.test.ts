@@ -8,8 +8,9 @@ const root = join(import.meta.dir, "..", "..");
 const deno = join(root, "node_modules", ".bin", "deno");
 
 describe("under Deno", () => {
-  test("health, guard and app-config survive a restart", async () => {
+  test("health, guard, app-config and a browser's session survive a restart", async () => {
     using data = tempDir("od-deno-");
+    let secret = "";
     const argv = [deno, "run", "-A", join(root, "server", "deno.ts"), "--port", "0", "--data-dir", data.path];
     {
       await using od = await startDaemonProcess(argv, { env: { DENO_NO_UPDATE_CHECK: "1" } });
@@ -17,6 +18,9 @@ describe("under Deno", () => {
       expect(await health.json()).toEqual({ ok: true, version: expect.any(String), ready: expect.any(Boolean) });
 
       expect((await fetch(`${od.origin}/api/app-config`)).status).toBe(401);
+      const traded = await fetch(`${od.origin}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code: od.code }) });
+      expect(traded.status).toBe(201);
+      secret = ((await traded.json()) as { secret: string }).secret;
       const foreign = await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${od.token}`, origin: "http://evil.example" } });
       expect(foreign.status).toBe(403);
 
@@ -49,5 +53,6 @@ describe("under Deno", () => {
     await using od = await startDaemonProcess(argv, { env: { DENO_NO_UPDATE_CHECK: "1" } });
     const res = await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${od.token}` } });
     expect(await res.json()).toEqual({ config: { agentId: "pi", theme: "dark" } });
+    expect((await fetch(`${od.origin}/api/app-config`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
   }, 60_000);
 });

@@ -75,6 +75,7 @@ describe("the binary in Chromium", () => {
     await other.waitForSelector("[data-testid=signed-out]");
     expect(await other.textContent("#daemon-status")).toContain("not signed in");
     expect(await other.textContent("[data-testid=signed-out]")).toContain("already used");
+    expect(await other.textContent("[data-testid=signed-out]")).toContain("run od open"); // the command that always works
     await other.screenshot({ path: join(screenshots, "signed-out.png") });
 
     // The signed-in page hands out a fresh one-time link for it (Settings → Another browser).
@@ -84,6 +85,15 @@ describe("the binary in Chromium", () => {
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
     await other.goto(link);
     await connected(other);
+
+    // Sign out everywhere (Settings): both browsers are signed out, and say how to sign in again.
+    await other.click("[data-testid=open-settings]");
+    await other.click("[data-testid=sign-out-everywhere-button]");
+    await other.waitForSelector("[data-testid=signed-out]");
+    await page.reload();
+    await page.waitForSelector("[data-testid=signed-out]");
+    expect(await page.textContent("#daemon-status")).toBe("not signed in — run od open in a terminal");
+    expect((await api<{ config: unknown }>("/api/app-config")).config).toBeDefined(); // the API token still works
   }, 60_000);
 
   test("a page on another 127.0.0.1 port receives nothing that authenticates, and cannot read, write, run or probe", async () => {

@@ -27,6 +27,7 @@ export async function startTestApp(options: { dataDir?: string; modules?: AnyEly
   const dataDir = options.dataDir ?? temp!.path;
   const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
   const credentials = options.credentials ?? new Credentials(TEST_TOKEN);
+  credentials.keepSessionsIn(store.sessions);
   const app = await createApp({
     version: "0.0.0-test",
     store,

@@ -1,6 +1,6 @@
 /** Settings: the agent inventory (streaming in), MCP servers when the daemon has them, and the theme. */
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { SessionLinkResponse } from "../../server/contracts/session.ts";
+import type { SessionLinkResponse, SignOutEverywhereResponse } from "../../server/contracts/session.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { AgentCard, MissingAgentRow } from "../components/agent-card.tsx";
@@ -96,6 +96,32 @@ function SignInAnotherBrowser({ api }: { api: Api }) {
   );
 }
 
+/** Ends every browser's session, this page's too (the API token scripts use keeps working). */
+function SignOutEverywhere({ app }: { app: AppModel }) {
+  const [error, setError] = useState<string | null>(null);
+  const signOut = async () => {
+    try {
+      await app.api.del<SignOutEverywhereResponse>("/api/sessions");
+      app.settingsOpen.value = false;
+      await app.daemon.check(); // now signed out: the page says how to sign in again
+    } catch (signOutError) {
+      setError(errorMessage(signOutError));
+    }
+  };
+  return (
+    <section data-testid="sign-out-everywhere">
+      <h3>Signed-in browsers</h3>
+      <p class="muted">Browsers stay signed in across restarts of od until 30 days unused. This signs every one of them out, this one too.</p>
+      <div class="row">
+        <button type="button" class="small" data-testid="sign-out-everywhere-button" onClick={() => void signOut()}>
+          Sign out everywhere
+        </button>
+        {error && <span class="error">{error}</span>}
+      </div>
+    </section>
+  );
+}
+
 export function Settings({ app }: { app: AppModel }) {
   const { agents, config } = app;
   const groups = agents.groups.value;
@@ -159,6 +185,7 @@ export function Settings({ app }: { app: AppModel }) {
         </section>
         <McpEditor mcp={app.mcp} />
         <SignInAnotherBrowser api={app.api} />
+        <SignOutEverywhere app={app} />
         {config.error.value && <p class="error">{config.error.value}</p>}
       </div>
     </div>

@@ -2,6 +2,7 @@
  * The app shell: top bar, projects sidebar, conversation, files panel, and the settings and usage dialogs. On narrow
  * screens the sidebar and the files panel become drawers (styles.css decides when); the top bar's toggles open them.
  */
+import { SIGN_IN_COMMAND } from "../../server/contracts/sign-in-command.ts";
 import { useEffect } from "preact/hooks";
 import type { AppModel, Drawer } from "../state/app.ts";
 import { AgentSetupDialog } from "../components/agent-setup-dialog.tsx";
@@ -53,7 +54,7 @@ export function Shell({ app }: { app: AppModel }) {
         <span class="daemon-status" id="daemon-status">
           {state.kind === "ready" && `connected · v${state.version}`}
           {state.kind === "connecting" && "connecting…"}
-          {state.kind === "unauthorized" && "not signed in — open the link od printed in your terminal"}
+          {state.kind === "unauthorized" && `not signed in — run ${SIGN_IN_COMMAND} in a terminal`}
           {state.kind === "offline" && `daemon unreachable: ${state.message}`}
         </span>
         <span class="spacer" />
@@ -67,9 +68,10 @@ export function Shell({ app }: { app: AppModel }) {
       </header>
       {state.kind === "unauthorized" && (
         <div class="signed-out" role="alert" data-testid="signed-out">
-          <strong>This page is not signed in to od.</strong> Open the address od printed when it started,{" "}
-          <code>od listening on http://127.0.0.1:…/?token=…</code>, in this browser. Each such link signs one browser in,
-          once; a signed-in page gives you a new one under Settings → Another browser.
+          <strong>This page is not signed in to od.</strong> In a terminal on this machine, run <code>{SIGN_IN_COMMAND}</code>: it
+          opens a fresh sign-in link in your browser (<code>{SIGN_IN_COMMAND} --print</code> prints one to paste instead; add{" "}
+          <code>--data-dir DIR</code> if od runs with one). Each link signs one browser in, once; signed in, a browser stays
+          signed in across restarts of od.
           {state.reason && <p class="muted">{state.reason}</p>}
         </div>
       )}
