@@ -12,8 +12,8 @@
  * answer's end is not kept beside it, as a stored message keeps it: it would need an id of its own between those of
  * the events around it, and the whole answer is one link away.)
  */
-import type { RunEvent } from "../contracts/runs.ts";
-import { OUTPUT_TRUNCATED, outputTruncatedMessage, type OutputTruncatedDetail } from "../contracts/output-truncated.ts";
+import type { OutputTruncatedDetail, RunEvent } from "../contracts/runs.ts";
+import { OUTPUT_TRUNCATED, outputTruncatedMessage } from "../contracts/output-truncated.ts";
 
 export type HistoryOptions = {
   /** Characters of deltas and tool inputs and results kept before the cut (default 4 M, what a stored message keeps). */
