@@ -1,18 +1,11 @@
 /**
- * The `diagnostic` a run's history carries where it leaves output out (`GET /api/runs/:id/history` of a run larger
- * than a history holds). A plain module, without zod: the page reads it without building the run schemas.
+ * The kind of `diagnostic` a run's history carries where it leaves output out (`GET /api/runs/:id/history` of a run
+ * larger than a history holds; its `detail` is an OutputTruncatedDetail, contracts/runs.ts). A plain module, without
+ * zod: the page reads it without building the run schemas.
  */
-export const OUTPUT_TRUNCATED = "output_truncated";
+import type { OutputTruncatedDetail } from "./runs.ts";
 
-/** The `detail` of an `output_truncated` diagnostic. */
-export type OutputTruncatedDetail = {
-  /** Answer characters left out between the kept beginning and end. */
-  omittedChars: number;
-  /** All answer characters of the run. */
-  totalChars: number;
-  /** The whole answer text is on disk: `GET /api/runs/:id/output` serves it. */
-  fullOutput: boolean;
-};
+export const OUTPUT_TRUNCATED = "output_truncated";
 
 /** The sentence the page shows where the cut is. */
 export function outputTruncatedMessage(detail: OutputTruncatedDetail): string {

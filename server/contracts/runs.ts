@@ -149,6 +149,17 @@ export const ListRunsQuery = z.object({
   status: z.union([RunStatus, z.literal("active")]).optional(),
 });
 
+/** The `detail` of the `output_truncated` diagnostic that marks where a run's history leaves output out. */
+export const OutputTruncatedDetail = z.object({
+  /** Answer characters left out after the cut. */
+  omittedChars: z.number().int().nonnegative(),
+  /** All answer characters of the run. */
+  totalChars: z.number().int().nonnegative(),
+  /** The whole answer text is on disk: `GET /api/runs/:id/output` serves it. */
+  fullOutput: z.boolean(),
+});
+export type OutputTruncatedDetail = z.infer<typeof OutputTruncatedDetail>;
+
 /**
  * `GET /api/runs/:id/history`: a run's stored events, for folding with the same fold as its live stream (a reloaded
  * turn is the live turn). Adjacent deltas of one stream (answer text, thinking, one call's input, stdout, stderr) come

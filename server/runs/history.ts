@@ -4,7 +4,7 @@
  * conversation cheap to load, and neither changes what the fold makes of the events:
  * - adjacent deltas of one stream (answer text, thinking, one call's input, stdout, stderr) are coalesced into one
  *   event carrying the first one's id and ts — the fold appends them to the same item in the same order;
- * - past `maxChars` characters of such text (and tool results), a run's history is cut: the rest of its deltas are left
+ * - past `maxChars` characters of such text (and tool inputs and results), a run's history is cut: the rest of its deltas are left
  *   out and an `output_truncated` diagnostic marks the cut (with a link to the whole answer when od spilled it to
  *   disk). Every other event is kept, so calls, usage, errors and the end still show.
  *
@@ -12,18 +12,18 @@
  * answer's end is not kept beside it, as a stored message keeps it: it would need an id of its own between those of
  * the events around it, and the whole answer is one link away.)
  */
-import type { RunEvent } from "../contracts/runs.ts";
-import { OUTPUT_TRUNCATED, outputTruncatedMessage, type OutputTruncatedDetail } from "../contracts/output-truncated.ts";
+import type { OutputTruncatedDetail, RunEvent } from "../contracts/runs.ts";
+import { OUTPUT_TRUNCATED, outputTruncatedMessage } from "../contracts/output-truncated.ts";
 
 export type HistoryOptions = {
-  /** Characters of deltas and tool results kept before the cut (default 4 M, what a stored message keeps). */
+  /** Characters of deltas and tool inputs and results kept before the cut (default 4 M, what a stored message keeps). */
   maxChars?: number;
   /** The whole answer is on disk (`GET /api/runs/:id/output`): the cut links to it. */
   fullOutput?: boolean;
 };
 
-/** A tool result after the cut keeps this much of its content, as a stored message does. */
-const RESULT_CHARS_AFTER_CUT = 20_000;
+/** A tool result after the cut keeps this much of its content, as a stored message does; a larger input is left out. */
+const CALL_CHARS_AFTER_CUT = 20_000;
 
 /** Where the `output_truncated` marker sits, and the id and ts it took from the first delta left out. */
 type Marker = { index: number; id: number; ts: number };
@@ -48,7 +48,7 @@ export class RunHistory {
     const text = streamText(event);
     const answerText = event.type === "agent" && event.event.type === "text_delta";
     if (answerText) this.#totalTextChars += text!.length;
-    const chars = text?.length ?? (event.type === "agent" && event.event.type === "tool_result" ? event.event.content.length : 0);
+    const chars = text?.length ?? callChars(event);
     if (!this.#cut && this.#keptChars + chars > this.#maxChars) this.#cut = true;
     if (this.#cut) return this.#pushAfterCut(event);
     this.#keptChars += chars;
@@ -74,7 +74,7 @@ export class RunHistory {
 
   /**
    * After the cut: deltas are left out, the first one replaced by the marker (a placeholder until `events` is read:
-   * its counts are known only once the whole run has been pushed); everything else is kept, tool results shortened.
+   * its counts are known only once the whole run has been pushed); everything else is kept, tool calls bounded.
    */
   #pushAfterCut(event: RunEvent): void {
     if (streamText(event) !== undefined) {
@@ -83,12 +83,27 @@ export class RunHistory {
       this.#events.push({ type: "diagnostic", id: event.id, ts: event.ts, kind: OUTPUT_TRUNCATED, message: "" });
       return;
     }
-    if (event.type === "agent" && event.event.type === "tool_result" && event.event.content.length > RESULT_CHARS_AFTER_CUT) {
-      this.#events.push({ ...event, event: { ...event.event, content: event.event.content.slice(0, RESULT_CHARS_AFTER_CUT) } });
-      return;
-    }
-    this.#events.push(event);
+    this.#events.push(shortened(event));
   }
+}
+
+/** Characters a tool call's input or result holds (0 for any other event). */
+function callChars(event: RunEvent): number {
+  if (event.type !== "agent") return 0;
+  if (event.event.type === "tool_result") return event.event.content.length;
+  if (event.event.type === "tool_use") return JSON.stringify(event.event.input ?? null).length;
+  return 0;
+}
+
+/**
+ * A call after the cut, bounded: a long result keeps its beginning; a large input (a runaway agent writing huge files)
+ * is replaced by a note, the call keeping its name, kind and path, so its card still shows what it acted on.
+ */
+function shortened(event: RunEvent): RunEvent {
+  if (event.type !== "agent" || callChars(event) <= CALL_CHARS_AFTER_CUT) return event;
+  if (event.event.type === "tool_result") return { ...event, event: { ...event.event, content: event.event.content.slice(0, CALL_CHARS_AFTER_CUT) } };
+  if (event.event.type === "tool_use") return { ...event, event: { ...event.event, input: { omitted: `${callChars(event).toLocaleString("en")} characters of input are left out here` } } };
+  return event;
 }
 
 /** The text a delta-like event appends to the view (undefined for any other event). */

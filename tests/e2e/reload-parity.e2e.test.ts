@@ -1,7 +1,8 @@
 // Issue #34 in Chromium against the built binary, with a fake Claude: a turn looks the same live and after a reload.
 // A finished turn (usage with cached tokens), a run reloaded while its sub-agent works, and the same run canceled
 // and reloaded: every card's data-state, the header's model and first token, and the usage line are equal before
-// and after each reload, and the sub-agent cut off by the cancel shows canceled both times.
+// and after each reload, and the sub-agent cut off by the cancel shows canceled both times. A failed run's reason
+// is said once, in its banner.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -101,6 +102,21 @@ describe("live and reloaded turns in Chromium", () => {
       expect(await turnViews(page)).toEqual(canceled);
       expect(await page.textContent("[data-testid=sub-run-meta]")).toBe("2 calls · canceled");
       expect(canceled[0]).toEqual(done!);
+
+      // A failed run says its reason once, in the banner, live and after a reload (not also as text and notices).
+      ui.fakes.script("claude", [{ readLine: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "auth-error.synthetic.jsonl") }]);
+      await send("Try without a key");
+      await page.waitForSelector("[data-testid=end-banner][data-status=failed]");
+      const saidInLastRun = () =>
+        page.$$eval(".run", (runs) => {
+          const run = runs.at(-1)!;
+          return { times: run.textContent!.split("Invalid API key").length - 1, inBanner: run.querySelector("[data-testid=end-banner]")?.textContent?.includes("Invalid API key") };
+        });
+      expect(await saidInLastRun()).toEqual({ times: 1, inBanner: true });
+      const failedViews = await turnViews(page);
+      await reloaded(3);
+      expect(await turnViews(page)).toEqual(failedViews);
+      expect(await saidInLastRun()).toEqual({ times: 1, inBanner: true });
       expect(consoleErrors).toEqual([]);
     } finally {
       await context.close();

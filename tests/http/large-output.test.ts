@@ -5,7 +5,7 @@ import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { OUTPUT_TRUNCATED } from "../../server/contracts/output-truncated.ts";
 import type { Message } from "../../server/contracts/projects.ts";
-import { RunHistoryResponse } from "../../server/contracts/runs.ts";
+import { OutputTruncatedDetail, RunHistoryResponse, type RunEvent } from "../../server/contracts/runs.ts";
 import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
 import { runRoutes } from "../../server/http/runs.ts";
@@ -77,6 +77,8 @@ describe("huge answers", () => {
     const history = RunHistoryResponse.parse(JSON.parse(historyText)).events;
     const cut = history.find((e) => e.type === "diagnostic" && e.kind === OUTPUT_TRUNCATED);
     expect(cut).toMatchObject({ detail: { totalChars: answer.length, fullOutput: true } });
+    const detail = OutputTruncatedDetail.parse((cut as Extract<RunEvent, { type: "diagnostic" }>).detail);
+    expect(detail.omittedChars).toBeGreaterThan(answer.length - 4_000_000 - 1);
     expect(history.at(-1)).toMatchObject({ type: "end", status: "succeeded" });
   }, 60_000);
 

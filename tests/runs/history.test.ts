@@ -55,3 +55,25 @@ test("a history within its size is not cut", () => {
   const events = coalesce([e.start(), e.agent({ type: "text_delta", delta: "x".repeat(1000) }), e.end()]);
   expect(events.some((event) => event.type === "diagnostic")).toBe(false);
 });
+
+test("past its size a history keeps every call, bounded: a huge input is a note, a huge result its beginning", () => {
+  const history = new RunHistory({ maxChars: 100 });
+  const e = runEvents();
+  const huge = "y".repeat(50_000);
+  for (const event of [
+    e.start(),
+    e.agent({ type: "text_delta", delta: "x".repeat(200) }),
+    e.agent({ type: "tool_use", id: "w", name: "Write", input: { file_path: "/p/big.txt", content: huge }, kind: "file_write", path: "big.txt" }),
+    e.agent({ type: "tool_result", toolUseId: "w", content: huge }),
+    e.end(),
+  ]) {
+    history.push(event);
+  }
+  const [, marker, use, result, end] = history.events;
+  expect(marker).toMatchObject({ type: "diagnostic", kind: "output_truncated", detail: { omittedChars: 200, totalChars: 200 } });
+  expect(use).toMatchObject({ event: { type: "tool_use", name: "Write", kind: "file_write", path: "big.txt", input: { omitted: "50,039 characters of input are left out here" } } });
+  expect(result).toMatchObject({ event: { type: "tool_result", toolUseId: "w" } });
+  expect((result as Extract<RunEvent, { type: "agent" }>).event).toHaveProperty("content", huge.slice(0, 20_000));
+  expect(end?.type).toBe("end");
+  expect(JSON.stringify(history.events).length).toBeLessThan(25_000);
+});

@@ -4,8 +4,8 @@
  * below the last folded id) are ignored, so reconnecting from id 0 never duplicates anything.
  */
 import type { AgentEvent } from "../../server/contracts/events.ts";
-import { OUTPUT_TRUNCATED, type OutputTruncatedDetail } from "../../server/contracts/output-truncated.ts";
-import type { RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
+import { OUTPUT_TRUNCATED } from "../../server/contracts/output-truncated.ts";
+import type { OutputTruncatedDetail, RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
 import type { RunDraft } from "./run-draft.ts";
 import type { NoticeItem, TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
 import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn, unfinishedStateFor } from "./tool-fold.ts";
