@@ -8,7 +8,7 @@
  * it writes them with its own umask, so they would be "loose" after every run, and a big tree (node_modules) would
  * cost every start a walk. The folder itself is tightened, which keeps every other user out of all of it.
  */
-import { closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -47,8 +47,11 @@ export function preparePrivateDataDir(dataDir: string): string[] {
 /**
  * Removes group and other access from `path`, through a descriptor opened without following a symlink (a path
  * swapped for a link since it was listed is left alone). True when it is a folder of that kind to go into.
+ * A path already private costs one lstat: most of them are, and every start walks them all.
  */
 function tighten(path: string, kind: "dir" | "file", changes: string[]): boolean {
+  const seen = lstatSync(path, { throwIfNoEntry: false });
+  if (seen && (kind === "dir" ? seen.isDirectory() : seen.isFile()) && (seen.mode & 0o077) === 0) return true;
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK | (kind === "dir" ? constants.O_DIRECTORY : 0));
