@@ -14,6 +14,7 @@ import { ProjectService } from "../server/projects/project-service.ts";
 import { materializeBundledSkills } from "../server/skills/bundled-root.ts";
 import { SkillLibrary } from "../server/skills/library.ts";
 import { Store } from "../server/store/store.ts";
+import { otherUser } from "./support/other-user.ts";
 import { tempDir } from "./support/temp.ts";
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
@@ -101,6 +102,22 @@ describe("private data dir", () => {
     expect(tightenedNotice(changes)).not.toContain("and ");
     expect(tightenedNotice([...changes, "x", "y"])).toEndWith(" and 2 more\n");
     expect(preparePrivateDataDir(dataDir)).toEqual([]);
+  });
+
+  test("a file another user put in a loosened folder is tightened, and the notice says whose it is", () => {
+    const other = otherUser();
+    using temp = tempDir("od-private-other-");
+    chmodSync(temp.path, 0o711);
+    const dataDir = join(temp.path, "data");
+    mkdirSync(join(dataDir, "skills"), { recursive: true, mode: 0o700 });
+    chmodSync(join(dataDir, "skills"), 0o777);
+    chmodSync(dataDir, 0o711);
+    const planted = join(dataDir, "skills", "notes.md");
+    expect(other.run(["sh", "-c", 'umask 0; echo hi > "$1"', "sh", planted]).code).toBe(0);
+    const changes = preparePrivateDataDir(dataDir);
+    expect(changes).toContain(`${planted}: 666 → 600 (owned by uid ${other.uid})`);
+    expect(loosePaths(dataDir)).toEqual([]);
+    expect(other.run(["cat", planted]).code).not.toBe(0);
   });
 
   test("what od makes in its data dir is private from the start, so the next start has nothing to warn about", async () => {
