@@ -32,6 +32,19 @@ function loosePaths(dir: string, skip: string[] = []): string[] {
   return loose;
 }
 
+/** The distinct kinds and modes of everything under `dir` (symlinks aside), e.g. `["dir 700", "file 600"]`. */
+function modesUnder(dir: string): string[] {
+  const seen = new Set<string>();
+  const walk = (path: string) => {
+    const stat = lstatSync(path);
+    if (stat.isSymbolicLink()) return;
+    seen.add(`${stat.isDirectory() ? "dir" : "file"} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+  };
+  walk(dir);
+  return [...seen].sort();
+}
+
 /** A 1×1 PNG (an upload must be an image). */
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 const noServe: HttpServe = () => ({ port: 40124, stop: async () => {} });
@@ -137,6 +150,7 @@ describe("private data dir", () => {
         storeUpload(remoteUploadsRoot(paths.remoteUploads, "proj_1"), "shot.png", PNG);
         writeMcpFile(paths.mcp, { servers: [] });
         expect(loosePaths(dataDir)).toEqual([]);
+        expect(modesUnder(dataDir)).toEqual(["dir 700", "file 600"]);
         expect(mode(project.path)).toBe("700");
       } finally {
         store.close();
