@@ -9,7 +9,7 @@ import { createRunInputs, type RunInputsProvider } from "../../server/inputs/run
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { BUN, FAKE_CLI, runHarness } from "../support/fake-agents.ts";
-import { otherUser, type OtherUser } from "../support/other-user.ts";
+import { otherUser, RUNUSER, type OtherUser } from "../support/other-user.ts";
 import { tempDir } from "../support/temp.ts";
 
 const fixture = (cli: string, scenario: string) => join(import.meta.dir, "..", "fixtures", cli, `${scenario}.jsonl`);
@@ -49,11 +49,13 @@ type Seen = { path: string; folderMode: string; folderUid: number; otherCanRead:
 function recordingShim(binDir: string, name: string, capture: string): void {
   const path = join(binDir, name);
   writeFileSync(path, `#!/bin/sh
+# The check itself works: the other account reads a world-readable file.
+if "${RUNUSER}" -u ${other.name} -- cat /etc/passwd >/dev/null 2>&1; then echo "control=1" >> "${capture}"; fi
 prev=""
 for a in "$@"; do
   case "$prev" in
     --prompt-file|--mcp-config)
-      if runuser -u ${other.name} -- cat -- "$a" >/dev/null 2>&1; then readable=1; else readable=0; fi
+      if "${RUNUSER}" -u ${other.name} -- cat -- "$a" >/dev/null 2>&1; then readable=1; else readable=0; fi
       printf '%s\\n%s\\n%s\\n%s\\n' "$prev" "$a" "$(stat -c '%a %u' -- "$(dirname -- "$a")")" "$readable" >> "${capture}"
       cat -- "$a" | tr '\\n' ' ' >> "${capture}"
       printf '\\n' >> "${capture}"
@@ -68,6 +70,7 @@ exec "${BUN}" "${FAKE_CLI}" "$@"
 
 function seen(capture: string, flag: string): Seen | undefined {
   const lines = existsSync(capture) ? readFileSync(capture, "utf8").split("\n") : [];
+  expect(lines).toContain("control=1");
   const at = lines.indexOf(flag);
   if (at < 0) return undefined;
   const [mode, uid] = lines[at + 2]!.split(" ");

@@ -4,8 +4,11 @@
  * does); commands run as it through `runuser`. Without root the helper throws, so those tests fail instead of skipping.
  */
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 
 export const OTHER_USER = "od-second";
+/** runuser by its full path: a test's PATH (a fake agent's) may not hold sbin. */
+export const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find((path) => existsSync(path)) ?? "runuser";
 
 export type OtherUser = {
   name: string;
@@ -26,7 +29,7 @@ export function otherUser(): OtherUser {
     name: OTHER_USER,
     uid,
     run(argv) {
-      const result = spawnSync("runuser", ["-u", OTHER_USER, "--", ...argv], { encoding: "utf8", timeout: 10_000 });
+      const result = spawnSync(RUNUSER, ["-u", OTHER_USER, "--", ...argv], { encoding: "utf8", timeout: 10_000 });
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     },
   };
