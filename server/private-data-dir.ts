@@ -8,7 +8,7 @@
  * it writes them with its own umask, so they would be "loose" after every run, and a big tree (node_modules) would
  * cost every start a walk. The folder itself is tightened, which keeps every other user out of all of it.
  */
-import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
 
 export const PRIVATE_DIR_MODE = 0o700;
@@ -33,7 +33,7 @@ export function preparePrivateDataDir(dataDir: string): string[] {
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
     if (!tighten(folder, "dir", changes)) continue;
     const entersChildren = !agentFolderParents.has(folder);
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    for (const entry of listed(folder, changes)) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (entersChildren) folders.push(path);
@@ -42,6 +42,16 @@ export function preparePrivateDataDir(dataDir: string): string[] {
     }
   }
   return changes;
+}
+
+/** The entries of `folder`; none (and a sentence saying why) when it cannot be read, e.g. a folder of mode 000. */
+function listed(folder: string, changes: string[]): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch (error) {
+    changes.push(`${folder}: could not look inside (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    return [];
+  }
 }
 
 /**

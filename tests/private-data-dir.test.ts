@@ -1,7 +1,7 @@
 // The data dir is private to its owner: 0700, with od.db (and its WAL files) and every file and folder in it, all the
 // way down, 0600/0700 — what od makes there itself, and what it finds loosened by someone else (and says so).
 import { describe, expect, test } from "bun:test";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { startDaemon, type HttpServe } from "../server/daemon.ts";
 import { remoteUploadsRoot } from "../server/inputs/upload-root.ts";
@@ -131,6 +131,23 @@ describe("private data dir", () => {
     expect(changes).toContain(`${planted}: 666 → 600 (owned by uid ${other.uid})`);
     expect(loosePaths(dataDir)).toEqual([]);
     expect(other.run(["cat", planted]).code).not.toBe(0);
+  });
+
+  test("a folder od cannot look inside (mode 000) is reported, not a failed start", () => {
+    const other = otherUser();
+    using temp = tempDir("od-private-locked-");
+    chmodSync(temp.path, 0o711);
+    const home = join(temp.path, "home");
+    mkdirSync(home);
+    chownSync(home, other.uid, -1);
+    const dataDir = join(home, "data");
+    // As that account: root reads any folder, and this is about the one the owner locked itself out of.
+    expect(other.run(["sh", "-c", 'mkdir -p "$1/skills/locked" && chmod 000 "$1/skills/locked"', "sh", dataDir]).code).toBe(0);
+    const module = join(import.meta.dir, "..", "server", "private-data-dir.ts");
+    const script = `const { preparePrivateDataDir } = await import(${JSON.stringify(module)}); console.log(JSON.stringify(preparePrivateDataDir(${JSON.stringify(dataDir)})));`;
+    const result = other.run(["env", "BUN_RUNTIME_TRANSPILER_CACHE_PATH=0", process.execPath, "-e", script]);
+    expect([result.code, result.stderr]).toEqual([0, ""]);
+    expect(JSON.parse(result.stdout)).toContain(`${join(dataDir, "skills", "locked")}: could not look inside (EACCES)`);
   });
 
   test("what od makes in its data dir is private from the start, so the next start has nothing to warn about", async () => {
