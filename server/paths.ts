@@ -13,6 +13,8 @@ export const dataPaths = (dataDir: string) => ({
   localProfiles: join(dataDir, "agents.local.json"),
   agentCache: join(dataDir, "agents-cache.json"),
   skills: join(dataDir, "skills"),
+  /** Scratch folders of connection tests, one per test (removed when it ends). */
+  connectionTests: join(dataDir, "connection-tests"),
   projects: join(dataDir, "projects"),
   /** Uploads to projects on other machines, one `<project id>/.od/uploads/` each (runs copy them over). */
   remoteUploads: join(dataDir, "remote-uploads"),

@@ -13,6 +13,7 @@ import { AgentCatalog, discoverAcpModels, passDeadlineFromEnv } from "./runtimes
 import { FileDetectionCache } from "./runtimes/detection-cache.ts";
 import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
+import type { RemoteContext } from "./remote/remote-exec.ts";
 import { DiskSpace } from "./store/disk-space.ts";
 import type { Store } from "./store/store.ts";
 
@@ -22,6 +23,8 @@ export type Services = {
   projects: ProjectService;
   skills: SkillLibrary;
   defs: readonly RuntimeAgentDef[];
+  /** How projects on other machines are reached: this env, the data dir's ssh control-socket folder. */
+  remote: RemoteContext;
 };
 
 export type ServicesOptions = {
@@ -42,6 +45,7 @@ export type ServicesOptions = {
 export function createServices(options: ServicesOptions): Services {
   // Local profiles live in this data dir unless OD_AGENT_PROFILES_CONFIG says otherwise.
   const env: EnvMap = { ...options.env, OD_DATA_DIR: options.dataDir };
+  const remote: RemoteContext = { env, dataDir: options.dataDir };
   const loaded = loadAgentDefs(env);
   const defs = options.onlyAgentIds ? loaded.defs.filter((d) => options.onlyAgentIds!.includes(d.id)) : loaded.defs;
   const catalog = new AgentCatalog({
@@ -55,6 +59,7 @@ export function createServices(options: ServicesOptions): Services {
       ...(options.detectForRun ? { forRun: true } : {}),
     }),
     cache: new FileDetectionCache(dataPaths(options.dataDir).agentCache),
+    remote,
     // `od run` needs its one agent's real result, however long it takes to probe.
     deadlineMs: options.onlyAgentIds ? Infinity : passDeadlineFromEnv(env),
   });
@@ -80,11 +85,12 @@ export function createServices(options: ServicesOptions): Services {
     timeouts: options.runTimeouts,
     inputs,
     outputDir: paths.runOutput,
+    remote,
     space: new DiskSpace(paths.spaceReserve),
     ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store) } : {}),
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();
-  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, { env }), skills, defs };
+  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs, remote };
 }
 
 /** How long after a run settles its checkpoint waits: its `end` frame reaches its readers first. */

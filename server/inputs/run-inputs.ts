@@ -4,7 +4,6 @@
  * per run by the run service; every problem is a run diagnostic, never a failed run. A run on another machine or
  * in a container gets the same inputs staged there instead (server/remote/remote-staged-inputs.ts).
  */
-import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { McpServer } from "../contracts/mcp.ts";
 import { projectMcpPath, readMcpFile } from "../mcp/config-files.ts";
@@ -19,6 +18,7 @@ import { listFiles, type LoadedSkill, type SkillLibrary } from "../skills/librar
 import { stageSkill, type StageResult } from "../skills/staging.ts";
 import { prepareRemoteRunInputs, type RemoteRunInputsRequest } from "../remote/remote-staged-inputs.ts";
 import { resolveRunImages } from "./run-images.ts";
+import { RunTempFolder } from "./run-temp-folder.ts";
 import { remoteUploadsRoot } from "./upload-root.ts";
 import { chooseSkills, skillsUsedNote } from "./skill-choice.ts";
 
@@ -48,7 +48,7 @@ export type PreparedRunInputs = {
   imagePaths: string[];
   /** The same images on this machine, for transports that send their bytes (set when they differ: remote runs). */
   localImagePaths?: string[];
-  /** Where a `promptViaFile` def's prompt file goes, and how it is written (remote runs; default: a local temp file). */
+  /** Where a `promptViaFile` def's prompt file goes, and how it is written (in the run's private folder, here or there). */
   promptFile?: { path(attempt: number): string; write(path: string, content: string): Promise<void> };
   /** Adds env-borne config (OPENCODE_CONFIG_CONTENT, …) to the child's env, in place. */
   applyEnv(env: Record<string, string>): Record<string, string>;
@@ -68,7 +68,7 @@ export type RunInputsDeps = {
   skills?: SkillLibrary;
   /** `<data dir>/mcp.json`; absent → no user-level MCP servers. */
   userMcpPath?: string;
-  /** Folder for generated MCP config files (default: the OS temp dir). */
+  /** Where runs' private temp folders are made (default: the OS temp dir). */
   tempDir?: string;
   /** Copy function for staging (tests force the stream fallback with it). */
   copy?: TreeCopier;
@@ -88,7 +88,9 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
   const { note } = request;
   const skills = await prepareSkills(deps, request);
   const servers = mcpServersFor(deps, request.projectDir, note);
-  const mcp = planMcpInjection(request.def, servers, { tempDir: deps.tempDir, runId: request.runId });
+  // The MCP config and prompt files, in a folder only this user can enter, removed at the run's end.
+  const temp = new RunTempFolder(request.runId, deps.tempDir);
+  const mcp = planMcpInjection(request.def, servers, { folder: temp });
   for (const message of mcp.notes) note({ kind: "mcp_not_forwarded", message });
 
   const images = resolveRunImages(request.projectDir, request.attachments);
@@ -97,20 +99,22 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
     note({ kind: "attachment_skipped", message: `${request.def.name} does not accept image attachments; ${images.paths.length} image(s) not sent` });
   }
 
-  let files = mcp.files;
   return {
     systemPreamble: skills.preamble,
     extraAllowedDirs: skills.roots,
     context: { ...(skills.stagedDirs.length ? { skillDirs: skills.stagedDirs } : {}), ...(mcp.mcpConfigPath ? { mcpConfigPath: mcp.mcpConfigPath } : {}) },
     mcpServers: mcp.transportServers,
     imagePaths: request.def.supportsImagePaths ? images.paths : [],
+    promptFile: {
+      path: (attempt) => temp.file(`prompt-${attempt}.md`),
+      write: async (path, content) => temp.write(path, content),
+    },
     applyEnv(env) {
       for (const message of mcp.applyEnv(env)) note({ kind: "mcp_not_forwarded", message });
       return env;
     },
     cleanup() {
-      for (const file of files) rmSync(file, { force: true });
-      files = [];
+      temp.remove();
     },
   };
 }

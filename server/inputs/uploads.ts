@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_UPLOAD_BYTES, type UploadResponse } from "../contracts/uploads.ts";
 import { sniffImageType } from "./image-type.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-data-dir.ts";
 
 /** Project-relative folder of uploads (`/` separators). */
 export const UPLOADS_DIR = ".od/uploads";
@@ -50,12 +51,12 @@ export function storeUpload(projectDir: string, name: string, bytes: Uint8Array)
   const type = sniffImageType(bytes);
   if (!type) throw new UploadError("UNSUPPORTED_IMAGE_TYPE", "only PNG, JPEG, GIF and WebP images can be attached");
   const dir = join(projectDir, ...UPLOADS_DIR.split("/"));
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const stem = sanitizeStem(name);
   for (let n = 1; ; n++) {
     const fileName = `${n === 1 ? stem : `${stem}-${n}`}.${type.extension}`;
     try {
-      writeFileSync(join(dir, fileName), bytes, { flag: "wx" }); // wx: never replace another upload
+      writeFileSync(join(dir, fileName), bytes, { flag: "wx", mode: PRIVATE_FILE_MODE }); // wx: never replace another upload
       return { path: `${UPLOADS_DIR}/${fileName}`, name: fileName, mimeType: type.mimeType, size: bytes.length };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || n >= 1000) throw error;

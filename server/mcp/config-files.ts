@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import type * as McpContract from "../contracts/mcp.ts";
 import type { McpConfigFile, McpServer } from "../contracts/mcp.ts";
 import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
+import { PRIVATE_DIR_MODE } from "../private-data-dir.ts";
 
 /** The schemas, built once a list has entries to check: with no MCP file, `od run` never loads zod. */
 const mcpContract = loadOnFirstUse<typeof McpContract>(import.meta.url, "../contracts/mcp.ts", () => require("../contracts/mcp.ts"));
@@ -71,7 +72,7 @@ function entriesOf(json: unknown): unknown[] | undefined {
 }
 
 export function writeMcpFile(path: string, file: McpConfigFile): void {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = `${path}.${Date.now()}.tmp`;
   writeFileSync(temp, `${JSON.stringify({ servers: file.servers }, null, 2)}\n`, { mode: 0o600 });
   renameSync(temp, path);

@@ -1,48 +1,50 @@
 /**
  * How the run's MCP servers reach one agent, per its def's `externalMcpInjection`:
- * - `claude-mcp-json`: a generated config file in a temp folder, passed with the def's `--mcp-config` (via
- *   `RuntimeContext.mcpConfigPath`); the user's own `.mcp.json` is never written.
+ * - `claude-mcp-json`: a generated config file in the run's private temp folder (inputs/run-temp-folder.ts), passed
+ *   with the def's `--mcp-config` (via `RuntimeContext.mcpConfigPath`); the user's own `.mcp.json` is never written.
  * - `acp-merge`: the transport's `mcpServers` option (session/new), which handles env format and version gates.
  * - `opencode-env-content` / `mimo-env-content`: an `mcp` block in OPENCODE_CONFIG_CONTENT / MIMOCODE_CONFIG_CONTENT,
  *   merged into any value the user already set (their entries win on a name clash).
  * Defs without injection get nothing, and the run says so.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { McpServer } from "../contracts/mcp.ts";
 import type { McpServerConfig } from "../runtimes/protocols/types.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
+import type { RunTempFolder } from "../inputs/run-temp-folder.ts";
 
 export type McpInjectionPlan = {
   /** For protocol transports (`acp-merge`). */
   transportServers: McpServerConfig[];
-  /** Generated config file for `claude-mcp-json` (the run removes it at the end). */
+  /** Generated config file for `claude-mcp-json`, in the run's temp folder (removed with it when the run ends). */
   mcpConfigPath?: string;
   /** Adds the env-content config to the child's env; returns notes for the run's diagnostics. */
   applyEnv(env: Record<string, string>): string[];
-  /** Temp files to remove when the run ends. */
-  files: string[];
   /** Notes for the run (servers not forwarded, …). */
   notes: string[];
 };
 
 const ENV_CONTENT_VAR = { "opencode-env-content": "OPENCODE_CONFIG_CONTENT", "mimo-env-content": "MIMOCODE_CONFIG_CONTENT" } as const;
 
-const NOTHING: McpInjectionPlan = { transportServers: [], applyEnv: () => [], files: [], notes: [] };
+const NOTHING: McpInjectionPlan = { transportServers: [], applyEnv: () => [], notes: [] };
 
-/** `tempDir`: where a config file goes (default: the OS's temp folder, looked up only when a file is written). */
-export function planMcpInjection(def: Pick<RuntimeAgentDef, "name" | "externalMcpInjection">, servers: McpServer[], options: { tempDir?: string; runId: string }): McpInjectionPlan {
+/**
+ * `folder`: the run's private temp folder, where a config file goes (made only when one is written); a remote run
+ * has none here, its config file is staged there.
+ */
+export function planMcpInjection(def: Pick<RuntimeAgentDef, "name" | "externalMcpInjection">, servers: McpServer[], options: { folder?: Pick<RunTempFolder, "file" | "write"> }): McpInjectionPlan {
   if (servers.length === 0) return NOTHING;
   const mode = def.externalMcpInjection;
   switch (mode) {
     case "claude-mcp-json": {
-      const path = join(options.tempDir ?? process.getBuiltinModule("node:os").tmpdir(), `od-mcp-${options.runId}.json`);
+      let path: string;
       try {
-        writeFileSync(path, JSON.stringify(claudeMcpConfig(servers), null, 2), { mode: 0o600 });
+        if (!options.folder) throw new Error("no local folder for it");
+        path = options.folder.file("mcp.json");
+        options.folder.write(path, JSON.stringify(claudeMcpConfig(servers), null, 2));
       } catch (error) {
         return { ...NOTHING, notes: [`could not write the MCP config for ${def.name} (${(error as Error).message}); servers not forwarded`] };
       }
-      return { ...NOTHING, mcpConfigPath: path, files: [path] };
+      return { ...NOTHING, mcpConfigPath: path };
     }
     case "acp-merge":
       return { ...NOTHING, transportServers: servers.map(toTransportServer) };

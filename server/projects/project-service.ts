@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Project, ProjectFile } from "../contracts/projects.ts";
 import { HttpError } from "../http/errors.ts";
 import { dataPaths } from "../paths.ts";
+import { PRIVATE_DIR_MODE } from "../private-data-dir.ts";
 import type { Store } from "../store/store.ts";
 import { snapshotFiles, type FileStamp } from "./file-snapshot.ts";
 import { listRemoteFiles, readRemoteFile } from "../remote/remote-files.ts";
@@ -53,11 +54,12 @@ export class ProjectService {
   create(name: string, path?: string): Project {
     if (path !== undefined) return this.registerExisting(name, path);
     const root = dataPaths(this.dataDir).projects;
-    mkdirSync(root, { recursive: true });
+    // Private like the rest of the data dir (the agent's files inside keep their own modes).
+    mkdirSync(root, { recursive: true, mode: PRIVATE_DIR_MODE });
     const base = folderSlug(name);
     let folder = join(root, base);
     for (let n = 2; existsSync(folder); n++) folder = join(root, `${base}-${n}`);
-    mkdirSync(folder);
+    mkdirSync(folder, { mode: PRIVATE_DIR_MODE });
     return this.store.projects.create(name, realpathSync(folder));
   }
 

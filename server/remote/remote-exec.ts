@@ -5,10 +5,9 @@
  * whether the location answers at all.
  * Never throws: an unreachable host or a missing container is a result, told apart from the script's own exit.
  */
-import { mkdirSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { spawnChild, type ChildHandle } from "../platform/process.ts";
 import { HttpError } from "../http/errors.ts";
+import { sshControlDir } from "./control-dir.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { inSessionTurn } from "./session-slots.ts";
 import { remoteScriptArgv, type RemoteArgvOptions } from "./transport-argv.ts";
@@ -22,6 +21,8 @@ export type RemoteExecResult =
 /** What the remote side needs from this process: the ssh/docker options and the local environment for them. */
 export type RemoteContext = {
   env: Record<string, string | undefined>;
+  /** The data dir, whose `ssh/` folder keeps ssh's control sockets (default: the one `env` names; see control-dir.ts). */
+  dataDir?: string;
   /** Overrides the default control-socket folder (tests). */
   controlDir?: string;
 };
@@ -34,7 +35,7 @@ const DOCKER_OWN_FAILURE = /^(Error response from daemon|Cannot connect to the D
 /** The argv options for `location` in `context`: the private control folder, `OD_SSH_CONFIG`. */
 export function remoteArgvOptions(context: RemoteContext, interactive = false): RemoteArgvOptions {
   const sshConfig = context.env.OD_SSH_CONFIG;
-  return { controlDir: context.controlDir ?? defaultControlDir(), ...(sshConfig ? { sshConfig } : {}), interactive };
+  return { controlDir: context.controlDir ?? sshControlDir(context.env, context.dataDir), ...(sshConfig ? { sshConfig } : {}), interactive };
 }
 
 /** The environment of the local ssh/docker client: ours, minus od's own token (the agent's env goes on stdin). */
@@ -133,19 +134,4 @@ async function feed(child: ChildHandle, input: Uint8Array | AsyncIterable<Uint8A
   } finally {
     stdin.end();
   }
-}
-
-/**
- * A folder only this user can use for ssh's control sockets (`%C` names one per host, port and user). In the
- * temp dir, not the data dir: a unix socket path must stay under about 100 bytes.
- */
-export function defaultControlDir(): string {
-  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const dir = join(process.getBuiltinModule("node:os").tmpdir(), `od-ssh-${uid}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stat = statSync(dir);
-  if (!stat.isDirectory() || (typeof process.getuid === "function" && stat.uid !== uid) || (stat.mode & 0o077) !== 0) {
-    throw new Error(`${dir} is not a private folder of this user; refusing to keep ssh control sockets there`);
-  }
-  return dir;
 }

@@ -84,7 +84,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
     staging ? { skill, files, remotePath: staging.path(folder) } : { skill, files: skill.remoteFiles ? files : bodyOnly(files) },
   );
   // Env-borne and protocol-borne MCP config needs no file; the file mode's config is the staged one.
-  const mcp = mcpFile ? undefined : planMcpInjection(def, servers, { tempDir: "", runId: request.runId });
+  const mcp = mcpFile ? undefined : planMcpInjection(def, servers, {});
   for (const message of mcp?.notes ?? []) note({ kind: "mcp_not_forwarded", message });
   const sentImages = staging && def.supportsImagePaths ? stagedImages : [];
   if (images.length && !def.supportsImagePaths) note({ kind: "attachment_skipped", message: `${def.name} does not accept image attachments; ${images.length} image(s) not sent` });

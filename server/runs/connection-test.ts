@@ -13,6 +13,8 @@ import { buildInvocation, readerFor, type Invocation } from "../runtimes/invocat
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef } from "../runtimes/types.ts";
 import { newId } from "../store/ids.ts";
+import { dataPaths } from "../paths.ts";
+import { PRIVATE_DIR_MODE } from "../private-data-dir.ts";
 import { runAttempt, type AttemptOutcome } from "./attempt.ts";
 import { judgeAttempt, type RunEnding } from "./outcome.ts";
 import type { AgentDirectory } from "./run-service.ts";
@@ -66,8 +68,8 @@ export async function testConnection(deps: ConnectionTestDeps, request: Connecti
   if (info?.state === "setup-required") return fail("config", info.diagnostics[0]?.message ?? `${def.name} needs setup first`);
 
   const testId = newId("conn");
-  const scratch = join(deps.dataDir, "connection-tests", testId);
-  mkdirSync(scratch, { recursive: true });
+  const scratch = join(dataPaths(deps.dataDir).connectionTests, testId);
+  mkdirSync(scratch, { recursive: true, mode: PRIVATE_DIR_MODE });
   try {
     let invocation: Invocation;
     try {

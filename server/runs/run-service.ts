@@ -4,8 +4,6 @@
  * It is the one owner of every agent child process the daemon starts.
  */
 import { transportFacts } from "./transport-facts.ts";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { AgentInfo } from "../contracts/agents.ts";
 import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
@@ -484,7 +482,13 @@ export class RunService {
       if (location && def.promptViaFile && !inputs.promptFile) {
         return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, and no staging folder could be made for it on ${describeLocation(location)}`);
       }
-      const promptFilePath = def.promptViaFile ? (inputs.promptFile?.path(attemptIndex) ?? join(process.getBuiltinModule("node:os").tmpdir(), `od-prompt-${live.id}-${attemptIndex}.md`)) : undefined;
+      // In the run's private folder (a 0700 mkdtemp one here, a mktemp -d one there), removed when the run ends.
+      let promptFilePath: string | undefined;
+      try {
+        promptFilePath = def.promptViaFile ? inputs.promptFile?.path(attemptIndex) : undefined;
+      } catch (error) {
+        return this.#failConfig(emit, finish, "PROMPT_FILE_UNWRITABLE", `no private folder could be made for ${def.name}'s prompt file: ${(error as Error).message}`);
+      }
       const context = {
         cwd: workDir,
         resumeSessionId: handle ?? null,
@@ -528,9 +532,9 @@ export class RunService {
         try {
           await inputs.promptFile.write(promptFilePath, invocation.promptFileContent ?? prompt);
         } catch (error) {
-          return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", (error as Error).message);
+          return this.#failConfig(emit, finish, location ? "REMOTE_UNSUPPORTED" : "PROMPT_FILE_UNWRITABLE", (error as Error).message);
         }
-      } else if (promptFilePath) writeFileSync(promptFilePath, invocation.promptFileContent ?? prompt, { mode: 0o600 });
+      }
       if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
 
       let outcome: AttemptOutcome;
@@ -587,7 +591,6 @@ export class RunService {
           }
         }
       } finally {
-        if (promptFilePath && !inputs.promptFile) rmSync(promptFilePath, { force: true });
         artifacts?.[Symbol.dispose]();
         artifacts = undefined;
       }

@@ -6,11 +6,16 @@
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
 
 /**
- * A name that looks like a credential, in any case: one of its `_`/`-`/`.`-separated words is KEY, TOKEN, SECRET,
- * PASSWORD, PASSWD, CREDENTIAL(S), PAT or WEBHOOK, or ends in KEY/TOKEN/SECRET (`OPENAI_APIKEY`). Words only:
- * `TOKENIZERS_PARALLELISM`, `PATH` and `PWD` are no credentials.
+ * A name that looks like a credential, in any case. Its `_`/`-`/`.`-separated words are what count, so
+ * `TOKENIZERS_PARALLELISM`, `PATH`, `PWD` and `SSH_AUTH_SOCK` are no credentials:
+ * - a word KEY, TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE or JWT, or one ending in them (`OPENAI_APIKEY`,
+ *   `PGPASSWORD`), or CREDENTIAL(S), PAT, WEBHOOK;
+ * - a last word PASS, PWD or AUTH after another word (`SMTP_PASS`, `MYSQL_PWD`, `REDISCLI_AUTH`, `npm_config__auth`);
+ *   alone, `PWD` is the shell's working directory;
+ * - a word AUTH before anything but SOCK (`DOCKER_AUTH_CONFIG`; `SSH_AUTH_SOCK` is a socket's path).
  */
-const CREDENTIAL_WORD = /^(?:[A-Z0-9]*(?:KEY|TOKEN|SECRET)S?|PASSWORDS?|PASSWD|CREDENTIALS?|PAT|WEBHOOK)$/;
+const CREDENTIAL_WORD = /^(?:[A-Z0-9]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|JWT)S?|CREDENTIALS?|PAT|WEBHOOK)$/;
+const CREDENTIAL_LAST_WORD = /^(?:PASS|PWD|AUTH)$/;
 /** A URL whose userinfo part carries a user or password (`postgres://app:hunter2@db/app`). */
 const URL_WITH_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i;
 const ALWAYS_WITHHELD = new Set(["OD_TOKEN"]);
@@ -20,7 +25,15 @@ export const RUN_COOKIE_VAR = "OD_RUN_ID";
 
 /** True when a variable looks like a credential by its name, or by its value when `value` is given. */
 export function isCredentialVar(name: string, value?: string): boolean {
-  return name.toUpperCase().split(/[_.-]+/).some((word) => CREDENTIAL_WORD.test(word)) || (value !== undefined && URL_WITH_USERINFO.test(value.trim()));
+  return isCredentialName(name) || (value !== undefined && URL_WITH_USERINFO.test(value.trim()));
+}
+
+function isCredentialName(name: string): boolean {
+  const words = name.toUpperCase().split(/[_.-]+/).filter(Boolean);
+  const last = words.length - 1;
+  return words.some(
+    (word, index) => CREDENTIAL_WORD.test(word) || (index === last && index > 0 && CREDENTIAL_LAST_WORD.test(word)) || (word === "AUTH" && index < last && words[index + 1] !== "SOCK"),
+  );
 }
 
 export function spawnEnvForAgent(

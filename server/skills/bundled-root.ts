@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sha256 } from "../node-crypto.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-data-dir.ts";
 
 /** Embedded bundled skills: skill-relative path (`html-prototype/SKILL.md`) → a path node:fs can read. */
 export type BundledSkillFiles = Readonly<Record<string, string>>;
@@ -36,10 +37,10 @@ export function materializeBundledSkills(files: BundledSkillFiles, cacheRoot: st
   if (existsSync(join(target, COMPLETE_MARKER))) return target;
   const temp = join(cacheRoot, `.${version}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   for (const [rel, bytes] of entries) {
-    mkdirSync(dirname(join(temp, rel)), { recursive: true });
-    writeFileSync(join(temp, rel), bytes);
+    mkdirSync(dirname(join(temp, rel)), { recursive: true, mode: PRIVATE_DIR_MODE });
+    writeFileSync(join(temp, rel), bytes, { mode: PRIVATE_FILE_MODE });
   }
-  writeFileSync(join(temp, COMPLETE_MARKER), "");
+  writeFileSync(join(temp, COMPLETE_MARKER), "", { mode: PRIVATE_FILE_MODE });
   rmSync(target, { recursive: true, force: true });
   renameSync(temp, target);
   for (const old of readdirSync(cacheRoot)) {

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { SKILL_ID_PATTERN } from "../contracts/skill-id.ts";
 import type { ImportSkillRequest, SkillDetail, SkillFile, SkillSource, SkillSummary } from "../contracts/skills.ts";
 import { parseSkillFile, renderSkillFile } from "./skill-file.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-data-dir.ts";
 
 /** A skill with its instructions, as composition needs it. */
 export type LoadedSkill = SkillSummary & {
@@ -105,10 +106,10 @@ export class SkillLibrary {
       },
       request.body,
     );
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     // Write then rename, so a reader never sees half a SKILL.md.
     const temp = join(dir, `.SKILL.md.${Date.now()}.tmp`);
-    writeFileSync(temp, text);
+    writeFileSync(temp, text, { mode: PRIVATE_FILE_MODE });
     renameSync(temp, join(dir, "SKILL.md"));
     const skill = readRoot(this.roots.user, "user").find((s) => s.id === id);
     if (!skill) throw new Error(`imported skill ${id} could not be read back`);

@@ -1,7 +1,9 @@
 // The MCP injection plan per externalMcpInjection mode (pure parts; the run-level tests check what a CLI receives).
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { McpServer } from "../../server/contracts/mcp.ts";
+import { RunTempFolder } from "../../server/inputs/run-temp-folder.ts";
 import { mergeEnvContent, planMcpInjection } from "../../server/mcp/injection.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -11,12 +13,13 @@ const servers = [
 ];
 
 describe("planMcpInjection", () => {
-  test("claude-mcp-json: a private temp config file with mcpServers, nothing else", () => {
+  test("claude-mcp-json: a private config file with mcpServers, in the run's private folder, nothing else", () => {
     using temp = tempDir("od-mcp-");
-    const plan = planMcpInjection({ name: "Claude Code", externalMcpInjection: "claude-mcp-json" }, servers, { tempDir: temp.path, runId: "run_1" });
-    expect(plan.mcpConfigPath).toBe(`${temp.path}/od-mcp-run_1.json`);
-    expect(plan.files).toEqual([plan.mcpConfigPath!]);
+    const folder = new RunTempFolder("run_1", temp.path);
+    const plan = planMcpInjection({ name: "Claude Code", externalMcpInjection: "claude-mcp-json" }, servers, { folder });
+    expect(plan.mcpConfigPath).toBe(join(folder.path(), "mcp.json"));
     expect(statSync(plan.mcpConfigPath!).mode & 0o777).toBe(0o600);
+    expect(statSync(folder.path()).mode & 0o777).toBe(0o700);
     expect(JSON.parse(readFileSync(plan.mcpConfigPath!, "utf8"))).toEqual({
       mcpServers: {
         fs: { type: "stdio", command: "mcp-fs", args: ["--root", "/data"], env: { LEVEL: "debug" } },
@@ -27,7 +30,7 @@ describe("planMcpInjection", () => {
   });
 
   test("acp-merge: servers go to the transport", () => {
-    const plan = planMcpInjection({ name: "Kimi", externalMcpInjection: "acp-merge" }, servers, { tempDir: "/unused", runId: "r" });
+    const plan = planMcpInjection({ name: "Kimi", externalMcpInjection: "acp-merge" }, servers, {});
     expect(plan.transportServers.map((s) => s.name)).toEqual(["fs", "web"]);
     expect(plan.mcpConfigPath).toBeUndefined();
   });
@@ -35,7 +38,7 @@ describe("planMcpInjection", () => {
   test("opencode-env-content / mimo-env-content: an mcp block in the env var", () => {
     for (const [mode, variable] of [["opencode-env-content", "OPENCODE_CONFIG_CONTENT"], ["mimo-env-content", "MIMOCODE_CONFIG_CONTENT"]] as const) {
       const env: Record<string, string> = {};
-      planMcpInjection({ name: "x", externalMcpInjection: mode }, servers, { tempDir: "/unused", runId: "r" }).applyEnv(env);
+      planMcpInjection({ name: "x", externalMcpInjection: mode }, servers, {}).applyEnv(env);
       expect(JSON.parse(env[variable]!)).toEqual({
         mcp: {
           fs: { type: "local", command: ["mcp-fs", "--root", "/data"], environment: { LEVEL: "debug" }, enabled: true },
@@ -46,21 +49,21 @@ describe("planMcpInjection", () => {
   });
 
   test("no injection: a note telling the user to configure MCP in the agent itself", () => {
-    const plan = planMcpInjection({ name: "Aider" }, servers, { tempDir: "/unused", runId: "r" });
+    const plan = planMcpInjection({ name: "Aider" }, servers, {});
     expect(plan.notes).toEqual(["Aider cannot receive MCP servers from od (fs, web not forwarded); configure MCP in the agent's own config"]);
   });
 
   test("an unwritable temp folder is a note, not a crash", () => {
-    const plan = planMcpInjection({ name: "Claude", externalMcpInjection: "claude-mcp-json" }, servers, { tempDir: "/nonexistent-od-dir/x", runId: "r" });
+    const plan = planMcpInjection({ name: "Claude", externalMcpInjection: "claude-mcp-json" }, servers, { folder: new RunTempFolder("r", "/nonexistent-od-dir/x") });
     expect(plan.mcpConfigPath).toBeUndefined();
     expect(plan.notes[0]).toContain("could not write the MCP config for Claude");
   });
 
   test("no servers: nothing at all, no file written", () => {
     using temp = tempDir("od-mcp-");
-    const plan = planMcpInjection({ name: "Claude", externalMcpInjection: "claude-mcp-json" }, [], { tempDir: temp.path, runId: "r" });
+    const plan = planMcpInjection({ name: "Claude", externalMcpInjection: "claude-mcp-json" }, [], { folder: new RunTempFolder("r", temp.path) });
     expect(plan.mcpConfigPath).toBeUndefined();
-    expect(existsSync(`${temp.path}/od-mcp-r.json`)).toBe(false);
+    expect(readdirSync(temp.path)).toEqual([]);
   });
 });
 

@@ -5,12 +5,12 @@
  * and a hang-up mid-tool leave nothing running there, a TERM-ignoring grandchild in its own session included.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunEvent } from "../../server/contracts/runs.ts";
 import { spawnChild, type ChildHandle } from "../../server/platform/process.ts";
 import { processesWithRunCookie } from "../support/fake-agents.ts";
-import { startTestSshd, SSH_TEST_HOST, stopMasters, type TestSshd } from "../support/sshd.ts";
+import { startTestSshd, SSH_TEST_HOST, stopOdMasters, type TestSshd } from "../support/sshd.ts";
 import { createOdSandbox, seedAgentEnv, type OdSandbox } from "./od-sandbox.ts";
 import { checkText, TEXT_PROMPT, WRITE_CONTENT, WRITE_FILE, WRITE_PROMPT } from "./od-scenarios.ts";
 import { baseEnv } from "./recipes.ts";
@@ -65,8 +65,7 @@ async function odRunRemote(prompt: string, midRun?: MidRun): Promise<{ events: R
   await errors;
   await acting;
   const exit = await child.exited;
-  const controlDir = join(tmp, `od-ssh-${process.getuid!()}`);
-  if (existsSync(controlDir)) stopMasters(controlDir);
+  stopOdMasters(sandbox.dataDir, tmp);
   return { events, code: exit.code, stderr };
 }
 

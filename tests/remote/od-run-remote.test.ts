@@ -1,12 +1,12 @@
 // Issue #21: `od run --project ssh://…` runs the agent on that host, as a user runs it (a real od process).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { Store } from "../../server/store/store.ts";
 import { writeShim } from "../support/fake-agents.ts";
-import { startTestSshd, SSH_TEST_HOST, stopMasters, type TestSshd } from "../support/sshd.ts";
+import { startTestSshd, SSH_TEST_HOST, stopOdMasters, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -45,8 +45,7 @@ async function odRun(project: (dir: string) => string) {
   for await (const chunk of child.stdout) stdout += decoder.decode(chunk);
   await errDone;
   const exit = await child.exited;
-  const controlDir = join(tmp, `od-ssh-${process.getuid!()}`);
-  if (existsSync(controlDir)) stopMasters(controlDir);
+  stopOdMasters(join(dir.path, "data"), tmp);
   return { exit, stdout, stderr, folder };
 }
 

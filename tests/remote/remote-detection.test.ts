@@ -15,7 +15,7 @@ import { Store } from "../../server/store/store.ts";
 import { startTestApp } from "../support/app.ts";
 import { childOutput } from "../support/child-output.ts";
 import { writeShim } from "../support/fake-agents.ts";
-import { startTestSshd, SSH_TEST_HOST, stopMasters, type TestSshd } from "../support/sshd.ts";
+import { startTestSshd, SSH_TEST_HOST, stopOdMasters, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -131,8 +131,7 @@ describe("detection on an ssh:// location", () => {
       stdin: "ignore",
     });
     const { stdout, code } = await childOutput(child);
-    const controlDir = join(tmp, `od-ssh-${process.getuid!()}`);
-    if (existsSync(controlDir)) stopMasters(controlDir);
+    stopOdMasters(join(dir.path, "data"), tmp);
     expect(code).toBe(0);
     const agents = JSON.parse(stdout) as AgentInfo[];
     expect(agents.find((a) => a.id === "claude")).toMatchObject({ state: "available", version: "9.8.7" });

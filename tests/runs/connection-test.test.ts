@@ -2,7 +2,7 @@
 // a missing CLI is `not_installed`, a silent one times out — and every time nothing is left running, no scratch
 // folder stays behind and no conversation or run is recorded.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ConnectionTestResult, kindOf, testConnection, type ConnectionTestDeps } from "../../server/runs/connection-test.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
@@ -45,6 +45,8 @@ describe("testConnection", () => {
     const deps = depsFor(h, [def("claude")]);
     const result = await testConnection(deps, { agentId: "claude", model: "sonnet" });
     expect(ConnectionTestResult.parse(result)).toMatchObject({ ok: true, agentName: "Claude Code", model: "sonnet" });
+    // Made private like the rest of the data dir, so the next start does not warn about od's own folder.
+    expect(statSync(join(deps.dataDir, "connection-tests")).mode & 0o777).toBe(0o700);
     expect(result.kind).toBeUndefined();
     expect(result.detail!.length).toBeGreaterThan(0);
     expect(result.latencyMs).toBeGreaterThanOrEqual(0);

@@ -57,6 +57,16 @@ describe("spawnEnvForAgent", () => {
     expect(isCredentialVar("HOMEPAGE", "https://example.org/a@b")).toBe(false);
   });
 
+  test("database, cache, registry and container passwords, passphrases and JWTs are credentials too", () => {
+    const names = ["PGPASSWORD", "MYSQL_PWD", "SMTP_PASS", "DB_PASS", "npm_config__auth", "REDISCLI_AUTH", "SUPABASE_JWT", "GPG_PASSPHRASE", "SSH_KEY_PASSPHRASE", "DOCKER_AUTH_CONFIG"];
+    for (const name of names) expect([name, isCredentialVar(name)]).toEqual([name, true]);
+    // The shell's own, a socket path, and words that merely contain the letters.
+    for (const name of ["PWD", "OLDPWD", "SSH_AUTH_SOCK", "PASS", "AUTH", "BYPASS_PROXY", "COMPASS_HOME", "AUTHOR_NAME", "GIT_AUTHOR_EMAIL"]) expect([name, isCredentialVar(name)]).toEqual([name, false]);
+    const env = spawnEnvForAgent(getAgentDef("claude")!, { PATH: "/usr/bin", PGPASSWORD: "pg", MYSQL_PWD: "my", npm_config__auth: "npm", DOCKER_AUTH_CONFIG: "{}" }, { PGPASSWORD: "on purpose" }, "r");
+    expect(env).toMatchObject({ PATH: "/usr/bin", PGPASSWORD: "on purpose" });
+    expect([env.MYSQL_PWD, env.npm_config__auth, env.DOCKER_AUTH_CONFIG]).toEqual([undefined, undefined, undefined]);
+  });
+
   test("every such variable stays out of an agent's environment unless its def reads it", () => {
     const daemonEnv = { PATH: "/bin", OPENAI_KEY: "k", DB_PASSWORD: "p", openai_api_key: "k", DATABASE_URL: "postgres://u:p@h/db", SLACK_WEBHOOK_URL: "https://hooks.example/T/B/x", ANTHROPIC_API_KEY: "a" };
     const env = spawnEnvForAgent({ inheritedEnv: ["ANTHROPIC_API_KEY"] }, daemonEnv, undefined, "run-1");

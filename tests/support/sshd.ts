@@ -151,3 +151,12 @@ export function stopMasters(controlDir: string): void {
     spawnSync("ssh", ["-o", `ControlPath=${join(controlDir, name)}`, "-O", "exit", SSH_TEST_HOST], { stdio: "ignore", timeout: 10_000 });
   }
 }
+
+/**
+ * End the masters an od process with its default control folder left: `<data dir>/ssh`, or (a data dir too long
+ * for a socket path) an `od-ssh-*` folder it made in its temp dir `tmp`.
+ */
+export function stopOdMasters(dataDir: string, tmp: string): void {
+  const folders = [join(dataDir, "ssh"), ...(existsSync(tmp) ? readdirSync(tmp).filter((name) => name.startsWith("od-ssh-")).map((name) => join(tmp, name)) : [])];
+  for (const folder of folders) if (existsSync(folder)) stopMasters(folder);
+}
