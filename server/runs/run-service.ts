@@ -15,7 +15,8 @@ import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts
 import { resolveInsideProject } from "../projects/paths.ts";
 import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
-import { LocationDetections, type LocationAgents } from "../remote/location-detections.ts";
+import { LocationDetections } from "../remote/location-detections.ts";
+import { awaitProbingAgent, type DetectedAgents } from "./detected-agents.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
@@ -60,6 +61,8 @@ export interface AgentDirectory {
   list(): Promise<AgentInfo[]>;
   capabilities(agentId: string): Record<string, boolean>;
   liveModels(agentId: string): RuntimeModelOption[] | undefined;
+  /** One agent's real result once its running probes finish (the catalog's `probed`); absent: `list` is final. */
+  probed?(agentId: string): Promise<AgentInfo | undefined>;
 }
 
 export type RunServiceDeps = {
@@ -287,21 +290,27 @@ export class RunService {
   }
 
   async #chooseLocalAgent(agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const detected: DetectedAgents = { agents: await this.deps.agents.list(), ...localDetection(this.deps.agents) };
+    const listed: DetectedAgents = { agents: await this.deps.agents.list(), ...localDetection(this.deps.agents) };
+    const detected = await awaitProbingAgent(listed, this.#wantedAgentId(agentId), this.deps.defs);
     return { def: this.#chooseAgent(agentId, detected), detected };
   }
 
   /** Chosen by what detection found there: kept from a recent probe, or probed now. */
   async #chooseRemoteAgent(location: RemoteLocation, agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const kept = await this.#locations.forRun(location, this.#remote);
+    const kept = await awaitProbingAgent(await this.#locations.forRun(location, this.#remote), this.#wantedAgentId(agentId), this.deps.defs);
     try {
       return { def: this.#chooseAgent(agentId, kept), detected: kept };
     } catch (error) {
       // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
       if (!kept.kept || !(error instanceof HttpError) || error.code === "UNKNOWN_AGENT") throw error;
-      const fresh = await this.#locations.forRun(location, this.#remote, { fresh: true });
+      const fresh = await awaitProbingAgent(await this.#locations.forRun(location, this.#remote, { fresh: true }), this.#wantedAgentId(agentId), this.deps.defs);
       return { def: this.#chooseAgent(agentId, fresh), detected: fresh };
     }
+  }
+
+  /** The agent a run without one goes to first: the one asked for, else the configured one. */
+  #wantedAgentId(agentId: string | undefined): string | undefined {
+    return agentId ?? this.deps.store.appConfig.get().agentId ?? undefined;
   }
 
   /** The agent asked for, which must be available where the run goes; else the configured one, else the first. */
@@ -620,11 +629,12 @@ type RunPlan = {
   changes?: Promise<ChangeTracker>;
 };
 
-/** The agents where a run goes: this machine's catalog (no `where`), or a remote location's detection. */
-type DetectedAgents = Pick<LocationAgents, "agents" | "capabilities" | "liveModels"> & { where?: string };
-
-function localDetection(agents: AgentDirectory): Pick<DetectedAgents, "capabilities" | "liveModels"> {
-  return { capabilities: (id) => agents.capabilities(id), liveModels: (id) => agents.liveModels(id) };
+function localDetection(agents: AgentDirectory): Pick<DetectedAgents, "capabilities" | "liveModels" | "probed"> {
+  return {
+    capabilities: (id) => agents.capabilities(id),
+    liveModels: (id) => agents.liveModels(id),
+    ...(agents.probed ? { probed: (id: string) => agents.probed!(id) } : {}),
+  };
 }
 
 function buildInvocationFor(
