@@ -14,6 +14,11 @@ export type RunEnding = {
   errorCode?: string;
   guidance?: string;
   fixCommand?: string;
+  /**
+   * The agent's own errors this ending explains (a transport that broke under it reads to the agent as "pi exited
+   * before the run finished"): the stored message carries the run's reason in their place.
+   */
+  symptoms?: string[];
 };
 
 /** Signatures of a native session the CLI no longer knows (the run reseeds once with the full transcript). */
@@ -32,7 +37,9 @@ export function judgeAttempt(agentId: string, agentName: string, outcome: Attemp
   const remote = outcome.remoteFailure;
   if (remote) {
     const category = remote.code === "REMOTE_CONNECTION_LOST" ? "upstream" : "config";
-    return { status: "failed", failureCategory: category, failureDetail: remote.detail, errorCode: remote.code, reason: remote.reason };
+    const symptoms = outcome.errors.filter((error) => error.terminal).map((error) => error.message);
+    if (outcome.protocolResult?.error) symptoms.push(outcome.protocolResult.error.message);
+    return { status: "failed", failureCategory: category, failureDetail: remote.detail, errorCode: remote.code, reason: remote.reason, symptoms };
   }
 
   if (outcome.spawnError) {

@@ -17,6 +17,7 @@ import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/en
 import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
 import { LocationDetections } from "../remote/location-detections.ts";
 import { awaitProbingAgent, type DetectedAgents } from "./detected-agents.ts";
+import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
@@ -398,7 +399,7 @@ export class RunService {
         (this.deps.collectGarbage ?? collectGarbage)();
         this.#loggedText.reset();
       }
-      store.messages.complete(run.assistantMessageId, { events: folder.events, endedAt: Date.now(), files: produced });
+      store.messages.complete(run.assistantMessageId, { events: eventsWithRunReason(folder.events, ending), endedAt: Date.now(), files: produced });
     };
 
     // The executable is looked up on the remote side (its PATH), where the run starts it.
