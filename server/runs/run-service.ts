@@ -17,6 +17,7 @@ import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/en
 import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
 import { LocationDetections } from "../remote/location-detections.ts";
 import { awaitProbingAgent, type DetectedAgents } from "./detected-agents.ts";
+import { existingRunFiles } from "./existing-files.ts";
 import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
@@ -384,9 +385,11 @@ export class RunService {
 
     const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
       const changed = await changes.finish();
-      for (const change of changed) if (change.kind !== "deleted") files.add(change.path);
+      const seenAfter = new Set(changed.flatMap((change) => (change.kind === "deleted" ? [] : [change.path])));
+      for (const path of seenAfter) files.add(path);
       store.runChanges.save(live.id, changes.source, changed);
-      const produced = [...files].sort();
+      const place = location ? { location, context: this.#remote } : { dir: project.path };
+      const produced = await existingRunFiles(place, files, seenAfter, (message) => emit({ type: "diagnostic", kind: "remote_files", message }));
       live.log.append(endEvent(ending, exit, produced, started));
       this.#finishRecords(live.id, ending, exit, produced, tally);
       live.output?.close();
