@@ -2,7 +2,7 @@
  * How an attempt ended, judged by its final record rather than its exit code alone (Claude Code exits 0 on
  * SIGINT, Copilot on abort, codex app-server on EOF; opencode exits 0 after refusing a write). Pure.
  */
-import type { FailureCategory } from "../contracts/runs.ts";
+import type { FailureCategory, RunWarning } from "../contracts/runs.ts";
 import { classifyAgentFailure } from "../runtimes/failures.ts";
 import type { AttemptOutcome } from "./attempt.ts";
 
@@ -19,6 +19,8 @@ export type RunEnding = {
    * before the run finished"): the stored message carries the run's reason in their place.
    */
   symptoms?: string[];
+  /** A succeeded run whose tool calls mostly failed: which, and the likely cause. */
+  warning?: RunWarning;
 };
 
 /** Signatures of a native session the CLI no longer knows (the run reseeds once with the full transcript). */
@@ -96,5 +98,6 @@ export function judgeAttempt(agentId: string, agentName: string, outcome: Attemp
       reason: `${agentName} finished without producing any output`,
     };
   }
-  return { status: "succeeded", reason: "completed" };
+  const warning = outcome.toolCalls?.warning(outcome.stderrTail);
+  return { status: "succeeded", reason: "completed", ...(warning ? { warning } : {}) };
 }

@@ -572,6 +572,11 @@ export class RunService {
       if (ending.status === "failed") {
         emit({ type: "error", message: ending.reason, error: { code: ending.errorCode ?? "AGENT_EXECUTION_FAILED", message: ending.reason, ...(ending.guidance ? { details: { guidance: ending.guidance } } : {}) } });
       }
+      if (ending.warning) {
+        // Live (diagnostic) and in the stored message (a non-terminal agent error), before the end that carries it.
+        emit({ type: "diagnostic", kind: "tool_calls_failed", message: ending.warning.message, detail: ending.warning });
+        emit({ type: "agent", event: { type: "error", message: ending.warning.message, code: ending.warning.code, terminal: false } });
+      }
       return finish(ending, { code: outcome.exit?.code ?? null, signal: outcome.exit?.signal ?? null });
     }
   }
@@ -688,6 +693,7 @@ function endEvent(ending: RunEnding, exit: { code: number | null; signal: string
     ...(ending.fixCommand ? { fixCommand: ending.fixCommand } : {}),
     files,
     durationMs: Date.now() - startedAt,
+    ...(ending.warning ? { warning: ending.warning } : {}),
   };
 }
 
