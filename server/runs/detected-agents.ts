@@ -16,6 +16,18 @@ export type DetectedAgents = Pick<LocationAgents, "agents" | "capabilities" | "l
   probed?(agentId: string): Promise<AgentInfo | undefined>;
 };
 
+/** What the run service asks of this machine's catalog (its `AgentDirectory`). */
+type Directory = Pick<DetectedAgents, "capabilities" | "liveModels" | "probed">;
+
+/** This machine's catalog as the agents a run chooses among (their list comes from its `list`). */
+export function directoryDetection(agents: Directory): Directory {
+  return {
+    capabilities: (id) => agents.capabilities(id),
+    liveModels: (id) => agents.liveModels(id),
+    ...(agents.probed ? { probed: (id: string) => agents.probed!(id) } : {}),
+  };
+}
+
 /**
  * `detected` with `agentId`'s real result in place of its still-probing stand-in, once its probes finish; when they
  * outlast their budget, the stand-in says so (the run is then refused with that, not with "still being probed").

@@ -16,7 +16,8 @@ import { resolveInsideProject } from "../projects/paths.ts";
 import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
 import { LocationDetections } from "../remote/location-detections.ts";
-import { awaitProbingAgent, type DetectedAgents } from "./detected-agents.ts";
+import { awaitProbingAgent, directoryDetection, type DetectedAgents } from "./detected-agents.ts";
+import { endEvent, warningEvents } from "./end-event.ts";
 import { existingRunFiles } from "./existing-files.ts";
 import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
@@ -292,7 +293,7 @@ export class RunService {
   }
 
   async #chooseLocalAgent(agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const listed: DetectedAgents = { agents: await this.deps.agents.list(), ...localDetection(this.deps.agents) };
+    const listed: DetectedAgents = { agents: await this.deps.agents.list(), ...directoryDetection(this.deps.agents) };
     const detected = await awaitProbingAgent(listed, this.#wantedAgentId(agentId), this.deps.defs);
     return { def: this.#chooseAgent(agentId, detected), detected };
   }
@@ -572,11 +573,7 @@ export class RunService {
       if (ending.status === "failed") {
         emit({ type: "error", message: ending.reason, error: { code: ending.errorCode ?? "AGENT_EXECUTION_FAILED", message: ending.reason, ...(ending.guidance ? { details: { guidance: ending.guidance } } : {}) } });
       }
-      if (ending.warning) {
-        // Live (diagnostic) and in the stored message (a non-terminal agent error), before the end that carries it.
-        emit({ type: "diagnostic", kind: "tool_calls_failed", message: ending.warning.message, detail: ending.warning });
-        emit({ type: "agent", event: { type: "error", message: ending.warning.message, code: ending.warning.code, terminal: false } });
-      }
+      for (const event of ending.warning ? warningEvents(ending.warning) : []) emit(event);
       return finish(ending, { code: outcome.exit?.code ?? null, signal: outcome.exit?.signal ?? null });
     }
   }
@@ -638,13 +635,6 @@ type RunPlan = {
   changes?: Promise<ChangeTracker>;
 };
 
-function localDetection(agents: AgentDirectory): Pick<DetectedAgents, "capabilities" | "liveModels" | "probed"> {
-  return {
-    capabilities: (id) => agents.capabilities(id),
-    liveModels: (id) => agents.liveModels(id),
-    ...(agents.probed ? { probed: (id: string) => agents.probed!(id) } : {}),
-  };
-}
 
 function buildInvocationFor(
   def: RuntimeAgentDef,
@@ -679,23 +669,6 @@ function nativeResumeStyle(def: RuntimeAgentDef, reader: Invocation["reader"]): 
   return def.capturesSessionIdFromStream ? "capture" : "specify";
 }
 
-
-function endEvent(ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], startedAt: number): NewRunEvent {
-  return {
-    type: "end",
-    status: ending.status,
-    code: exit.code,
-    signal: exit.signal,
-    ...(ending.failureCategory ? { failureCategory: ending.failureCategory } : {}),
-    ...(ending.failureDetail ? { failureDetail: ending.failureDetail } : {}),
-    reason: ending.reason,
-    ...(ending.guidance ? { guidance: ending.guidance } : {}),
-    ...(ending.fixCommand ? { fixCommand: ending.fixCommand } : {}),
-    files,
-    durationMs: Date.now() - startedAt,
-    ...(ending.warning ? { warning: ending.warning } : {}),
-  };
-}
 
 function titleFrom(message: string): string {
   const line = message.trim().split("\n")[0] ?? "";
