@@ -1,7 +1,7 @@
 // Issue #21: protocol transports (ACP, pi rpc, codex app-server) speak over the ssh pipe exactly as over a local
 // child's stdio.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
@@ -113,6 +113,9 @@ describe("protocol transports over ssh", () => {
       ],
     };
     await using h = await remoteProtocolHarness("codex", "codex", "codex-app-server.ts", "FAKE_CODEX_SCRIPT", script, "codex-frames.jsonl");
+    // The fake reports the change without making it; a run lists only files that exist after it, so the file the
+    // change names is there (as the real CLI would have left it).
+    writeFileSync(join(h.projectDir, "index.html"), "<p>\n");
     const run = await h.run({ agentId: "codex", message: "make a page" });
     expect(endOf(run.events)).toMatchObject({ status: "succeeded", files: ["index.html"] });
     const events = agentEvents(run.events);
