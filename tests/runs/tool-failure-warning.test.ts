@@ -71,6 +71,31 @@ describe("a succeeded run whose tool calls mostly failed says so", () => {
     expect(stored?.events).toContainEqual({ type: "error", message: end.warning!.message, code: "TOOL_CALLS_FAILED" });
   });
 
+  test("the same over `codex exec --json`: its stderr warning and failed items give the same warning", async () => {
+    const item = (type: string, record: Record<string, unknown>) => ({ out: JSON.stringify({ type, item: record }) });
+    await using h = await runHarness({
+      defs: [codex],
+      shims: { codex: undefined },
+      env: { OD_CODEX_TRANSPORT: "exec-json" },
+      steps: [
+        { readAll: true },
+        { err: `\x1b[33mwarning:\x1b[0m ${USERNS_WARNING}` },
+        { out: JSON.stringify({ type: "thread.started", thread_id: "t-1" }) },
+        { out: JSON.stringify({ type: "turn.started" }) },
+        item("item.started", { id: "item_0", type: "command_execution", command: "/bin/bash -lc ls", aggregated_output: "", exit_code: null, status: "in_progress" }),
+        item("item.completed", { id: "item_0", type: "command_execution", command: "/bin/bash -lc ls", aggregated_output: BWRAP, exit_code: 1, status: "failed" }),
+        item("item.completed", { id: "item_1", type: "file_change", changes: [{ path: "hello.txt", kind: "add" }], status: "failed" }),
+        item("item.completed", { id: "item_2", type: "agent_message", text: "The sandbox refused every command." }),
+        { out: JSON.stringify({ type: "turn.completed", usage: { input_tokens: 1, output_tokens: 1 } }) },
+      ],
+    });
+    const run = await h.run({ agentId: "codex", message: "make hello.txt" });
+    const end = endOf(run.events);
+    expect(end).toMatchObject({ status: "succeeded", files: [], warning: { code: "TOOL_CALLS_FAILED", toolCalls: 2, failedToolCalls: 2 } });
+    expect(end.warning!.failed.map((call) => call.tool)).toEqual(["Bash", "Write"]);
+    expect(end.warning!.likelyCause).toContain("bubblewrap");
+  });
+
   test("most calls failing without a sandbox signature: a warning without a guessed cause", async () => {
     const { h, run } = await runCodex([
       ...command("c1", "cat missing.txt", "cat: missing.txt: No such file or directory\n", 1),
