@@ -43,7 +43,7 @@ describe("a succeeded run whose tool calls mostly failed says so", () => {
       ...command("c1", "/bin/bash -lc ls", BWRAP, 1),
       patch("p1", "hello.txt", "failed"),
       ...command("c2", "/bin/bash -lc 'bun test'", BWRAP, 1),
-      ...command("c3", "/bin/bash -lc pwd", "/work/project\n", 0),
+      ...command("c3", "/bin/bash -lc pwd", "/srv/app\n", 0),
       answer("I could not run anything: the sandbox refused every command."),
     ]);
     await using _ = h;
