@@ -67,6 +67,7 @@ export function createServices(options: ServicesOptions): Services {
     list: () => catalog.list(),
     capabilities: (id) => catalog.capabilities.get(id),
     liveModels: (id) => catalog.models(id),
+    probed: (id) => catalog.probed(id),
   };
   const paths = dataPaths(options.dataDir);
   const skills = new SkillLibrary({

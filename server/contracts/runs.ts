@@ -83,6 +83,40 @@ export const RunErrorEvent = z.object({
   error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean().optional(), details: z.unknown().optional() }),
 });
 
+/** One failed tool call, as a run's warning names it. */
+export const FailedToolCall = z.object({
+  /** The CLI's own tool name (Bash, Write, apply_patch, …). */
+  tool: z.string(),
+  /** What it was asked to act on: the command, or the file (cut short). */
+  target: z.string().optional(),
+  /** The first line of what it reported (cut short). */
+  error: z.string(),
+});
+export type FailedToolCall = z.infer<typeof FailedToolCall>;
+
+/**
+ * What a `succeeded` run must not hide: most of its tool calls failed (the agent answered anyway, often without
+ * saying so). Also sent as a `diagnostic` (kind `tool_calls_failed`) and as a non-terminal agent `error`.
+ */
+export const RunWarning = z.object({
+  /** `TOOL_CALLS_FAILED`. */
+  code: z.string(),
+  /** A sentence for people: how many calls failed, which, and the likely cause. */
+  message: z.string(),
+  /** Tool calls the run made, and how many of them failed. */
+  toolCalls: z.number(),
+  failedToolCalls: z.number(),
+  /** The failed calls, in order (at most the first few). */
+  failed: z.array(FailedToolCall),
+  /** Why they most likely failed, when their text says (e.g. the agent's sandbox could not start there). */
+  likelyCause: z.string().optional(),
+  /** The line of output the likely cause rests on. */
+  evidence: z.string().optional(),
+  /** What the user can do about it. */
+  guidance: z.string().optional(),
+});
+export type RunWarning = z.infer<typeof RunWarning>;
+
 /** The run is over. Always the last event of a run. */
 export const RunEndEvent = z.object({
   ...base,
@@ -101,6 +135,8 @@ export const RunEndEvent = z.object({
   /** Project-relative files the run wrote. */
   files: z.array(z.string()),
   durationMs: z.number(),
+  /** A succeeded run whose tool calls mostly failed says so here. */
+  warning: RunWarning.optional(),
 });
 
 export const RunEvent = z.discriminatedUnion("type", [

@@ -12,6 +12,7 @@ import { MemoryDetectionCache } from "../runtimes/detection-cache.ts";
 import type { DetectionDeps } from "../runtimes/detection.ts";
 import { LiveModelMemory } from "../runtimes/models.ts";
 import { stillProbingInfo } from "../runtimes/still-probing.ts";
+import { probeBudgetMs } from "../runtimes/probe-budgets.ts";
 import type { RuntimeAgentDef, RuntimeModelOption } from "../runtimes/types.ts";
 import { describeLocation, locationKey, type RemoteLocation } from "./location.ts";
 import { reachLocation, type RemoteContext } from "./remote-exec.ts";
@@ -29,6 +30,8 @@ export type LocationAgents = {
   kept: boolean;
   capabilities(agentId: string): Record<string, boolean>;
   liveModels(agentId: string): RuntimeModelOption[] | undefined;
+  /** One agent's real result once the probe running there has probed it (at most its probe budget); else the latest. */
+  probed(agentId: string): Promise<AgentInfo | undefined>;
 };
 
 export type LocationDetectionsOptions = {
@@ -52,6 +55,8 @@ type LocationState = {
   lastGood: MemoryDetectionCache;
   /** The probe running there now, shared by every caller. */
   probing?: Promise<ProbeOutcome>;
+  /** Its detection pass while any of its probes still run (past the deadline too). */
+  pass?: DetectionPass;
 };
 
 type ProbeOutcome = { reached: true; agents: AgentInfo[] } | { reached: false; timedOut: boolean; why: string };
@@ -93,7 +98,15 @@ export class LocationDetections {
       kept,
       capabilities: (id) => state.capabilities.get(id),
       liveModels: (id) => state.liveModels.get(id),
+      probed: (id) => this.#probed(state, id),
     };
+  }
+
+  async #probed(state: LocationState, id: string): Promise<AgentInfo | undefined> {
+    const def = this.#options.defs.find((candidate) => candidate.id === id);
+    const pass = state.pass;
+    if (!def || !pass) return state.agents?.find((agent) => agent.id === id);
+    return (await pass.settled(id, probeBudgetMs(def, this.#options.deps().timeouts)))?.info;
   }
 
   /** Stop the probes still running anywhere (a short-lived process is done with them). */
@@ -144,6 +157,7 @@ export class LocationDetections {
       },
     });
     this.#passes.add(pass);
+    state.pass = pass;
     // Probes still running at the deadline go on: their real results replace the stand-ins when they end.
     void pass.done.then(
       (agents) => {
@@ -151,7 +165,10 @@ export class LocationDetections {
         state.at = Date.now();
       },
       () => undefined,
-    ).finally(() => this.#passes.delete(pass));
+    ).finally(() => {
+      this.#passes.delete(pass);
+      if (state.pass === pass) state.pass = undefined;
+    });
     await pass.ready;
     const agents = pass.snapshot();
     state.agents = agents;

@@ -8,6 +8,7 @@ import { describeLocation, type RemoteLocation } from "./location.ts";
 import { clientEnv, isTransportFailure, reachLocation, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { envLine, LAUNCH_SCRIPT, SWEEP_SCRIPT } from "./remote-scripts.ts";
 import { remoteScriptArgv } from "./transport-argv.ts";
+import { plainLine, transportWhy } from "./transport-why.ts";
 
 /** Exit codes of LAUNCH_SCRIPT (and of the shell when the CLI is missing there). */
 const NO_FOLDER = 96;
@@ -46,7 +47,7 @@ export function remoteLaunch(location: RemoteLocation, agentArgv: readonly strin
     lostSince: async (exit, weStopped) => {
       if (weStopped || exit.code === 0) return undefined;
       const reach = await reachLocation(location, context);
-      return reach.reached ? undefined : connectionLost(location, lastLine(reach.why));
+      return reach.reached ? undefined : connectionLost(location, plainLine(reach.why.trim().split("\n").at(-1) ?? ""));
     },
   };
 }
@@ -60,11 +61,16 @@ export async function sweepRemoteRun(location: RemoteLocation, runId: string, gr
   return [...new Set(pids)].sort((a, b) => a - b);
 }
 
-/** Reads a finished client's exit: the transport broke, the folder or CLI is missing there, or nothing of ours. */
+/**
+ * Reads a finished client's exit: the transport broke, the folder or CLI is missing there, or nothing of ours. A
+ * broken transport's reason comes from the transport (its own lines in `stderr`, or how the client ended), never
+ * from the agent's stderr, which shares the client's.
+ */
 export function remoteFailure(location: RemoteLocation, bin: string, exit: { code: number | null; signal: string | null }, stderr: string, weStopped: boolean): RemoteFailure | undefined {
   const where = describeLocation(location);
-  if (!weStopped && (isTransportFailure(location, exit.code, stderr) || exit.code === NO_ENVIRONMENT || (exit.signal !== null && exit.code === null))) {
-    return connectionLost(location, lastLine(stderr));
+  if (!weStopped && exit.code === NO_ENVIRONMENT) return connectionLost(location, "the run's environment never arrived there");
+  if (!weStopped && (isTransportFailure(location, exit.code, stderr) || (exit.signal !== null && exit.code === null))) {
+    return connectionLost(location, transportWhy(location, exit, stderr));
   }
   if (exit.code === NO_FOLDER) return { code: "INVALID_PROJECT_PATH", detail: "remote_folder_missing", reason: `the project folder is missing on ${where}` };
   if (exit.code === COMMAND_NOT_FOUND) return { code: "AGENT_NOT_INSTALLED", detail: "cli_not_installed", reason: `${bin} is not installed on ${where} (or not on its PATH)` };
@@ -73,8 +79,4 @@ export function remoteFailure(location: RemoteLocation, bin: string, exit: { cod
 
 function connectionLost(location: RemoteLocation, why: string): RemoteFailure {
   return { code: "REMOTE_CONNECTION_LOST", detail: "remote_connection_lost", reason: `the connection to ${describeLocation(location)} was lost${why ? ` (${why})` : ""}` };
-}
-
-function lastLine(text: string): string {
-  return text.trim().split("\n").at(-1)?.trim() ?? "";
 }

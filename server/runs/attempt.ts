@@ -16,6 +16,7 @@ import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../remote/
 import { startProtocol } from "./protocols.ts";
 import { readWithTurns } from "./stdout-turns.ts";
 import { TextBuffer } from "./text-buffer.ts";
+import { ToolCallLedger } from "./tool-call-ledger.ts";
 import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
 
 export type AttemptInput = {
@@ -62,6 +63,8 @@ export type AttemptOutcome = {
   canceled: boolean;
   /** Paths named by file-writing tool calls. */
   toolPaths: string[];
+  /** The attempt's tool calls and which failed (a succeeded run whose calls mostly failed says so). */
+  toolCalls?: ToolCallLedger;
   /** Processes the sweep had to kill after the group was gone (on the remote side too, for remote runs). */
   strays: number[];
   /** A remote run's client ended for a reason of the remote side (connection lost, folder or CLI missing there). */
@@ -77,7 +80,7 @@ const SUBSTANTIVE: ReadonlySet<AgentEvent["type"]> = new Set(["text_delta", "thi
 export type MidTurnInput = { send(line: string): Promise<boolean> };
 
 export async function runAttempt(input: AttemptInput, registerInput?: (input: MidTurnInput | undefined) => void): Promise<AttemptOutcome> {
-  const outcome: AttemptOutcome = { exit: null, sawOutput: false, errors: [], stderrTail: "", text: "", canceled: false, toolPaths: [], strays: [] };
+  const outcome: AttemptOutcome = { exit: null, sawOutput: false, errors: [], stderrTail: "", text: "", canceled: false, toolPaths: [], strays: [], toolCalls: new ToolCallLedger() };
   const { invocation } = input;
   const { remote } = input;
   const wantsStdin = invocation.delivery.kind !== "argv";
@@ -149,6 +152,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     if (event.type === "status" && event.sessionId) outcome.sessionId = event.sessionId;
     if (event.type === "error") outcome.errors.push({ message: event.message, code: event.code, terminal: event.terminal });
     if (event.type === "tool_use" && event.path && (event.kind === "file_write" || event.kind === "file_edit")) outcome.toolPaths.push(event.path);
+    outcome.toolCalls?.push(event);
     input.emit({ type: "agent", event });
   };
 

@@ -2,7 +2,7 @@
  * How an attempt ended, judged by its final record rather than its exit code alone (Claude Code exits 0 on
  * SIGINT, Copilot on abort, codex app-server on EOF; opencode exits 0 after refusing a write). Pure.
  */
-import type { FailureCategory } from "../contracts/runs.ts";
+import type { FailureCategory, RunWarning } from "../contracts/runs.ts";
 import { classifyAgentFailure } from "../runtimes/failures.ts";
 import type { AttemptOutcome } from "./attempt.ts";
 
@@ -14,6 +14,13 @@ export type RunEnding = {
   errorCode?: string;
   guidance?: string;
   fixCommand?: string;
+  /**
+   * The agent's own errors this ending explains (a transport that broke under it reads to the agent as "pi exited
+   * before the run finished"): the stored message carries the run's reason in their place.
+   */
+  symptoms?: string[];
+  /** A succeeded run whose tool calls mostly failed: which, and the likely cause. */
+  warning?: RunWarning;
 };
 
 /** Signatures of a native session the CLI no longer knows (the run reseeds once with the full transcript). */
@@ -32,7 +39,9 @@ export function judgeAttempt(agentId: string, agentName: string, outcome: Attemp
   const remote = outcome.remoteFailure;
   if (remote) {
     const category = remote.code === "REMOTE_CONNECTION_LOST" ? "upstream" : "config";
-    return { status: "failed", failureCategory: category, failureDetail: remote.detail, errorCode: remote.code, reason: remote.reason };
+    const symptoms = outcome.errors.filter((error) => error.terminal).map((error) => error.message);
+    if (outcome.protocolResult?.error) symptoms.push(outcome.protocolResult.error.message);
+    return { status: "failed", failureCategory: category, failureDetail: remote.detail, errorCode: remote.code, reason: remote.reason, symptoms };
   }
 
   if (outcome.spawnError) {
@@ -89,5 +98,6 @@ export function judgeAttempt(agentId: string, agentName: string, outcome: Attemp
       reason: `${agentName} finished without producing any output`,
     };
   }
-  return { status: "succeeded", reason: "completed" };
+  const warning = outcome.toolCalls?.warning(outcome.stderrTail);
+  return { status: "succeeded", reason: "completed", ...(warning ? { warning } : {}) };
 }

@@ -13,7 +13,11 @@ import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts
 import { resolveInsideProject } from "../projects/paths.ts";
 import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
 import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
-import { LocationDetections, type LocationAgents } from "../remote/location-detections.ts";
+import { LocationDetections } from "../remote/location-detections.ts";
+import { awaitProbingAgent, directoryDetection, type DetectedAgents } from "./detected-agents.ts";
+import { endEvent, warningEvents } from "./end-event.ts";
+import { existingRunFiles } from "./existing-files.ts";
+import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
@@ -65,6 +69,8 @@ export interface AgentDirectory {
   list(): Promise<AgentInfo[]>;
   capabilities(agentId: string): Record<string, boolean>;
   liveModels(agentId: string): RuntimeModelOption[] | undefined;
+  /** One agent's real result once its running probes finish (the catalog's `probed`); absent: `list` is final. */
+  probed?(agentId: string): Promise<AgentInfo | undefined>;
 }
 
 export type RunServiceDeps = {
@@ -326,21 +332,27 @@ export class RunService {
   }
 
   async #chooseLocalAgent(agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const detected: DetectedAgents = { agents: await this.deps.agents.list(), ...localDetection(this.deps.agents) };
+    const listed: DetectedAgents = { agents: await this.deps.agents.list(), ...directoryDetection(this.deps.agents) };
+    const detected = await awaitProbingAgent(listed, this.#wantedAgentId(agentId), this.deps.defs);
     return { def: this.#chooseAgent(agentId, detected), detected };
   }
 
   /** Chosen by what detection found there: kept from a recent probe, or probed now. */
   async #chooseRemoteAgent(location: RemoteLocation, agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const kept = await this.#locations.forRun(location, this.#remote);
+    const kept = await awaitProbingAgent(await this.#locations.forRun(location, this.#remote), this.#wantedAgentId(agentId), this.deps.defs);
     try {
       return { def: this.#chooseAgent(agentId, kept), detected: kept };
     } catch (error) {
       // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
       if (!kept.kept || !(error instanceof HttpError) || error.code === "UNKNOWN_AGENT") throw error;
-      const fresh = await this.#locations.forRun(location, this.#remote, { fresh: true });
+      const fresh = await awaitProbingAgent(await this.#locations.forRun(location, this.#remote, { fresh: true }), this.#wantedAgentId(agentId), this.deps.defs);
       return { def: this.#chooseAgent(agentId, fresh), detected: fresh };
     }
+  }
+
+  /** The agent a run without one goes to first: the one asked for, else the configured one. */
+  #wantedAgentId(agentId: string | undefined): string | undefined {
+    return agentId ?? this.deps.store.appConfig.get().agentId ?? undefined;
   }
 
   /** The agent asked for, which must be available where the run goes; else the configured one, else the first. */
@@ -416,9 +428,11 @@ export class RunService {
       const ending = live.storeFailure === undefined ? judged : storeFailureEnding(live.storeFailure);
       if (ending !== judged) emit({ type: "error", message: ending.reason, error: { code: ending.errorCode!, message: ending.reason } });
       const changed = await changes.finish();
-      for (const change of changed) if (change.kind !== "deleted") files.add(change.path);
+      const seenAfter = new Set(changed.flatMap((change) => (change.kind === "deleted" ? [] : [change.path])));
+      for (const path of seenAfter) files.add(path);
       this.#storingLast(() => store.runChanges.save(live.id, changes.source, changed));
-      const produced = [...files].sort();
+      const place = location ? { location, context: this.#remote } : { dir: project.path };
+      const produced = await existingRunFiles(place, files, seenAfter, (message) => emit({ type: "diagnostic", kind: "remote_files", message }));
       live.log.append(endEvent(ending, exit, produced, started));
       this.#storingLast(() => this.#finishRecords(live.id, ending, exit, produced, tally));
       live.output?.close();
@@ -433,7 +447,7 @@ export class RunService {
       }
       const endedAt = Date.now();
       this.#storingLast(
-        () => store.messages.complete(run.assistantMessageId, { events: folder.events, endedAt, files: produced }),
+        () => store.messages.complete(run.assistantMessageId, { events: eventsWithRunReason(folder.events, ending), endedAt, files: produced }),
         // No room for the whole answer: its end, which the reserve has room for.
         () => store.messages.complete(run.assistantMessageId, { events: [{ type: "text", text: folder.text.slice(-ANSWER_TAIL_WHEN_FULL) }], endedAt, files: produced }),
       );
@@ -611,6 +625,7 @@ export class RunService {
       if (ending.status === "failed") {
         emit({ type: "error", message: ending.reason, error: { code: ending.errorCode ?? "AGENT_EXECUTION_FAILED", message: ending.reason, ...(ending.guidance ? { details: { guidance: ending.guidance } } : {}) } });
       }
+      for (const event of ending.warning ? warningEvents(ending.warning) : []) emit(event);
       return finish(ending, { code: outcome.exit?.code ?? null, signal: outcome.exit?.signal ?? null });
     }
   }
@@ -716,12 +731,6 @@ type RunPlan = {
   changes?: Promise<ChangeTracker>;
 };
 
-/** The agents where a run goes: this machine's catalog (no `where`), or a remote location's detection. */
-type DetectedAgents = Pick<LocationAgents, "agents" | "capabilities" | "liveModels"> & { where?: string };
-
-function localDetection(agents: AgentDirectory): Pick<DetectedAgents, "capabilities" | "liveModels"> {
-  return { capabilities: (id) => agents.capabilities(id), liveModels: (id) => agents.liveModels(id) };
-}
 
 function buildInvocationFor(
   def: RuntimeAgentDef,
@@ -756,22 +765,6 @@ function nativeResumeStyle(def: RuntimeAgentDef, reader: Invocation["reader"]): 
   return def.capturesSessionIdFromStream ? "capture" : "specify";
 }
 
-
-function endEvent(ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], startedAt: number, endedAt = Date.now()): NewRunEvent {
-  return {
-    type: "end",
-    status: ending.status,
-    code: exit.code,
-    signal: exit.signal,
-    ...(ending.failureCategory ? { failureCategory: ending.failureCategory } : {}),
-    ...(ending.failureDetail ? { failureDetail: ending.failureDetail } : {}),
-    reason: ending.reason,
-    ...(ending.guidance ? { guidance: ending.guidance } : {}),
-    ...(ending.fixCommand ? { fixCommand: ending.fixCommand } : {}),
-    files,
-    durationMs: endedAt - startedAt,
-  };
-}
 
 function titleFrom(message: string): string {
   const line = message.trim().split("\n")[0] ?? "";

@@ -14,6 +14,7 @@ import type { AcpModelDiscoverer, DetectionDeps } from "./detection.ts";
 import { DetectionPass } from "./detection-pass.ts";
 import { FileDetectionCache, MemoryDetectionCache, type DetectionCache } from "./detection-cache.ts";
 import { stillProbingInfo } from "./still-probing.ts";
+import { probeBudgetMs } from "./probe-budgets.ts";
 
 /** ACP model discovery, its JSON-RPC client loaded when a probe first needs it (never, for most `od run`s). */
 export const discoverAcpModels: AcpModelDiscoverer = async (options) => (await import("./protocols/acp/discover-models.ts")).discoverAcpModels(options);
@@ -145,6 +146,17 @@ export class AgentCatalog {
    */
   detectOn(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
     return this.locations.detect(location, context);
+  }
+
+  /**
+   * One agent's real result: once the running pass has probed it (waiting at most its probe budget), else the
+   * latest. Undefined when its probes outlast their budget. What a run for an agent shown as still probing waits for.
+   */
+  async probed(id: string): Promise<AgentInfo | undefined> {
+    const def = this.defs.find((candidate) => candidate.id === id);
+    const pass = this.#current;
+    if (!def || !pass) return this.peek(id);
+    return (await pass.settled(id, probeBudgetMs(def, this.#deps().timeouts)))?.info;
   }
 
   /** Latest info of one agent, without waiting. */

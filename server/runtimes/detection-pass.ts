@@ -78,6 +78,29 @@ export class DetectionPass {
     return this.#defs.flatMap((def) => this.#settled.get(def.id)?.info ?? this.#standIns.get(def.id) ?? []);
   }
 
+  /**
+   * One def's real result once its probes finish, or undefined when `maxWaitMs` passes first (or the pass ends
+   * without it). A run for a def still probing waits here instead of being refused.
+   */
+  async settled(defId: string, maxWaitMs: number): Promise<DetectedAgent | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let waitedOut = false;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        waitedOut = true;
+        resolve();
+      }, maxWaitMs);
+    });
+    try {
+      while (!this.#settled.has(defId) && !this.#finished && !waitedOut) {
+        await Promise.race([new Promise<void>((resolve) => this.#waiters.push(resolve)), timeout]);
+      }
+      return this.#settled.get(defId);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Kill the probes still running; the defs they belong to settle at once, with a timed-out probe. */
   abort(): void {
     this.#abort.abort();

@@ -112,6 +112,16 @@ export function stillProbingDiagnostic(def: DefFacts, waitedMs: number, lastGood
   };
 }
 
+/** A run waited for this CLI's probes as long as they may take, and they still had not finished. */
+export function probesOutlastedDiagnostic(def: DefFacts): AgentDiagnostic {
+  return {
+    reason: "probe-timeout",
+    severity: "error",
+    message: `${def.name} did not finish answering its detection probes within their time limits.`,
+    fixActions: [{ kind: "rescan" }],
+  };
+}
+
 /** Detection on another machine: its shell found no such command on its PATH. */
 export function notInstalledRemotelyDiagnostic(def: DefFacts, where: string): AgentDiagnostic {
   const install = def.installCommand ? `Install it there with \`${def.installCommand}\`` : def.installUrl ? `Install it there (${def.installUrl})` : "Install it there";

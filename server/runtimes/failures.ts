@@ -8,6 +8,7 @@
 import type { FailureCategory } from "../contracts/runs.ts";
 import { BASE_AGENT_DEFS } from "./registry.ts";
 import type { RuntimeAgentDef } from "./types.ts";
+import { recognizeSandboxFailure } from "./sandbox-failures.ts";
 
 /** Stable error codes of a failed run (the run's `error` event `code`). A plain list: nothing parses with it. */
 export const AGENT_FAILURE_CODES = [
@@ -257,6 +258,10 @@ function classifyText(text: string, agent: AgentInfo): AgentFailure | null {
       guidance: `The installed ${agent.name} may be a version od does not support; update it, rescan agents, and retry.`,
       evidence,
     };
+  }
+  const sandbox = recognizeSandboxFailure(text);
+  if (sandbox) {
+    return { category: "config", code: "AGENT_EXECUTION_FAILED", detail: "sandbox_unavailable", message: `${agent.name} failed: ${sandbox.cause}.`, guidance: sandbox.guidance, evidence: sandbox.evidence };
   }
   return null;
 }

@@ -28,3 +28,15 @@ export async function runWithRetry(run: ProbeRunner, argv: string[], options: Pr
   const second = await run(argv, { ...options, timeoutMs: options.timeoutMs * 2 });
   return { ...second, ms: first.ms + second.ms };
 }
+
+/** Beyond its probes' own limits: spawning, reading and judging them on a loaded machine. */
+const SETTLE_MARGIN_MS = 5_000;
+
+/**
+ * The longest one def's detection can take: its version probe (retried once at twice the budget), then the longest
+ * of its help, models and auth probes (each as long), and a margin. A run waiting for that def waits no longer.
+ */
+export function probeBudgetMs(def: Pick<RuntimeAgentDef, "versionProbeTimeoutMs" | "probeTimeouts">, overrides: ProbeTimeouts = {}): number {
+  const budgets = probeBudgetsFor(def, overrides);
+  return 3 * budgets.versionMs + 3 * Math.max(budgets.helpMs, budgets.modelsMs, budgets.authMs) + SETTLE_MARGIN_MS;
+}

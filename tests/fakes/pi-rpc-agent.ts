@@ -6,6 +6,7 @@
  * Script: `{ newSession?: {success, error?}, promptResponse?: {success, error?}, prompt: Step[], sessionDir? }`; Step:
  *   {event}                 one record on stdout
  *   {raw}                   raw text on stdout
+ *   {stderr}                raw text on stderr
  *   {uiRequest}             an extension_ui_request; waits for its extension_ui_response when it has an id
  *   {waitForAbort: true}    block until {"type":"abort"}, then emit agent_end
  *   {writeSessionFile}      create/append that file under sessionDir (default <cwd>/.pi/sessions)
@@ -27,6 +28,7 @@ async function runSteps(steps: Json[]): Promise<void> {
   for (const step of steps) {
     if ("event" in step) out(step.event as Json);
     else if ("raw" in step) process.stdout.write(String(step.raw));
+    else if ("stderr" in step) process.stderr.write(String(step.stderr));
     else if ("uiRequest" in step) {
       const request = step.uiRequest as Json;
       const answered = typeof request.id === "string" ? new Promise<void>((resolve) => waiting.set(request.id as string, resolve)) : null;

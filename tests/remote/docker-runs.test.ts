@@ -36,13 +36,13 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-type DockerHarnessOptions = { def?: RuntimeAgentDef; setUp?: (projectDir: string) => void; inputs?: ReturnType<typeof createRunInputs>; container?: string };
+type DockerHarnessOptions = { def?: RuntimeAgentDef; setUp?: (projectDir: string) => void; inputs?: ReturnType<typeof createRunInputs>; container?: string; fake?: string };
 
-async function dockerHarness(steps: FakeStep[], { def = claude, setUp, inputs, container = docker.container }: DockerHarnessOptions = {}) {
+async function dockerHarness(steps: FakeStep[], { def = claude, setUp, inputs, container = docker.container, fake }: DockerHarnessOptions = {}) {
   const h = await runHarness({
     ...(inputs ? { inputs } : {}),
     defs: [def],
-    shims: { [def.bin]: undefined },
+    shims: { [def.bin]: fake },
     steps,
     timeouts: { cancelGraceMs: 300 },
     projectPath: (dir) => `docker://${container}${dir}`,
@@ -129,6 +129,26 @@ describe("docker:// projects", () => {
       killSurvivors(h.ledgerPath, [created.runId]);
     }
   });
+
+  test("pi in a container removed mid-run: the run and its stored message say the container was lost, not 'pi exited' (issue #34)", async () => {
+    const container = docker.another();
+    const pi = getAgentDef("pi") as RuntimeAgentDef;
+    await using h = await dockerHarness([], { def: pi, container, fake: join(import.meta.dir, "..", "fakes", "pi-rpc-agent.ts") });
+    const ledger = join(h.binDir, "..", "pi-ledger.jsonl");
+    const script = { ledger, prompt: [{ event: { type: "agent_start" } }, { stderr: "\x1b[33mwarning:\x1b[0m the agent's own stderr\n" }, { waitForAbort: true }] };
+    h.store.appConfig.update({ agentCliEnv: { pi: { ...fakeCliEnvThere(h), FAKE_PI_SCRIPT: JSON.stringify(script) } } });
+    const created = await h.service.create({ projectId: h.projectId, agentId: "pi", message: "slow" });
+    await poll(() => existsSync(ledger) && readFileSync(ledger, "utf8").includes('"prompt"'), 60_000);
+    execFileSync("docker", ["rm", "-f", container], { env: { ...process.env, ...docker.env }, stdio: "pipe" });
+    const events: RunEvent[] = [];
+    for await (const event of h.service.events(created.runId)) events.push(event);
+    const end = endOf(events);
+    expect(end).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
+    expect(end.reason).toContain(`container ${container} was lost`);
+    expect(end.reason).not.toMatch(/warning|[\x00-\x1f]/);
+    const answer = h.store.messages.list(h.service.get(created.runId)!.conversationId).find((message) => message.runId === created.runId);
+    expect((answer?.events ?? []).filter((event) => event.type === "error")).toEqual([{ type: "error", message: end.reason, code: "REMOTE_CONNECTION_LOST" }]);
+  }, 120_000);
 
   test("a run's changes are read and its plain-stream artifacts written inside the container", async () => {
     const page = `<artifact identifier="page" type="text/html">\n<p>from the container</p>\n</artifact>`;

@@ -1,7 +1,7 @@
 // Issue #21: protocol transports (ACP, pi rpc, codex app-server) speak over the ssh pipe exactly as over a local
 // child's stdio.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
@@ -69,6 +69,35 @@ describe("protocol transports over ssh", () => {
     expect(processesWithRunCookie(run.runId)).toEqual([]);
   });
 
+  test("a connection lost mid-run: the stored message says the run's reason (REMOTE_CONNECTION_LOST), not pi's view of it", async () => {
+    const script = {
+      prompt: [
+        { event: { type: "agent_start" } },
+        { stderr: "\x1b[33mwarning:\x1b[0m something the agent says on stderr\n" },
+        { event: { type: "message_update", assistantMessageEvent: { type: "text_delta", delta: "working on it" } } },
+        { waitForAbort: true },
+      ],
+    };
+    await using h = await remoteProtocolHarness("pi", "pi", "pi-rpc-agent.ts", "FAKE_PI_SCRIPT", script, "pi-ledger.jsonl");
+    const created = await h.service.create({ projectId: h.projectId, agentId: "pi", message: "hi" });
+    const ledger = join(h.binDir, "..", "pi-ledger.jsonl");
+    const deadline = Date.now() + 60_000;
+    while (!(existsSync(ledger) && readFileSync(ledger, "utf8").includes('"prompt"'))) {
+      if (Date.now() > deadline) throw new Error("pi never got its prompt");
+      await Bun.sleep(25);
+    }
+    // The local ssh client dies, as a dropped network ends it.
+    process.kill(h.service.get(created.runId)!.pid!, "SIGKILL");
+    const events = [];
+    for await (const event of h.service.events(created.runId)) events.push(event);
+    const end = endOf(events);
+    expect(end).toMatchObject({ status: "failed", failureDetail: "remote_connection_lost" });
+    expect(end.reason).toBe(`the connection to ${SSH_TEST_HOST} was lost (the ssh client was ended by SIGKILL)`);
+    const answer = h.store.messages.list(created.conversationId).find((message) => message.runId === created.runId);
+    const errors = (answer?.events ?? []).filter((event) => event.type === "error");
+    expect(errors).toEqual([{ type: "error", message: end.reason, code: "REMOTE_CONNECTION_LOST" }]);
+  }, 90_000);
+
   test("codex app-server: initialize, thread/start, a turn with a command, a file change and text, over the ssh pipe", async () => {
     const notify = (method: string, params: Record<string, unknown>) => ({ notify: { method, params: { threadId: "thread-fake-1", turnId: "turn-fake-1", ...params } } });
     const change = (path: string, type: string, diff: string) => ({ path, kind: { type }, diff });
@@ -84,6 +113,9 @@ describe("protocol transports over ssh", () => {
       ],
     };
     await using h = await remoteProtocolHarness("codex", "codex", "codex-app-server.ts", "FAKE_CODEX_SCRIPT", script, "codex-frames.jsonl");
+    // The fake reports the change without making it; a run lists only files that exist after it, so the file the
+    // change names is there (as the real CLI would have left it).
+    writeFileSync(join(h.projectDir, "index.html"), "<p>\n");
     const run = await h.run({ agentId: "codex", message: "make a page" });
     expect(endOf(run.events)).toMatchObject({ status: "succeeded", files: ["index.html"] });
     const events = agentEvents(run.events);

@@ -93,6 +93,15 @@ describe("a run on an ssh:// project uses that host's detection", () => {
     await expect(refused).rejects.toMatchObject({ status: 400, code: "UNKNOWN_MODEL", message: expect.stringContaining("glm-5.1") });
   });
 
+  test("an agent still being probed there at the deadline: the run waits for its probes, then starts (issue #34)", async () => {
+    const locations = new LocationDetections({ defs: [claude], deps: () => ({ env: { PATH: "/usr/bin:/bin" }, configuredEnv: (id) => store().appConfig.get().agentCliEnv?.[id] }), deadlineMs: 300 });
+    // Its version probe answers long after the pass stops waiting (a loaded host).
+    await using h = await remoteHarness({ defs: [claude], agentEnv: { FAKE_CLI_VERSION_DELAY_MS: "3000" } }, locations);
+    const store = () => h.store;
+    const { events } = await h.run({ agentId: "claude", message: "hi" });
+    expect(endOf(events).status).toBe("succeeded");
+  }, 120_000);
+
   test("an unreachable host is REMOTE_UNREACHABLE, fast, before anything is stored", async () => {
     await using h = await remoteHarness();
     const project = h.store.projects.create("gone", "ssh://127.0.0.1:1/srv/app");

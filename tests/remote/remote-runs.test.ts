@@ -89,6 +89,23 @@ describe("runs of an ssh:// project", () => {
     expect(readFileSync(join(h.projectDir, "out", "hello.txt"), "utf8")).toBe("written remotely");
   });
 
+  test("a write that failed there (ENOTDIR: its folder is a regular file) is not listed in the run's files", async () => {
+    const write = (id: string, path: string) =>
+      JSON.stringify({ type: "assistant", message: { id: `m-${id}`, role: "assistant", content: [{ type: "tool_use", id, name: "Write", input: { file_path: path, content: "x" } }] }, session_id: "s1" });
+    await using h = await remoteHarness([
+      { readLine: true },
+      { writeFile: { path: "notes.txt", content: "a file, not a folder" } },
+      { out: INIT },
+      { out: write("t1", "notes.txt/inside.md") },
+      { out: JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", is_error: true, content: "ENOTDIR: not a directory, open 'notes.txt/inside.md'" }] }, session_id: "s1" }) },
+      { out: write("t2", "notes.txt") },
+      { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", session_id: "s1" }) },
+    ]);
+    const { events, runId } = await h.run({ agentId: "claude", message: "write it" });
+    expect(endOf(events)).toMatchObject({ status: "succeeded", files: ["notes.txt"] });
+    expect(h.service.get(runId)?.files).toEqual(["notes.txt"]);
+  });
+
   test("cancel ends the remote process tree: a TERM-ignoring grandchild in its own session leaves 0 survivors", async () => {
     await using h = await remoteHarness([{ readLine: true }, { orphan: "holdStdout" }, { ignoreTerm: true }, { out: INIT }, { hang: true }], { cancelGraceMs: 300 });
     const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
