@@ -172,6 +172,7 @@ function humanPrinter(io: CommandIO) {
         heldErrors = heldErrors.filter((message) => message !== event.reason);
         printHeldErrors();
         if (event.status !== "succeeded") stderr(`${endLine(event)}${event.guidance ? `\n${event.guidance}` : ""}\n`);
+        else if (event.warning) stderr(`od: warning: ${event.warning.message}\n`);
         for (const file of event.files) stderr(`wrote ${file}\n`);
         return;
     }

@@ -59,6 +59,27 @@ function savedProjects(database: string): string[] {
 }
 
 describe("od run", () => {
+  // Issue #34: a run that succeeded while most of its tool calls failed says so on the terminal too.
+  test.concurrent("a succeeded run whose tool calls mostly failed prints one warning naming them", async () => {
+    const bwrap = "bwrap: No permissions to create a new namespace, likely because the kernel does not allow non-privileged user namespaces.";
+    const call = (id: string, command: string) => JSON.stringify({ type: "assistant", message: { id: `m-${id}`, role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: { command } }] } });
+    const failed = (id: string) => JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: bwrap, is_error: true }] } });
+    const steps = [
+      { readLine: true },
+      { out: call("t1", "ls") },
+      { out: failed("t1") },
+      { out: call("t2", "npm test") },
+      { out: failed("t2") },
+      { out: JSON.stringify({ type: "assistant", message: { id: "m-3", role: "assistant", content: [{ type: "text", text: "done" }] } }) },
+      { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", duration_ms: 5, num_turns: 1, usage: { input_tokens: 1, output_tokens: 1 } }) },
+    ];
+    const { exit, stderr } = await odRun(["--agent", "claude", "run the tests"], { steps, shim: "claude" });
+    expect(exit.code).toBe(0);
+    const warnings = stderr.split("\n").filter((line) => line.startsWith("od: warning:"));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("Bash");
+  }, TIMEOUT);
+
   test.concurrent("--json prints RunEvents, one per line, and exits 0 on success", async () => {
     const { exit, stdout, projects } = await odRun(["--agent", "copilot", "--json", "hello"], { steps: [{ readAll: true }, { outFile: textFixture }] });
     expect(exit.code).toBe(0);
