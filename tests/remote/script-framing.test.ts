@@ -64,6 +64,12 @@ describe.each(SHELLS)("scriptFraming under %s", (_name, shell) => {
     expect(result.stdout.toString()).toBe("/\nx y|prompt on stdin\n");
   });
 
+  test("the script's own exit status comes back, whether it exits or ends", () => {
+    expect(runFramed(shell, scriptFraming("exit 7", [])).status).toBe(7);
+    expect(runFramed(shell, scriptFraming('[ "$1" = yes ]', ["no"])).status).toBe(1);
+    expect(runFramed(shell, scriptFraming('[ "$1" = yes ]', ["yes"])).status).toBe(0);
+  });
+
   test("a missing folder exits 96; stdin cut before the payload's marker exits 97", () => {
     expect(runFramed(shell, scriptFraming(LAUNCH_SCRIPT, ["/no/such/folder", "true"], { payloadFollows: true })).status).toBe(96);
     const framing = scriptFraming(LAUNCH_SCRIPT, ["/", "true"], { payloadFollows: true });
