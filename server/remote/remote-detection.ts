@@ -14,9 +14,10 @@ import { describeLocation, type RemoteLocation } from "./location.ts";
 import { clientEnv, remoteArgvOptions, type RemoteContext } from "./remote-exec.ts";
 import { sweepRemoteRun } from "./remote-launch.ts";
 import { remoteAgentLaunch } from "./remote-run-inputs.ts";
-import { envLine, LAUNCH_SCRIPT } from "./remote-scripts.ts";
+import { LAUNCH_SCRIPT } from "./remote-scripts.ts";
+import { scriptFraming } from "./script-framing.ts";
 import { inSessionTurn } from "./session-slots.ts";
-import { remoteScriptArgv } from "./transport-argv.ts";
+import { remoteShellArgv } from "./transport-argv.ts";
 
 /**
  * A ProbeRunner that runs each probe's argv on `location`, in the remote user's home folder. Each probe carries a
@@ -24,16 +25,16 @@ import { remoteScriptArgv } from "./transport-argv.ts";
  * did not exit by itself is swept there too.
  */
 export function remoteProbeRunner(location: RemoteLocation, context: RemoteContext): ProbeRunner {
-  const options = remoteArgvOptions(context, true);
+  const options = remoteArgvOptions(context);
   return async (argv, probe) => {
     const cookie = `probe-${crypto.randomUUID()}`;
     const env = Object.fromEntries(Object.entries(probe.env ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
     // A turn on the host's connection for the probe only: the sweep after it takes one of its own.
     const result = await inSessionTurn(location, () =>
-      runProbe(remoteScriptArgv(location, LAUNCH_SCRIPT, [".", ...argv], options), {
+      runProbe(remoteShellArgv(location, options), {
         ...probe,
         env: clientEnv(context.env),
-        stdinText: envLine({ ...env, [RUN_COOKIE_VAR]: cookie }),
+        stdinText: scriptFraming(LAUNCH_SCRIPT, [".", ...argv], { env: { ...env, [RUN_COOKIE_VAR]: cookie } }),
       }),
     );
     if (result.kind === "timeout" || (result.kind === "exited" && result.truncated)) await sweepRemoteRun(location, cookie, 0, context);

@@ -10,7 +10,8 @@ import { HttpError } from "../http/errors.ts";
 import { sshControlDir } from "./control-dir.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { inSessionTurn } from "./session-slots.ts";
-import { remoteScriptArgv, type RemoteArgvOptions } from "./transport-argv.ts";
+import { scriptFraming } from "./script-framing.ts";
+import { remoteShellArgv, type RemoteArgvOptions } from "./transport-argv.ts";
 
 export type RemoteExecResult =
   | { kind: "exited"; code: number | null; stdout: Uint8Array; stderr: string }
@@ -33,9 +34,9 @@ const SSH_OWN_FAILURE = 255;
 const DOCKER_OWN_FAILURE = /^(Error response from daemon|Cannot connect to the Docker daemon|Error: No such container)/m;
 
 /** The argv options for `location` in `context`: the private control folder, `OD_SSH_CONFIG`. */
-export function remoteArgvOptions(context: RemoteContext, interactive = false): RemoteArgvOptions {
+export function remoteArgvOptions(context: RemoteContext): RemoteArgvOptions {
   const sshConfig = context.env.OD_SSH_CONFIG;
-  return { controlDir: context.controlDir ?? sshControlDir(context.env, context.dataDir), ...(sshConfig ? { sshConfig } : {}), interactive };
+  return { controlDir: context.controlDir ?? sshControlDir(context.env, context.dataDir), ...(sshConfig ? { sshConfig } : {}) };
 }
 
 /** The environment of the local ssh/docker client: ours, minus od's own token (the agent's env goes on stdin). */
@@ -58,14 +59,14 @@ export function runRemoteScript(location: RemoteLocation, script: string, args: 
 }
 
 async function runScriptNow(location: RemoteLocation, script: string, args: readonly string[], context: RemoteContext, options: RemoteScriptOptions): Promise<RemoteExecResult> {
-  const argv = remoteScriptArgv(location, script, args, remoteArgvOptions(context, options.stdin !== undefined));
+  const argv = remoteShellArgv(location, remoteArgvOptions(context));
   let child: ChildHandle;
   try {
-    child = await spawnChild({ argv, env: clientEnv(context.env), stdin: options.stdin === undefined ? "ignore" : "pipe", ownProcessGroup: true });
+    child = await spawnChild({ argv, env: clientEnv(context.env), stdin: "pipe", ownProcessGroup: true });
   } catch (error) {
     return { kind: "unreachable", stderr: `could not start ${argv[0]}: ${(error as { code?: string }).code ?? String(error)}` };
   }
-  if (options.stdin !== undefined) void feed(child, options.stdin);
+  void feed(child, scriptFraming(script, args, { payloadFollows: options.stdin !== undefined }), options.stdin);
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -123,10 +124,15 @@ export async function reachLocation(location: RemoteLocation, context: RemoteCon
   return { reached: false, timedOut, why: timedOut ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reach.stderr };
 }
 
-/** Writes `input` to the script's stdin, then closes it. A script that exits without reading it all is no error. */
-async function feed(child: ChildHandle, input: Uint8Array | AsyncIterable<Uint8Array>): Promise<void> {
+/**
+ * Writes the framing, then `input` (if any), to the remote shell's stdin, then closes it. A script that exits
+ * without reading it all is no error.
+ */
+async function feed(child: ChildHandle, framing: string, input: Uint8Array | AsyncIterable<Uint8Array> | undefined): Promise<void> {
   const stdin = child.stdin!;
   try {
+    await stdin.write(framing);
+    if (input === undefined) return;
     if (input instanceof Uint8Array) await stdin.write(input);
     else for await (const chunk of input) await stdin.write(chunk);
   } catch {

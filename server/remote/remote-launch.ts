@@ -1,18 +1,19 @@
 /**
- * Starting an agent on a remote location: the local ssh/docker client argv that runs LAUNCH_SCRIPT there, the
- * line that carries the agent's environment over the client's stdin, the cookie sweep that ends whatever of the
- * run is still running there, and how a client's exit reads (the connection broke, the folder or CLI is missing).
+ * Starting an agent on a remote location: the local ssh/docker client argv that starts a shell there, the framing
+ * that runs LAUNCH_SCRIPT in it with the agent's argv and environment (over the client's stdin), the cookie sweep
+ * that ends whatever of the run is still running there, and how a client's exit reads (the connection broke, the
+ * folder or CLI is missing).
  */
 import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { clientEnv, isTransportFailure, reachLocation, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import { envLine, LAUNCH_SCRIPT, SWEEP_SCRIPT } from "./remote-scripts.ts";
-import { remoteScriptArgv } from "./transport-argv.ts";
+import { LAUNCH_SCRIPT, SWEEP_SCRIPT } from "./remote-scripts.ts";
+import { FRAMING_CUT_EXIT, scriptFraming } from "./script-framing.ts";
+import { remoteShellArgv } from "./transport-argv.ts";
 import { plainLine, transportWhy } from "./transport-why.ts";
 
 /** Exit codes of LAUNCH_SCRIPT (and of the shell when the CLI is missing there). */
 const NO_FOLDER = 96;
-const NO_ENVIRONMENT = 97;
 const COMMAND_NOT_FOUND = 127;
 
 /** Everything an attempt needs to run one agent argv on a remote location instead of here. */
@@ -22,7 +23,7 @@ export type RemoteLaunch = {
   argv: string[];
   /** The local client's environment (ours: ssh-agent, OD_SSH_CONFIG; never the agent's secrets). */
   env: Record<string, string | undefined>;
-  /** Written to the client's stdin before anything else: the agent's environment. */
+  /** Written to the client's stdin before anything else: LAUNCH_SCRIPT, the agent's argv and environment. */
   preamble: string;
   /** End every process of the run still on the remote side; resolves to the remote pids it signalled. */
   sweep(graceMs: number): Promise<number[]>;
@@ -40,9 +41,10 @@ export function remoteLaunch(location: RemoteLocation, agentArgv: readonly strin
   const runId = agentEnv[RUN_COOKIE_VAR];
   return {
     location,
-    argv: remoteScriptArgv(location, LAUNCH_SCRIPT, [location.path, ...agentArgv], remoteArgvOptions(context, true)),
+    argv: remoteShellArgv(location, remoteArgvOptions(context)),
     env: clientEnv(context.env),
-    preamble: envLine(agentEnv),
+    // The agent's own stdin (a prompt, protocol frames) may follow it.
+    preamble: scriptFraming(LAUNCH_SCRIPT, [location.path, ...agentArgv], { env: agentEnv, payloadFollows: true }),
     sweep: (graceMs) => (runId ? sweepRemoteRun(location, runId, graceMs, context) : Promise.resolve([])),
     lostSince: async (exit, weStopped) => {
       if (weStopped || exit.code === 0) return undefined;
@@ -68,7 +70,7 @@ export async function sweepRemoteRun(location: RemoteLocation, runId: string, gr
  */
 export function remoteFailure(location: RemoteLocation, bin: string, exit: { code: number | null; signal: string | null }, stderr: string, weStopped: boolean): RemoteFailure | undefined {
   const where = describeLocation(location);
-  if (!weStopped && exit.code === NO_ENVIRONMENT) return connectionLost(location, "the run's environment never arrived there");
+  if (!weStopped && exit.code === FRAMING_CUT_EXIT) return connectionLost(location, "the run's script and environment never arrived there whole");
   if (!weStopped && (isTransportFailure(location, exit.code, stderr) || (exit.signal !== null && exit.code === null))) {
     return connectionLost(location, transportWhy(location, exit, stderr));
   }

@@ -1,35 +1,17 @@
 /**
- * The POSIX-shell scripts od runs on a remote location. Each takes its inputs as positional arguments (quoted by
- * `shellCommand`), never spliced into its text, so nothing a user or an agent named can become shell syntax.
+ * The POSIX-shell scripts od runs on a remote location. Each takes its inputs as positional arguments (set by the
+ * framing on stdin, script-framing.ts), never spliced into its text, so nothing a user or an agent named can become
+ * shell syntax.
  */
-import { shellQuote } from "./shell-quote.ts";
 
 /**
- * Start an agent: read one line of `export NAME='value'` assignments from stdin (the agent's environment,
- * including its secrets and the run cookie: on stdin they appear in no command line, neither ssh's here nor the
- * shell's there), go to the folder, and become the agent. `$1` is the folder, `$2…` the agent's argv.
+ * Start an agent: go to the folder and become the agent. `$1` is the folder, `$2…` the agent's argv. The agent's
+ * environment (its secrets and the run cookie) is exported by the framing on stdin (script-framing.ts), so it
+ * appears in no command line, neither ssh's here nor the shell's there.
  * Under sshd the shell leads its own session and group, and `exec` keeps that pid, so the agent leads its group.
- * Exit 96: no such folder; 97: no environment line (od closed stdin or the connection broke first).
+ * Exit 96: no such folder.
  */
-export const LAUNCH_SCRIPT = [
-  'od_nl="\n"',
-  'IFS= read -r od_env || exit 97',
-  'eval "$od_env" || exit 97',
-  'unset od_env od_nl',
-  'cd -- "$1" || exit 96',
-  'shift',
-  'exec "$@"',
-].join("\n");
-
-/** One line of shell assignments for LAUNCH_SCRIPT: newlines in values come from `$od_nl`; bad names are dropped. */
-export function envLine(env: Record<string, string>): string {
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
-    parts.push(`export ${name}=${shellQuote(value).replaceAll("\n", `'"$od_nl"'`)}`);
-  }
-  return `${parts.join("; ")}\n`;
-}
+export const LAUNCH_SCRIPT = ['cd -- "$1" || exit 96', "shift", 'exec "$@"'].join("\n");
 
 /**
  * End every process carrying the run cookie (`$1` = `NAME=value`, matched as a whole environment entry), and the

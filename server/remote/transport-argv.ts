@@ -1,24 +1,26 @@
 /**
- * The local argv that runs one POSIX-shell script on a remote location: OpenSSH's client (`ssh -T`, batch mode,
- * one multiplexed connection per host, the user's own config, keys and known_hosts — host keys verified as ssh
- * always does) or the Docker CLI (`docker exec`). Pure: the caller spawns it.
+ * The local argv that starts a POSIX shell on a remote location, reading its script from stdin: OpenSSH's client
+ * (`ssh -T`, batch mode, one multiplexed connection per host, the user's own config, keys and known_hosts — host
+ * keys verified as ssh always does) or the Docker CLI (`docker exec -i`). Pure: the caller spawns it and writes the
+ * script's framing (script-framing.ts) to its stdin.
  *
- * The script always runs under `sh -c` with its arguments quoted word by word, so the user's login shell on the
- * remote side only ever sees one quoted `sh -c '…' …` line, and no byte of a path, prompt or name becomes syntax.
+ * The remote account's login shell parses ssh's command line, and sh, bash, zsh, fish and tcsh agree on no quoting,
+ * so that line is always the same few plain words: no byte of a script, path, prompt or name is ever in it.
  */
 import type { DockerLocation, RemoteLocation, SshLocation } from "./location.ts";
-import { shellCommand } from "./shell-quote.ts";
+import { REMOTE_SHELL_ARGV } from "./script-framing.ts";
+
+/** What ssh asks the login shell to run: plain words every shell reads alike; `exec` keeps its pid for the agent. */
+export const SSH_REMOTE_COMMAND = `exec ${REMOTE_SHELL_ARGV.join(" ")}`;
 
 export type RemoteArgvOptions = {
   /** Folder for ssh's ControlMaster sockets (private to this user). */
   controlDir: string;
   /** `OD_SSH_CONFIG`: an ssh_config file passed as `ssh -F FILE`. */
   sshConfig?: string;
-  /** Keep stdin open to the remote script (`docker exec -i`; ssh always forwards stdin). */
-  interactive?: boolean;
 };
 
-/** `ssh -T -o BatchMode=yes … host -- <quoted sh -c script args…>` */
+/** `ssh -T -o BatchMode=yes … host -- REMOTE_COMMAND` */
 export function sshArgv(location: SshLocation, remoteCommand: string, options: RemoteArgvOptions): string[] {
   return [
     "ssh",
@@ -40,18 +42,12 @@ export function sshArgv(location: SshLocation, remoteCommand: string, options: R
   ];
 }
 
-/** `docker exec [-i] CONTAINER sh -c SCRIPT od-remote ARGS…` */
-export function dockerExecArgv(location: DockerLocation, argv: readonly string[], options: Pick<RemoteArgvOptions, "interactive">): string[] {
-  return ["docker", "exec", ...(options.interactive ? ["-i"] : []), "--", location.container, ...argv];
+/** `docker exec -i CONTAINER ARGV…`: stdin always open, it carries the script. */
+export function dockerExecArgv(location: DockerLocation, argv: readonly string[]): string[] {
+  return ["docker", "exec", "-i", "--", location.container, ...argv];
 }
 
-/** `sh -c SCRIPT od-remote ARGS…` as argv: `$1…` in the script are `args`. */
-export function shScriptArgv(script: string, args: readonly string[] = []): string[] {
-  return ["sh", "-c", script, "od-remote", ...args];
-}
-
-/** The local argv running `script` with `args` on `location`. */
-export function remoteScriptArgv(location: RemoteLocation, script: string, args: readonly string[], options: RemoteArgvOptions): string[] {
-  const argv = shScriptArgv(script, args);
-  return location.kind === "ssh" ? sshArgv(location, shellCommand(argv), options) : dockerExecArgv(location, argv, options);
+/** The local argv running `sh -s` on `location`; the script, its args and env go to its stdin (scriptFraming). */
+export function remoteShellArgv(location: RemoteLocation, options: RemoteArgvOptions): string[] {
+  return location.kind === "ssh" ? sshArgv(location, SSH_REMOTE_COMMAND, options) : dockerExecArgv(location, REMOTE_SHELL_ARGV);
 }

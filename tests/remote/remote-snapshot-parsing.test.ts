@@ -9,7 +9,7 @@ import { nulRecords, readSections } from "../../server/remote/framed-sections.ts
 import { SNAPSHOT_BEFORE_SCRIPT } from "../../server/remote/remote-change-scripts.ts";
 import { readContents, readIndexContents } from "../../server/remote/remote-snapshot.ts";
 import { readTarEntries } from "../../server/remote/tar-entries.ts";
-import { shScriptArgv } from "../../server/remote/transport-argv.ts";
+import { scriptFraming } from "../../server/remote/script-framing.ts";
 import { tempDir } from "../support/temp.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -93,7 +93,7 @@ describe("the snapshot script's tool check", () => {
     mkdirSync(bin);
     writeFileSync(join(bin, "sed"), `#!/bin/sh\ncase " $* " in *" -z "*) echo "sed: invalid option -- 'z'" >&2; exit 1 ;; esac\nexec /usr/bin/sed "$@"\n`, { mode: 0o755 });
     writeFileSync(join(temp.path, "a.txt"), "a\n");
-    const run = (path: string) => spawnSync("sh", shScriptArgv(SNAPSHOT_BEFORE_SCRIPT, [temp.path, "1048577", "8388608", "5000"]).slice(1), { env: { PATH: path } });
+    const run = (path: string) => spawnSync("sh", ["-s"], { input: scriptFraming(SNAPSHOT_BEFORE_SCRIPT, [temp.path, "1048577", "8388608", "5000"]), env: { PATH: path } });
     expect(run(`${bin}:/usr/bin:/bin`).status).toBe(6);
     const gnu = run("/usr/bin:/bin");
     expect(gnu.status).toBe(0);
@@ -112,7 +112,7 @@ describe("the snapshot script in a git work tree", () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(temp.path, "a.txt"), later, later);
     const before = readFileSync(join(temp.path, ".git", "index"));
-    const run = spawnSync("sh", shScriptArgv(SNAPSHOT_BEFORE_SCRIPT, [temp.path, "1048577", "8388608", "5000"]).slice(1), { env: { PATH: process.env.PATH } });
+    const run = spawnSync("sh", ["-s"], { input: scriptFraming(SNAPSHOT_BEFORE_SCRIPT, [temp.path, "1048577", "8388608", "5000"]), env: { PATH: process.env.PATH } });
     expect(run.status).toBe(0);
     expect(readSections(run.stdout)?.map((s) => new TextDecoder().decode(s)).slice(0, 1)).toEqual(["git"]);
     expect(readFileSync(join(temp.path, ".git", "index")).equals(before)).toBe(true);

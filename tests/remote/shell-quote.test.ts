@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { envLine, LAUNCH_SCRIPT } from "../../server/remote/remote-scripts.ts";
 import { shellCommand, shellQuote } from "../../server/remote/shell-quote.ts";
 
 const HOSTILE = [
@@ -80,25 +79,5 @@ describe("shellQuote", () => {
     expect(shellQuote("")).toBe("''");
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
     expect(shellQuote("$(id)")).toBe("'$(id)'");
-  });
-});
-
-describe("LAUNCH_SCRIPT's environment line", () => {
-  test("values with quotes, newlines and $() arrive in the environment byte for byte, and bad names are dropped", () => {
-    const env = { OD_A: "it's $(id) `id`\nsecond line\n", OD_B: "", "BAD NAME": "x", OD_C: "ünï ✓" };
-    const script = `${LAUNCH_SCRIPT.replace('exec "$@"', "")}\nprintf '%s\\0' "$OD_A" "$OD_B" "$OD_C" "\${BAD+set}" "$(pwd)"`;
-    const result = spawnSync("sh", ["-c", script, "od-remote", "/", "unused"], { input: envLine(env), encoding: "utf8" });
-    expect(result.stderr).toBe("");
-    expect(result.stdout.split("\0").slice(0, -1)).toEqual([env.OD_A, "", env.OD_C, "", "/"]);
-  });
-
-  test("the agent reads the rest of stdin after the environment line", () => {
-    const result = spawnSync("sh", ["-c", LAUNCH_SCRIPT, "od-remote", "/", "cat"], { input: `${envLine({ X: "1" })}prompt on stdin\n`, encoding: "utf8" });
-    expect(result.stdout).toBe("prompt on stdin\n");
-  });
-
-  test("a missing folder exits 96; a missing environment line exits 97", () => {
-    expect(spawnSync("sh", ["-c", LAUNCH_SCRIPT, "od-remote", "/no/such/folder", "true"], { input: envLine({}) }).status).toBe(96);
-    expect(spawnSync("sh", ["-c", LAUNCH_SCRIPT, "od-remote", "/", "true"], { input: "" }).status).toBe(97);
   });
 });

@@ -6,7 +6,7 @@
  * it); without it the helper throws, so the tests fail with that message instead of skipping.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { join } from "node:path";
 import { tempDir } from "./temp.ts";
@@ -60,8 +60,11 @@ async function banner(port: number, deadline: number): Promise<boolean> {
  * `stockLimits`: sshd's own session and login limits (MaxSessions 10, MaxStartups 10:30:100), as on a host nobody
  * tuned. Otherwise both are raised, so tests that open many connections at once (each with its own control folder)
  * never meet them by chance. `sessionPath`: the PATH of every session there (a host with other tools first).
+ * `otherAccounts`: the generated key also logs in to this machine's other accounts (`ssh -l NAME`): sshd reads the
+ * authorized keys as the account logging in, so its folder is made passable and that one file readable to them
+ * (the private keys stay 0600).
  */
-export async function startTestSshd(options: { stockLimits?: boolean; sessionPath?: string } = {}): Promise<TestSshd> {
+export async function startTestSshd(options: { stockLimits?: boolean; sessionPath?: string; otherAccounts?: boolean } = {}): Promise<TestSshd> {
   if (!SSHD) throw new Error("openssh-server is not installed (apt-get install openssh-server): the remote-project tests need a real sshd");
   const temp = tempDir("od-sshd-");
   const dir = temp.path;
@@ -69,6 +72,10 @@ export async function startTestSshd(options: { stockLimits?: boolean; sessionPat
   key("host_key");
   key("user_key");
   writeFileSync(join(dir, "authorized_keys"), readFileSync(join(dir, "user_key.pub")), { mode: 0o600 });
+  if (options.otherAccounts) {
+    chmodSync(dir, 0o711);
+    chmodSync(join(dir, "authorized_keys"), 0o644);
+  }
   // sshd running as root insists on its privilege-separation folder (Debian's service unit creates it).
   if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
   const controlDir = join(dir, "ctl");
