@@ -1,7 +1,6 @@
 # install.ps1 - downloads the `od` binary for this Windows machine from a release, verifies it against the
 # SHA256SUMS of the release and installs it as od.exe in %LOCALAPPDATA%\od\bin (or the folder you name).
 #
-#   & ([scriptblock]::Create((irm 'https://open-design.ai/od/install.ps1')))
 #   powershell -ExecutionPolicy Bypass -File install.ps1 [-Dir DIR]
 #
 # Release layout served at $env:OD_RELEASE_URL (same as install.sh):

@@ -2,8 +2,7 @@
 # install.sh — downloads the `od` binary for this machine from a release, verifies it against the release's
 # SHA256SUMS and installs it as `od` in ~/.local/bin (or the folder you name).
 #
-#   curl -fsSL https://open-design.ai/od/install.sh | sh
-#   sh install.sh [--dir DIR]
+#   sh install.sh [--dir DIR]            (or piped: curl -fsSL <this script> | sh -s -- --dir DIR)
 #
 # Release layout served at $OD_RELEASE_URL (default: OD_DEFAULT_RELEASE_URL below), as
 # `npm run build:release` writes it to dist/release/:
