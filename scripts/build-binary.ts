@@ -4,6 +4,9 @@
  * `bun build --compile`.
  *   bun run scripts/build-binary.ts            → dist/od for this machine
  *   bun run scripts/build-binary.ts --release  → dist/release/od-<os>-<arch>[.exe] for every target + SHA256SUMS
+ *   bun run scripts/build-binary.ts --release --only linux-x64[,darwin-arm64]
+ *                                              → the same names and SHA256SUMS format for those targets only (the
+ *                                                host's needs no download; the others fetch their Bun runtime)
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -99,8 +102,27 @@ export async function buildOd(outfile: string): Promise<string> {
   }
 }
 
+/** The release targets `--only a,b` names (all of them without `--only`); an unknown name is an error before any build. */
+export function selectReleaseTargets(argv: readonly string[]): [string, Bun.Build.CompileTarget][] {
+  const all = Object.entries(RELEASE_TARGETS) as [string, Bun.Build.CompileTarget][];
+  const at = argv.indexOf("--only");
+  if (at === -1) return all;
+  const names = (argv[at + 1] ?? "").split(",").filter(Boolean);
+  const unknown = names.filter((name) => !(name in RELEASE_TARGETS));
+  if (!names.length || unknown.length) {
+    throw new Error(`--only takes release targets separated by commas (${Object.keys(RELEASE_TARGETS).join(", ")}); got "${argv[at + 1] ?? ""}"`);
+  }
+  return all.filter(([name]) => names.includes(name));
+}
+
+/** The file a release target is written to: `od-<os>-<arch>`, `.exe` on Windows. */
+export function releaseFileName(target: string): string {
+  return `od-${target}${target.startsWith("windows") ? ".exe" : ""}`;
+}
+
 async function main(): Promise<void> {
   const release = process.argv.includes("--release");
+  const targets = selectReleaseTargets(process.argv);
   await buildEmbeddedAssets();
   if (!release) {
     const out = await buildOd(join(root, "dist", "od"));
@@ -115,8 +137,8 @@ async function main(): Promise<void> {
   const profileDir = mkdtempSync(join(tmpdir(), "od-build-"));
   try {
     const profiles = await recordStartupProfiles(profileDir);
-    for (const [name, target] of Object.entries(RELEASE_TARGETS)) {
-      const outfile = join(dir, `od-${name}${name.startsWith("windows") ? ".exe" : ""}`);
+    for (const [name, target] of targets) {
+      const outfile = join(dir, releaseFileName(name));
       await compileOd(outfile, target, profiles);
       sums.push(`${createHash("sha256").update(readFileSync(outfile)).digest("hex")}  ${basename(outfile)}`);
       console.log(`built ${basename(outfile)}`);

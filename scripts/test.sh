@@ -59,14 +59,21 @@ run_live() {
   tally "$work/$name.log" "${PIPESTATUS[0]}" "$name"
 }
 # The pinned real CLIs (a no-op while tests/realcli/.cache matches the pins); writes install.status when done.
+# In the background (`all`) only its start and end lines are shown, as they happen (what it installs, where, the
+# size and the time), so they do not scatter through the other suites' output; a failure shows its whole log at
+# once, not after the other suites. `live` (the --realcli mode, nothing else running) shows its progress too.
 install_clis() {
-  "$bin/bun" tests/realcli/setup.ts >"$work/install.log" 2>&1
-  echo $? >"$work/install.status"
+  local shown='^real CLIs: (installing|installed|up to date)'
+  [ "${1:-}" = live ] && shown='^'
+  "$bin/bun" tests/realcli/setup.ts 2>&1 | tee "$work/install.log" | grep --line-buffered -E "$shown"
+  local rc=${PIPESTATUS[0]}
+  echo "$rc" >"$work/install.status"
+  if [ "$rc" != 0 ] && [ "${1:-}" != live ]; then echo "real-CLI install failed:"; cat "$work/install.log"; fi
 }
-# True when install_clis succeeded, else its output is shown and counted as one failure.
+# True when install_clis succeeded, else counted as one failure (its output was shown when it failed).
 installed() {
   [ "$(cat "$work/install.status" 2>/dev/null)" = 0 ] && return 0
-  echo "real-CLI install failed:"; cat "$work/install.log"
+  echo "real-CLI install failed (its output is above); the real-CLI suite does not run"
   failed=$((failed + 1)); status=1
   return 1
 }
@@ -80,7 +87,7 @@ case "$mode" in
     ;;
   --realcli)
     "$bin/tsc" -p . || fail_early "type check failed"
-    install_clis
+    install_clis live
     installed && run_live realcli ./tests/realcli
     ;;
   *)

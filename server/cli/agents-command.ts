@@ -15,10 +15,35 @@ function slowestProbe(agent: AgentInfo): string {
   return `${name} ${ms}ms`;
 }
 
-/** A fixed-width table: id, state, version, path, auth, models source, slowest probe. */
+/** Installed agents first: ready ones, then found but not usable, then still probing, then not found. */
+function installedRank(agent: AgentInfo): number {
+  if (agent.available) return 0;
+  if (agent.path) return 1;
+  return agent.state === "probing" ? 2 : 3;
+}
+
+/** The registry's order within each rank (Array.prototype.sort is stable). */
+export function sortInstalledFirst(agents: readonly AgentInfo[]): AgentInfo[] {
+  return [...agents].sort((a, b) => installedRank(a) - installedRank(b));
+}
+
+/**
+ * Why an agent cannot run, in one cell: the first diagnostic that blocks it and the quickest fix we know
+ * (the exact install or login command, else the install or docs page).
+ */
+export function unavailableReason(agent: AgentInfo): string {
+  if (agent.available) return "-";
+  const blocking = agent.diagnostics.find((diagnostic) => diagnostic.severity !== "info") ?? agent.diagnostics[0];
+  const why = blocking ? blocking.reason : agent.state;
+  const command = blocking?.fixActions.find((action) => action.kind === "copyCommand");
+  const fix = command?.kind === "copyCommand" ? `run: ${command.command}` : agent.installUrl ?? agent.docsUrl;
+  return fix ? `${why}; ${fix}` : why;
+}
+
+/** A fixed-width table, installed agents first: id, state, version, path, auth, models source, slowest probe, why not available. */
 export function formatAgentTable(agents: readonly AgentInfo[]): string {
-  const header = ["ID", "STATE", "VERSION", "PATH", "AUTH", "MODELS", "SLOWEST PROBE"];
-  const rows = agents.map((agent) => [
+  const header = ["ID", "STATE", "VERSION", "PATH", "AUTH", "MODELS", "SLOWEST PROBE", "WHY NOT AVAILABLE"];
+  const rows = sortInstalledFirst(agents).map((agent) => [
     agent.id,
     agent.state,
     agent.version ?? "-",
@@ -26,6 +51,7 @@ export function formatAgentTable(agents: readonly AgentInfo[]): string {
     agent.authStatus ?? "-",
     `${agent.modelsSource} (${agent.models.length})`,
     slowestProbe(agent),
+    unavailableReason(agent),
   ]);
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd();

@@ -34,6 +34,20 @@ const command = createAgentsCommand(
   (ioArg) => new AgentCatalog({ defs: [testDef("here"), testDef("gone", { installCommand: "npm i -g gone" })], deps: () => ({ env: ioArg.env, homeDir: tmp.path }) }),
 );
 
+// Registry order puts the missing ones first, as the real registry does for agents few people have.
+const mixedCommand = createAgentsCommand(
+  (ioArg) =>
+    new AgentCatalog({
+      defs: [
+        testDef("gone", { installCommand: "npm i -g gone" }),
+        testDef("nolink"),
+        testDef("docs", { docsUrl: "https://example.com/docs" }),
+        testDef("here"),
+      ],
+      deps: () => ({ env: ioArg.env, homeDir: tmp.path }),
+    }),
+);
+
 describe("od agents", () => {
   test("declares its flags and positional (--on: detection on another machine, issue #21)", () => {
     const real = agentsCommand({ openSqlite: () => { throw new Error("not opened"); } });
@@ -45,9 +59,20 @@ describe("od agents", () => {
     const out = io();
     expect(await command.run({ flags: {}, positionals: [] }, out)).toBe(0);
     const lines = out.out.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^ID\s+STATE\s+VERSION\s+PATH\s+AUTH\s+MODELS\s+SLOWEST PROBE$/);
-    expect(lines[1]).toMatch(/^here\s+available\s+here 3\.1\.4\s+\S+od-fake-here\s+-\s+fallback \(1\)\s+version \d+ms$/);
-    expect(lines[2]).toMatch(/^gone\s+unavailable\s+-\s+-\s+-\s+fallback \(1\)\s+-$/);
+    expect(lines[0]).toMatch(/^ID\s+STATE\s+VERSION\s+PATH\s+AUTH\s+MODELS\s+SLOWEST PROBE\s+WHY NOT AVAILABLE$/);
+    expect(lines[1]).toMatch(/^here\s+available\s+here 3\.1\.4\s+\S+od-fake-here\s+-\s+fallback \(1\)\s+version \d+ms\s+-$/);
+    expect(lines[2]).toMatch(/^gone\s+unavailable\s+-\s+-\s+-\s+fallback \(1\)\s+-\s+not-installed; run: npm i -g gone$/);
+  });
+
+  test("lists installed agents first and says in its last column why each other one is not available", async () => {
+    const out = io();
+    expect(await mixedCommand.run({ flags: {}, positionals: [] }, out)).toBe(0);
+    const rows = out.out.trimEnd().split("\n").slice(1);
+    expect(rows.map((row) => row.split(/\s+/)[0])).toEqual(["here", "gone", "nolink", "docs"]);
+    expect(rows[0]).toMatch(/\s-$/);
+    expect(rows[1]).toMatch(/\snot-installed; run: npm i -g gone$/);
+    expect(rows[2]).toMatch(/\snot-installed$/);
+    expect(rows[3]).toMatch(/\snot-installed; https:\/\/example\.com\/docs$/);
   });
 
   test("--json prints the AgentInfo array", async () => {

@@ -22,6 +22,13 @@ describe("registry", () => {
     expect(() => assertUniqueAgentIds([testDef("a"), testDef("b"), testDef("a")])).toThrow("Duplicate agent definition id: a");
     expect(() => assertUniqueAgentIds(BASE_AGENT_DEFS)).not.toThrow();
   });
+  test("every def says how to get it: an install command, an install page or its docs (issue #39)", () => {
+    const withoutWay = BASE_AGENT_DEFS.filter((def) => !def.installCommand && !def.installUrl && !def.docsUrl).map((def) => def.id);
+    expect(withoutWay).toEqual([]);
+    for (const def of BASE_AGENT_DEFS) {
+      for (const url of [def.installUrl, def.docsUrl]) if (url) expect(url).toMatch(/^https:\/\/[^\s]+$/);
+    }
+  });
   test("getAgentDef", () => {
     expect(getAgentDef("codex")?.name).toBe("Codex");
     expect(getAgentDef("nope")).toBeUndefined();

@@ -17,12 +17,19 @@ const FAKE_BUN = `#!/usr/bin/env bash
 here="$(dirname "$0")/../.."
 case "$1" in
   run) echo "web bundle written" >&2 ;;
-  tests/realcli/setup.ts) touch "$here/install.started"; echo "install" >>"$here/calls.log"; sleep 0.5; exit "\${INSTALL_RC:-0}" ;;
+  tests/realcli/setup.ts) touch "$here/install.started"; echo "install" >>"$here/calls.log"
+    echo "real CLIs: installing 2 packages into /x/.cache with npm: a@1.0.0, b@2.0.0"
+    echo "real CLIs: 12 MB on disk so far (15 s)"
+    sleep 0.5
+    if [ "\${INSTALL_RC:-0}" = 0 ]; then echo "real CLIs: installed 2 packages, 2.3 GB, in 312 s into /x/.cache"
+    else echo "real CLIs: failed: npm install of the real CLIs into /x/.cache failed (exit 1): ENOSPC" >&2; fi
+    exit "\${INSTALL_RC:-0}" ;;
   test) shift; echo "test $*" >>"$here/calls.log"
     case "$*" in
       *./tests/realcli) printf ' %s pass\\n %s fail\\n' "\${REAL_PASS:-45}" "\${REAL_FAIL:-0}"; [ "\${REAL_FAIL:-0}" = 0 ] ;;
       *)
         for _ in $(seq 300); do [ -f "$here/install.started" ] && break; sleep 0.1; done
+        sleep "\${MAIN_DELAY:-0}"
         if [ -f "$here/install.started" ]; then printf ' %s pass\\n 0 fail\\n' "\${MAIN_PASS:-100}"
         else printf ' 0 pass\\n 1 fail\\n'; exit 1; fi ;;
     esac ;;
@@ -69,9 +76,21 @@ describe("scripts/test.sh (npm test)", () => {
     expect(run.code).toBe(1);
   }, 60_000);
 
-  test("a failed install is one failure with its output, and the real-CLI suite does not start", async () => {
-    const run = await runTestScript({ INSTALL_RC: "1", MAIN_PASS: "7" });
+  test("the install says what, where, size and time when it starts and ends; its progress stays in its log", async () => {
+    const run = await runTestScript({});
+    const starts = run.output.indexOf("real CLIs: installing 2 packages into /x/.cache with npm: a@1.0.0, b@2.0.0\n");
+    const ends = run.output.indexOf("real CLIs: installed 2 packages, 2.3 GB, in 312 s into /x/.cache\n");
+    expect(starts).toBeGreaterThanOrEqual(0);
+    expect(ends).toBeGreaterThan(starts);
+    expect(run.output).not.toContain("on disk so far");
+  }, 60_000);
+
+  test("a failed install is one failure whose reason shows at once, and the real-CLI suite does not start", async () => {
+    // The main suite takes 3 s longer than the install: the reason must come before it ends, not after.
+    const run = await runTestScript({ INSTALL_RC: "1", MAIN_PASS: "7", MAIN_DELAY: "3" });
     expect(run.output).toContain("real-CLI install failed");
+    expect(run.output.indexOf("ENOSPC")).toBeGreaterThanOrEqual(0);
+    expect(run.output.indexOf("ENOSPC")).toBeLessThan(run.output.indexOf(" 7 pass"));
     expect(run.calls.filter((call) => call.endsWith("./tests/realcli"))).toEqual([]);
     expect(run.lastLine).toBe("7 passed, 1 failed");
     expect(run.code).toBe(1);

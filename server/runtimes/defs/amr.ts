@@ -22,6 +22,8 @@ export const amrAgentDef: RuntimeAgentDef = {
   externalMcpInjection: "acp-merge",
   defaultModelEnvVar: "VELA_DEFAULT_MODEL",
   inactivityTimeoutMs: THIRTY_MINUTES_MS,
+  // `vela` ships inside the Open Design app rather than as a package of its own, so the app is where to get it.
+  installUrl: "https://open-design.ai/",
   inheritedEnv: ["VELA_RUNTIME_KEY", "VELA_LINK_URL", "VELA_OPENCODE_BIN", "VELA_DEFAULT_MODEL"],
   fetchModels: async (run) => {
     let output = await run(["model", "list", "--format", "json"], { timeoutMs: 10_000 });

@@ -10,6 +10,8 @@ export const atomcodeAgentDef: RuntimeAgentDef = {
   fallbackModels: withDefaultModel(["claude-sonnet-4-5", "gpt-5", "glm-4.6", "deepseek-chat"]),
   streamFormat: "plain",
   inheritedEnv: [...MULTI_PROVIDER_ENV],
+  installCommand: "npm install -g @atomgit.com/atomcode",
+  docsUrl: "https://atomcode.atomgit.com/docs/en/headless-daemon.html",
   promptViaFile: true,
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
     if (!context?.promptFilePath) throw new Error("atomcode needs runtimeContext.promptFilePath");

@@ -13,6 +13,8 @@ export const deepseekAgentDef: RuntimeAgentDef = {
   // The prompt rides in argv, so oversized prompts fail early with AGENT_PROMPT_TOO_LARGE.
   maxPromptArgBytes: 30_000,
   inheritedEnv: ["DEEPSEEK_API_KEY"],
+  installUrl: "https://github.com/Hmbown/DeepSeek-TUI",
+  docsUrl: "https://github.com/Hmbown/DeepSeek-TUI/blob/main/docs/INSTALL.md",
   buildArgs: (prompt, _images, _extraDirs, options = {}) => {
     const args = ["exec"];
     if (options.permissionMode !== "restricted") args.push("--auto");

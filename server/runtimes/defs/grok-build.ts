@@ -13,6 +13,8 @@ export const grokBuildAgentDef: RuntimeAgentDef = {
   reasoningOptions: choices(["low", "medium", "high", "xhigh", "max"], { withDefault: true }),
   streamFormat: "plain",
   inheritedEnv: ["XAI_API_KEY", "GROK_API_KEY"],
+  installUrl: "https://x.ai/cli",
+  installCommand: "curl -fsSL https://x.ai/cli/install.sh | bash",
   promptViaFile: true,
   resumesSessionViaCli: true,
   listModels: { args: ["models"], timeoutMs: 10_000, parse: parseGrokModels },

@@ -10,6 +10,8 @@ export const mimoAgentDef: RuntimeAgentDef = {
   fallbackModels: withDefaultModel(["xiaomi/mimo-v2-pro", "xiaomi/mimo-v2-flash"]),
   streamFormat: "acp-json-rpc",
   inheritedEnv: ["MIMO_API_KEY", "XIAOMI_API_KEY"],
+  installUrl: "https://github.com/XiaomiMiMo/MiMo-Code",
+  docsUrl: "https://mimo.xiaomi.com/mimocode",
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "mimo-env-content",
   buildArgs: () => ["acp"],

@@ -12,6 +12,7 @@ export const primeAgentDef: RuntimeAgentDef = {
   reasoningOptions: choices(["off", "minimal", "low", "medium", "high"], { withDefault: true }),
   streamFormat: "pi-rpc",
   inheritedEnv: [...MULTI_PROVIDER_ENV],
+  installUrl: "https://github.com/PrimeIntellect-ai/prime-agent",
   piRpcResumeViaProcessArgs: true,
   resumesSessionViaCli: true,
   capturesSessionIdFromStream: true,

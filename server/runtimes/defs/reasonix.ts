@@ -14,5 +14,7 @@ export const reasonixAgentDef: RuntimeAgentDef = {
   externalMcpInjection: "acp-merge",
   acpMcpEnvFormat: "map",
   inheritedEnv: ["REASONIX_ACP_SYSTEM_APPEND", "DEEPSEEK_API_KEY"],
+  installUrl: "https://github.com/esengine/DeepSeek-Reasonix",
+  docsUrl: "https://esengine.github.io/DeepSeek-Reasonix/",
   buildArgs: () => ["acp"],
 };
