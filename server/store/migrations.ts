@@ -173,4 +173,21 @@ export const MIGRATIONS: Migration[] = [
     // they are: their text column is still the text.
     sql: `ALTER TABLE messages ADD COLUMN text_in_events INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 10,
+    name: "a remote run's clean-up that did not finish with the run",
+    // The sweep of a run's processes on another machine or in a container that could not reach it (Issue #35): kept
+    // until a retry reaches it, across restarts of od; the row stays, with finished_at, as the run's record of it.
+    sql: `
+      CREATE TABLE pending_sweeps (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        location TEXT NOT NULL,
+        since INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        finished_at INTEGER
+      );
+      CREATE INDEX pending_sweeps_unfinished ON pending_sweeps(finished_at) WHERE finished_at IS NULL;
+    `,
+  },
 ];
