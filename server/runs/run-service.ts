@@ -18,11 +18,10 @@ import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remo
 import { LocationDetections, type LocationAgents } from "../remote/location-detections.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
-import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
+import { remoteLaunch } from "../remote/remote-launch.ts";
 import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
 import { trackRemoteChanges } from "../remote/remote-changes.ts";
 import { isInsideRemoteFolder, remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
-import { removeRunStaging } from "../remote/remote-staging.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -43,6 +42,7 @@ import { jitAfterEvents } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
 import { killRunProcessTree } from "./process-tree.ts";
+import { RemoteCleanups, type RemoteCleanupTimings } from "./remote-cleanups.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
 /** A folded answer at least this large (characters) is written after a garbage collection (see `finish`). */
@@ -92,6 +92,8 @@ export type RunServiceDeps = {
   loggedText?: TextMeter;
   /** Called once a run has settled (its end delivered, its records written): the daemon checkpoints the WAL then. */
   afterRun?: () => void;
+  /** How a remote run's clean-up that could not reach its location is retried (default: remote-cleanups.ts). */
+  remoteCleanup?: RemoteCleanupTimings;
 };
 
 /** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
@@ -115,6 +117,8 @@ export class RunService {
   readonly #platform: NodeJS.Platform;
   readonly #remote: RemoteContext;
   readonly #locations: LocationDetections;
+  /** Remote runs' sweeps: the ones that could not reach their location are kept and retried there. */
+  readonly #cleanups: RemoteCleanups;
   /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
   readonly #hurry = new AbortController();
   /** Counts the events runs stream: the JIT compiles as usual once a stream proves long (platform/jit-policy.ts). */
@@ -128,6 +132,7 @@ export class RunService {
     this.#platform = deps.platform ?? process.platform;
     this.#remote = deps.remote ?? { env: deps.env };
     this.#loggedText = deps.loggedText ?? loggedEventText;
+    this.#cleanups = new RemoteCleanups({ repo: deps.store.pendingSweeps, context: this.#remote, graceMs: this.#timeouts.cancelGraceMs, ...(deps.remoteCleanup ? { timings: deps.remoteCleanup } : {}) });
     this.#locations =
       deps.locations ??
       new LocationDetections({
@@ -154,10 +159,16 @@ export class RunService {
       const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
       const cookie = location ? {} : { cookie: { name: RUN_COOKIE_VAR, value: run.id }, cookieSince: run.owner?.startTime };
       void killRunProcessTree({ rootPid: run.pid ?? 0, ...cookie, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
-      if (location) void sweepRemoteRun(location, run.id, this.#timeouts.cancelGraceMs, this.#remote).then(() => removeRunStaging(location, run.id, this.#remote));
+      // Recorded first: a location that does not answer now is retried until it does (and by the next od).
+      if (location) this.#cleanups.sweepLater(run.id, location);
       recovered++;
     }
     return recovered;
+  }
+
+  /** od starting: retry the remote clean-ups an earlier od process (or this one) could not finish. */
+  resumeRemoteCleanups(): void {
+    this.#cleanups.resume();
   }
 
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
@@ -284,6 +295,7 @@ export class RunService {
   async shutdown(): Promise<void> {
     this.#shuttingDown = true;
     await Promise.all([...this.#live.keys()].map((id) => this.cancel(id)));
+    this.#cleanups.dispose();
   }
 
   async #chooseLocalAgent(agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
@@ -371,9 +383,12 @@ export class RunService {
       ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
       : await (run.changes ?? trackChanges(project.path, { env: this.deps.env }));
     const files = new Set<string>();
+    /** The remote side did not answer the run's sweep: nothing more is asked of it before the run ends. */
+    let unanswered = false;
 
     const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
-      const changed = await changes.finish();
+      const changed = unanswered ? [] : await changes.finish();
+      if (unanswered) emit({ type: "diagnostic", kind: "remote_changes", message: `${describeLocation(location!)} did not answer; this run's changes are not recorded` });
       for (const change of changed) if (change.kind !== "deleted") files.add(change.path);
       store.runChanges.save(live.id, changes.source, changed);
       const produced = [...files].sort();
@@ -497,7 +512,7 @@ export class RunService {
             argv,
             cwd: workDir,
             env: agentEnv,
-            ...(location ? { remote: remoteLaunch(location, argv, agentEnv, this.#remote) } : {}),
+            ...(location ? { remote: remoteLaunch(location, argv, agentEnv, this.#remote, (runId) => this.#cleanups.sweepAfterRun(runId, location)) } : {}),
             invocation,
             transportOptions: {
               cwd: workDir,
@@ -528,7 +543,11 @@ export class RunService {
           },
         );
         for (const path of outcome.toolPaths) if (location ? isInsideRemoteFolder(path) : resolveInsideProject(project.path, path)) files.add(path);
-        if (artifacts && !outcome.canceled) {
+        if (outcome.cleanupPending && location) {
+          unanswered = true;
+          this.#reportCleanupPending(live, emit, location, outcome.cleanupPending);
+        }
+        if (artifacts && !outcome.canceled && !unanswered) {
           const written = location
             ? await artifacts.commitWith(remoteArtifactPlacer(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_artifacts", message })))
             : artifacts.commit(project.path);
@@ -561,6 +580,21 @@ export class RunService {
       }
       return finish(ending, { code: outcome.exit?.code ?? null, signal: outcome.exit?.signal ?? null });
     }
+  }
+
+  /**
+   * The run's sweep did not reach its location: the run says so before its `end` (always its last event), its summary
+   * follows the clean-up from here (`cleanup`), and its staging folder there is removed by the sweep that reaches it.
+   */
+  #reportCleanupPending(live: LiveRun, emit: (e: NewRunEvent) => void, location: RemoteLocation, pending: { since: number; why: string }): void {
+    const where = describeLocation(location);
+    emit({
+      type: "diagnostic",
+      kind: "cleanup_pending",
+      message: `could not reach ${where} to end what is left of this run there (${pending.why}); od retries when ${where} answers again, and the run's summary says when it is done`,
+      detail: { location: where, since: pending.since, why: pending.why },
+    });
+    live.cleanup = undefined;
   }
 
   #failConfig(emit: (e: NewRunEvent) => void, finish: RunFinisher, code: string, message: string): Promise<void> {
