@@ -383,12 +383,15 @@ export class RunService {
       ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
       : await (run.changes ?? trackChanges(project.path, { env: this.deps.env }));
     const files = new Set<string>();
-    /** The remote side did not answer the run's sweep: nothing more is asked of it before the run ends. */
-    let unanswered = false;
+    /**
+     * The location that did not answer the run's sweep: nothing more is asked of it before the run ends (its change
+     * snapshot or artifact writes would each wait out their own timeout on it).
+     */
+    let unanswered: RemoteLocation | undefined;
 
     const finish = async (ending: RunEnding, exit: { code: number | null; signal: string | null }) => {
+      if (unanswered) emit({ type: "diagnostic", kind: "remote_changes", message: `${describeLocation(unanswered)} did not answer; this run's changes are not recorded` });
       const changed = unanswered ? [] : await changes.finish();
-      if (unanswered) emit({ type: "diagnostic", kind: "remote_changes", message: `${describeLocation(location!)} did not answer; this run's changes are not recorded` });
       for (const change of changed) if (change.kind !== "deleted") files.add(change.path);
       store.runChanges.save(live.id, changes.source, changed);
       const produced = [...files].sort();
@@ -544,7 +547,7 @@ export class RunService {
         );
         for (const path of outcome.toolPaths) if (location ? isInsideRemoteFolder(path) : resolveInsideProject(project.path, path)) files.add(path);
         if (outcome.cleanupPending && location) {
-          unanswered = true;
+          unanswered = location;
           this.#reportCleanupPending(live, emit, location, outcome.cleanupPending);
         }
         if (artifacts && !outcome.canceled && !unanswered) {
