@@ -42,6 +42,7 @@ import { jitAfterEvents } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
 import { killRunProcessTree } from "./process-tree.ts";
+import { earlierCleanupNotices } from "./cleanup-notices.ts";
 import { RemoteCleanups, type RemoteCleanupTimings } from "./remote-cleanups.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
@@ -382,6 +383,8 @@ export class RunService {
     const changes = location
       ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
       : await (run.changes ?? trackChanges(project.path, { env: this.deps.env }));
+    // What became of the remote clean-up of the conversation's earlier runs, which their own events cannot say.
+    if (location) for (const notice of earlierCleanupNotices(store.runs.list({ conversationId }), live.id, describeLocation(location))) emit(notice);
     const files = new Set<string>();
     /**
      * The location that did not answer the run's sweep: nothing more is asked of it before the run ends (its change

@@ -5,6 +5,7 @@
 // carrying the run's cookie is left there; the run's summary then says the clean-up finished.
 // The "remote" side is this machine's own sshd, so its processes are visible from here.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import type { RunEvent, RunSummary } from "../../server/contracts/runs.ts";
 import { runRoutes } from "../../server/http/runs.ts";
 import { reachLocation, runRemoteScript } from "../../server/remote/remote-exec.ts";
@@ -153,6 +154,12 @@ describe("remote clean-up that could not reach the host", () => {
       expect(await reachLocation(HOST, remoteContext())).toEqual({ reached: true });
       await poll(() => remotePids.filter(isLivePid).length === 0, 90_000);
       await poll(() => h.service.get(runId)!.cleanup?.status === "done", 30_000);
+      // The run's own events ended before that: the conversation's next run tells it.
+      h.script([{ readLine: true }, { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") }]);
+      const next = await h.run({ agentId: "claude", message: "again", conversationId: h.service.get(runId)!.conversationId });
+      expect(endOf(next.events)).toMatchObject({ status: "succeeded" });
+      const notice = next.events.find((e) => e.type === "diagnostic" && e.kind === "earlier_cleanup");
+      expect(notice).toMatchObject({ message: expect.stringContaining("finished"), detail: { runId, status: "done" } });
     } finally {
       thaw();
       killSurvivors(h.ledgerPath, [runId]);
