@@ -48,6 +48,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   const projectDirOf = (id: string) => services.projects.require(id).path;
   const interrupted = services.runs.recoverInterruptedRuns();
   if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
+  // Remote clean-ups an earlier od could not finish (their host did not answer) are retried from now on.
+  services.runs.resumeRemoteCleanups();
   const app = await createApp({
     version: VERSION,
     store,

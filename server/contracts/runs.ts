@@ -154,6 +154,26 @@ export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
 /** A RunEvent before the event log assigns its id and timestamp. */
 export type NewRunEvent = RunEvent extends infer E ? (E extends RunEvent ? Omit<E, "id" | "ts"> : never) : never;
 
+/**
+ * A remote run's clean-up that did not finish with the run: the sweep of its processes on the machine or in the
+ * container could not reach it in time. Its events say `cleanup_pending` (a diagnostic before `end`, which is always a
+ * run's last event); this record then follows it: retried on the next contact with the location, periodically, and on
+ * the next start of od, until the sweep reaches it.
+ */
+export const RunCleanup = z.object({
+  /** `pending`: processes of the run may still be running there; `done`: a later sweep ended them. */
+  status: z.enum(["pending", "done"]),
+  /** When the clean-up began (ms since the epoch). */
+  since: z.number(),
+  /** Sweeps tried so far that ended (reached the location or gave up). */
+  attempts: z.number(),
+  /** Why the last sweep that gave up did not reach the location. */
+  lastError: z.string().optional(),
+  /** When a sweep reached the location and ended what was left of the run there. */
+  finishedAt: z.number().optional(),
+});
+export type RunCleanup = z.infer<typeof RunCleanup>;
+
 export const RunSummary = z.object({
   id: z.string(),
   projectId: z.string(),
@@ -175,6 +195,8 @@ export const RunSummary = z.object({
   files: z.array(z.string()),
   cancelRequested: z.boolean(),
   lastEventId: z.number(),
+  /** Present only when the run's remote clean-up did not finish with it. */
+  cleanup: RunCleanup.optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

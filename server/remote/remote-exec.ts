@@ -9,6 +9,7 @@ import { spawnChild, type ChildHandle } from "../platform/process.ts";
 import { HttpError } from "../http/errors.ts";
 import { sshControlDir } from "./control-dir.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
+import { locationAnswered } from "./location-contact.ts";
 import { inSessionTurn } from "./session-slots.ts";
 import { scriptFraming } from "./script-framing.ts";
 import { remoteShellArgv, type RemoteArgvOptions } from "./transport-argv.ts";
@@ -95,6 +96,7 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
   }
   await Promise.all([stdout, stderrDone]);
   if (isTransportFailure(location, exit.code, stderr)) return { kind: "unreachable", stderr: stderr.trim() };
+  locationAnswered(location);
   const bytes = new Uint8Array(Math.min(size, maxBytes));
   let offset = 0;
   for (const chunk of chunks) {

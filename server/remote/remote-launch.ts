@@ -15,6 +15,8 @@ import { plainLine, transportWhy } from "./transport-why.ts";
 /** Exit codes of LAUNCH_SCRIPT (and of the shell when the CLI is missing there). */
 const NO_FOLDER = 96;
 const COMMAND_NOT_FOUND = 127;
+/** docker exec's answer for a container that was removed (a paused or stopped one says otherwise). */
+const NO_SUCH_CONTAINER = /No such container/i;
 
 /** Everything an attempt needs to run one agent argv on a remote location instead of here. */
 export type RemoteLaunch = {
@@ -25,8 +27,11 @@ export type RemoteLaunch = {
   env: Record<string, string | undefined>;
   /** Written to the client's stdin before anything else: LAUNCH_SCRIPT, the agent's argv and environment. */
   preamble: string;
-  /** End every process of the run still on the remote side; resolves to the remote pids it signalled. */
-  sweep(graceMs: number): Promise<number[]>;
+  /**
+   * End every process of the run still on the remote side: the remote pids it signalled, or — when the location did
+   * not answer in time — that this clean-up goes on after the attempt (the run service's remote clean-up owns it).
+   */
+  sweep(graceMs: number): Promise<RunSweep>;
   /**
    * For a client that failed without a reason of its own (docker exec ends 137 when its container is removed):
    * the connection-lost failure when the location no longer answers, else undefined. Never throws.
@@ -37,7 +42,14 @@ export type RemoteLaunch = {
 /** Why a finished client means the run failed on the remote side, or undefined when the agent itself exited. */
 export type RemoteFailure = { code: string; detail: string; reason: string };
 
-export function remoteLaunch(location: RemoteLocation, agentArgv: readonly string[], agentEnv: Record<string, string>, context: RemoteContext): RemoteLaunch {
+/** A run's sweep as its attempt sees it: done (the pids it signalled), or still going on since `since` (why). */
+export type RunSweep = { kind: "swept"; pids: number[] } | { kind: "pending"; since: number; why: string };
+
+/** One sweep of the remote side: what it signalled, or why the location did not answer. */
+export type SweepResult = { kind: "swept"; pids: number[] } | { kind: "unreached"; why: string };
+
+/** `sweep` is the run's sweep there (`RemoteCleanups.sweepAfterRun`), which remembers one that cannot finish. */
+export function remoteLaunch(location: RemoteLocation, agentArgv: readonly string[], agentEnv: Record<string, string>, context: RemoteContext, sweep: (runId: string, graceMs: number) => Promise<RunSweep>): RemoteLaunch {
   const runId = agentEnv[RUN_COOKIE_VAR];
   return {
     location,
@@ -45,22 +57,33 @@ export function remoteLaunch(location: RemoteLocation, agentArgv: readonly strin
     env: clientEnv(context.env),
     // The agent's own stdin (a prompt, protocol frames) may follow it.
     preamble: scriptFraming(LAUNCH_SCRIPT, [location.path, ...agentArgv], { env: agentEnv, payloadFollows: true }),
-    sweep: (graceMs) => (runId ? sweepRemoteRun(location, runId, graceMs, context) : Promise.resolve([])),
+    sweep: (graceMs) => (runId ? sweep(runId, graceMs) : Promise.resolve({ kind: "swept", pids: [] })),
     lostSince: async (exit, weStopped) => {
       if (weStopped || exit.code === 0) return undefined;
       const reach = await reachLocation(location, context);
-      return reach.reached ? undefined : connectionLost(location, plainLine(reach.why.trim().split("\n").at(-1) ?? ""));
+      return reach.reached ? undefined : connectionLost(location, lastPlainLine(reach.why));
     },
   };
 }
 
-/** SIGTERM, then SIGKILL after the grace, to every remote process carrying the run cookie. Never throws. */
-export async function sweepRemoteRun(location: RemoteLocation, runId: string, graceMs: number, context: RemoteContext): Promise<number[]> {
+/** How long a sweep waits for the location by default: the grace, then this for the connection and the KILL rounds. */
+export const SWEEP_SLACK_MS = 30_000;
+
+/**
+ * SIGTERM, then SIGKILL after the grace, to every remote process carrying the run cookie; given up after `timeoutMs`
+ * (default: the grace plus `SWEEP_SLACK_MS`). Never throws: a location that did not answer is a result.
+ */
+export async function sweepRemoteRun(location: RemoteLocation, runId: string, graceMs: number, context: RemoteContext, timeoutMs = graceMs + SWEEP_SLACK_MS): Promise<SweepResult> {
   const tenths = String(Math.max(1, Math.ceil(graceMs / 100)));
-  const result = await runRemoteScript(location, SWEEP_SCRIPT, [`${RUN_COOKIE_VAR}=${runId}`, tenths], context, { timeoutMs: graceMs + 30_000 });
-  if (result.kind !== "exited") return [];
+  const result = await runRemoteScript(location, SWEEP_SCRIPT, [`${RUN_COOKIE_VAR}=${runId}`, tenths], context, { timeoutMs });
+  if (result.kind === "timeout") return { kind: "unreached", why: `no answer within ${Math.round(timeoutMs / 100) / 10} s` };
+  // A container that no longer exists has nothing of the run left running in it.
+  if (result.kind === "unreachable" && location.kind === "docker" && NO_SUCH_CONTAINER.test(result.stderr)) return { kind: "swept", pids: [] };
+  if (result.kind === "unreachable") return { kind: "unreached", why: lastPlainLine(result.stderr) || "unreachable" };
+  // SWEEP_SCRIPT itself always exits 0: anything else is the shell there failing, and the sweep did not happen.
+  if (result.code !== 0) return { kind: "unreached", why: lastPlainLine(result.stderr) || `the sweep exited ${result.code}` };
   const pids = new TextDecoder().decode(result.stdout).split(/\s+/).filter((word) => /^\d+$/.test(word)).map(Number);
-  return [...new Set(pids)].sort((a, b) => a - b);
+  return { kind: "swept", pids: [...new Set(pids)].sort((a, b) => a - b) };
 }
 
 /**
@@ -81,4 +104,9 @@ export function remoteFailure(location: RemoteLocation, bin: string, exit: { cod
 
 function connectionLost(location: RemoteLocation, why: string): RemoteFailure {
   return { code: "REMOTE_CONNECTION_LOST", detail: "remote_connection_lost", reason: `the connection to ${describeLocation(location)} was lost${why ? ` (${why})` : ""}` };
+}
+
+/** The last line of a client's stderr, without its terminal escapes (ssh's and docker's own words come last). */
+function lastPlainLine(stderr: string): string {
+  return plainLine(stderr.trim().split("\n").at(-1) ?? "");
 }

@@ -69,10 +69,14 @@ export type AttemptOutcome = {
   strays: number[];
   /** A remote run's client ended for a reason of the remote side (connection lost, folder or CLI missing there). */
   remoteFailure?: RemoteFailure;
+  /** A remote run's sweep did not reach the location in time: its clean-up goes on after the attempt, since then. */
+  cleanupPending?: { since: number; why: string };
 };
 
 const STDERR_TAIL_BYTES = 8 * 1024;
 const STDOUT_DRAIN_MS = 1500;
+/** How long a remote client's stderr is still read once its host did not answer the run's sweep. */
+const UNANSWERED_STDERR_MS = 100;
 const MAX_STDERR_EVENTS_BYTES = 1024 * 1024;
 const SUBSTANTIVE: ReadonlySet<AgentEvent["type"]> = new Set(["text_delta", "thinking_delta", "thinking_start", "tool_use", "tool_input_delta", "artifact"]);
 
@@ -130,7 +134,10 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     })
       .then(async (strays) => {
         outcome.strays.push(...strays);
-        if (remote) outcome.strays.push(...(await remote.sweep(input.timeouts.cancelGraceMs)));
+        if (!remote) return;
+        const swept = await remote.sweep(input.timeouts.cancelGraceMs);
+        if (swept.kind === "swept") outcome.strays.push(...swept.pids);
+        else outcome.cleanupPending = { since: swept.since, why: swept.why };
       }));
   };
 
@@ -156,7 +163,9 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     input.emit({ type: "agent", event });
   };
 
-  const stderrDone = pumpStderr(child.stderr, input, outcome, () => watchdog.activity());
+  /** Whether the attempt still relays stderr: after it returns, nothing more of it is a run event. */
+  let stderrOpen = true;
+  const stderrDone = pumpStderr(child.stderr, input, outcome, () => watchdog.activity(), () => stderrOpen);
   // A tool shell in its own session can inherit stdout and hold it open after the agent exits: once the agent
   // is gone, give its output a moment to drain, then sweep whatever still carries the run's cookie.
   let drainTimer: ReturnType<typeof setTimeout> | undefined;
@@ -202,7 +211,11 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     input.signal.removeEventListener("abort", onAbort);
     await stop("done");
     outcome.exit ??= await child.exited;
-    await stderrDone;
+    // ssh hands a client's pipes to the host's shared connection, which holds them until the host ends the session:
+    // never, while it does not answer. What is already in the pipe is read; its end is not waited for.
+    if (outcome.cleanupPending) await Promise.race([stderrDone, new Promise((resolve) => setTimeout(resolve, UNANSWERED_STDERR_MS))]);
+    else await stderrDone;
+    stderrOpen = false;
     if (remote && outcome.exit) {
       const weStopped = outcome.canceled || outcome.timedOut !== undefined || stoppedEarly;
       const failure = remoteFailure(remote.location, input.argv[0] ?? "the agent", outcome.exit, outcome.stderrTail, weStopped) ?? (await remote.lostSince(outcome.exit, weStopped));
@@ -223,11 +236,12 @@ function isCleanTurnEnd(event: AgentEvent): boolean {
   return (event.type === "turn_end" && event.stopReason !== "tool_use") || event.type === "usage";
 }
 
-async function pumpStderr(source: AsyncIterable<Uint8Array>, input: AttemptInput, outcome: AttemptOutcome, onChunk: () => void): Promise<void> {
+async function pumpStderr(source: AsyncIterable<Uint8Array>, input: AttemptInput, outcome: AttemptOutcome, onChunk: () => void, open: () => boolean): Promise<void> {
   const decoder = new TextDecoder();
   let emitted = 0;
   try {
     for await (const chunk of source) {
+      if (!open()) break;
       onChunk();
       const text = decoder.decode(chunk, { stream: true });
       outcome.stderrTail = (outcome.stderrTail + text).slice(-STDERR_TAIL_BYTES);

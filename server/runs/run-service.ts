@@ -20,11 +20,10 @@ import { existingRunFiles } from "./existing-files.ts";
 import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
-import { remoteLaunch, sweepRemoteRun } from "../remote/remote-launch.ts";
+import { remoteLaunch } from "../remote/remote-launch.ts";
 import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
 import { trackRemoteChanges } from "../remote/remote-changes.ts";
 import { isInsideRemoteFolder, remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
-import { removeRunStaging } from "../remote/remote-staging.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -49,6 +48,8 @@ import { jitAfterEvents } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
 import { killRunProcessTree } from "./process-tree.ts";
+import { earlierCleanupNotices } from "./cleanup-notices.ts";
+import { RemoteCleanups, type RemoteCleanupTimings } from "./remote-cleanups.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
 /** Characters of a run's answer kept in its message when the disk has no room for all of it. */
@@ -105,6 +106,8 @@ export type RunServiceDeps = {
   afterRun?: () => void;
   /** Whether the data dir's disk has room (default: no reserve, never known to be full). */
   space?: DiskSpace;
+  /** How a remote run's clean-up that could not reach its location is retried (default: remote-cleanups.ts). */
+  remoteCleanup?: RemoteCleanupTimings;
 };
 
 /** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
@@ -130,6 +133,8 @@ export class RunService {
   readonly #platform: NodeJS.Platform;
   readonly #remote: RemoteContext;
   readonly #locations: LocationDetections;
+  /** Remote runs' sweeps: the ones that could not reach their location are kept and retried there. */
+  readonly #cleanups: RemoteCleanups;
   /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
   readonly #hurry = new AbortController();
   /** Counts the events runs stream: the JIT compiles as usual once a stream proves long (platform/jit-policy.ts). */
@@ -145,6 +150,7 @@ export class RunService {
     this.#remote = deps.remote ?? { env: deps.env };
     this.#loggedText = deps.loggedText ?? loggedEventText;
     this.#space = deps.space ?? new DiskSpace(undefined);
+    this.#cleanups = new RemoteCleanups({ repo: deps.store.pendingSweeps, context: this.#remote, graceMs: this.#timeouts.cancelGraceMs, ...(deps.remoteCleanup ? { timings: deps.remoteCleanup } : {}) });
     this.#locations =
       deps.locations ??
       new LocationDetections({
@@ -168,7 +174,8 @@ export class RunService {
       const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
       const cookie = location ? {} : { cookie: { name: RUN_COOKIE_VAR, value: run.id }, cookieSince: run.owner?.startTime };
       void killRunProcessTree({ rootPid: run.pid ?? 0, ...cookie, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
-      if (location) void sweepRemoteRun(location, run.id, this.#timeouts.cancelGraceMs, this.#remote).then(() => removeRunStaging(location, run.id, this.#remote));
+      // Recorded first: a location that does not answer now is retried until it does (and by the next od).
+      if (location) this.#cleanups.sweepLater(run.id, location);
       recovered++;
     }
     return recovered;
@@ -189,6 +196,11 @@ export class RunService {
     this.#finishRecords(run.id, ending, exit, run.files, stored.tally, endedAt);
     const messageId = store.messages.ofRun(run.id);
     if (messageId) store.messages.complete(messageId, { events: stored.folder.events, endedAt, files: run.files });
+  }
+
+  /** od starting: retry the remote clean-ups an earlier od process (or this one) could not finish. */
+  resumeRemoteCleanups(): void {
+    this.#cleanups.resume();
   }
 
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
@@ -329,6 +341,7 @@ export class RunService {
   async shutdown(): Promise<void> {
     this.#shuttingDown = true;
     await Promise.all([...this.#live.keys()].map((id) => this.cancel(id)));
+    this.#cleanups.dispose();
   }
 
   async #chooseLocalAgent(agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
@@ -421,18 +434,27 @@ export class RunService {
     const changes = location
       ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
       : await (run.changes ?? trackChanges(project.path, { env: this.deps.env }));
+    // What became of the remote clean-up of the conversation's earlier runs, which their own events cannot say.
+    if (location) for (const notice of earlierCleanupNotices(store.runs.list({ conversationId }), live.id, describeLocation(location))) emit(notice);
     const files = new Set<string>();
+    /**
+     * The location that did not answer the run's sweep: nothing more is asked of it before the run ends (its change
+     * snapshot or artifact writes would each wait out their own timeout on it).
+     */
+    let unanswered: RemoteLocation | undefined;
 
     const finish = async (judged: RunEnding, exit: { code: number | null; signal: string | null }) => {
       // A run stopped because its events could not be stored ends with that, whatever the agent did.
       const ending = live.storeFailure === undefined ? judged : storeFailureEnding(live.storeFailure);
       if (ending !== judged) emit({ type: "error", message: ending.reason, error: { code: ending.errorCode!, message: ending.reason } });
-      const changed = await changes.finish();
+      if (unanswered) emit({ type: "diagnostic", kind: "remote_changes", message: `${describeLocation(unanswered)} did not answer; this run's changes are not recorded` });
+      const changed = unanswered ? [] : await changes.finish();
       const seenAfter = new Set(changed.flatMap((change) => (change.kind === "deleted" ? [] : [change.path])));
       for (const path of seenAfter) files.add(path);
       this.#storingLast(() => store.runChanges.save(live.id, changes.source, changed));
+      // Only files that exist after the run are listed; a location that did not answer cannot be asked.
       const place = location ? { location, context: this.#remote } : { dir: project.path };
-      const produced = await existingRunFiles(place, files, seenAfter, (message) => emit({ type: "diagnostic", kind: "remote_files", message }));
+      const produced = unanswered ? [...files].sort() : await existingRunFiles(place, files, seenAfter, (message) => emit({ type: "diagnostic", kind: "remote_files", message }));
       live.log.append(endEvent(ending, exit, produced, started));
       this.#storingLast(() => this.#finishRecords(live.id, ending, exit, produced, tally));
       live.output?.close();
@@ -564,7 +586,7 @@ export class RunService {
             argv,
             cwd: workDir,
             env: agentEnv,
-            ...(location ? { remote: remoteLaunch(location, argv, agentEnv, this.#remote) } : {}),
+            ...(location ? { remote: remoteLaunch(location, argv, agentEnv, this.#remote, (runId) => this.#cleanups.sweepAfterRun(runId, location)) } : {}),
             invocation,
             transportOptions: {
               cwd: workDir,
@@ -595,7 +617,11 @@ export class RunService {
           },
         );
         for (const path of outcome.toolPaths) if (location ? isInsideRemoteFolder(path) : resolveInsideProject(project.path, path)) files.add(path);
-        if (artifacts && !outcome.canceled) {
+        if (outcome.cleanupPending && location) {
+          unanswered = location;
+          this.#reportCleanupPending(live, emit, location, outcome.cleanupPending);
+        }
+        if (artifacts && !outcome.canceled && !unanswered) {
           const written = location
             ? await artifacts.commitWith(remoteArtifactPlacer(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_artifacts", message })))
             : artifacts.commit(project.path);
@@ -628,6 +654,21 @@ export class RunService {
       for (const event of ending.warning ? warningEvents(ending.warning) : []) emit(event);
       return finish(ending, { code: outcome.exit?.code ?? null, signal: outcome.exit?.signal ?? null });
     }
+  }
+
+  /**
+   * The run's sweep did not reach its location: the run says so before its `end` (always its last event), its summary
+   * follows the clean-up from here (`cleanup`), and its staging folder there is removed by the sweep that reaches it.
+   */
+  #reportCleanupPending(live: LiveRun, emit: (e: NewRunEvent) => void, location: RemoteLocation, pending: { since: number; why: string }): void {
+    const where = describeLocation(location);
+    emit({
+      type: "diagnostic",
+      kind: "cleanup_pending",
+      message: `could not reach ${where} to end what is left of this run there (${pending.why}); od retries when ${where} answers again, and the run's summary says when it is done`,
+      detail: { location: where, since: pending.since, why: pending.why },
+    });
+    live.cleanup = undefined;
   }
 
   #failConfig(emit: (e: NewRunEvent) => void, finish: RunFinisher, code: string, message: string): Promise<void> {

@@ -186,4 +186,21 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX sessions_by_last_use ON sessions(last_used_at);
     `,
   },
+  {
+    version: 11,
+    name: "a remote run's clean-up that did not finish with the run",
+    // The sweep of a run's processes on another machine or in a container that could not reach it (Issue #35): kept
+    // until a retry reaches it, across restarts of od; the row stays, with finished_at, as the run's record of it.
+    sql: `
+      CREATE TABLE pending_sweeps (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        location TEXT NOT NULL,
+        since INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        finished_at INTEGER
+      );
+      CREATE INDEX pending_sweeps_unfinished ON pending_sweeps(finished_at) WHERE finished_at IS NULL;
+    `,
+  },
 ];

@@ -1,5 +1,5 @@
 /** Runs and their event logs. */
-import type { FailureCategory, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
+import type { FailureCategory, RunCleanup, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import type { UsageQuery, UsageRun } from "../contracts/usage.ts";
 import type { ProcessIdentity } from "../runs/process-identity.ts";
 import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";
@@ -64,6 +64,20 @@ function toSummary(r: SqlRow): RunSummary {
     files: JSON.parse(String(r.files_json)) as string[],
     cancelRequested: Number(r.cancel_requested) === 1,
     lastEventId: Number(r.last_event_id ?? 0),
+    ...(r.cleanup_since === null || r.cleanup_since === undefined ? {} : { cleanup: toCleanup(r) }),
+  };
+}
+
+/** The run's row in pending_sweeps, joined as `cleanup_*` (see SUMMARY_SELECT). */
+function toCleanup(r: SqlRow): RunCleanup {
+  const finishedAt = nullableNumber(r.cleanup_finished_at);
+  const lastError = nullableString(r.cleanup_last_error);
+  return {
+    status: finishedAt === null ? "pending" : "done",
+    since: Number(r.cleanup_since),
+    attempts: Number(r.cleanup_attempts),
+    ...(lastError === null ? {} : { lastError }),
+    ...(finishedAt === null ? {} : { finishedAt }),
   };
 }
 
@@ -86,7 +100,10 @@ function toUsageRun(r: SqlRow): UsageRun {
   };
 }
 
-const SUMMARY_SELECT = "SELECT runs.*, (SELECT COALESCE(MAX(last_id), 0) FROM run_event_batches WHERE run_id = runs.id) AS last_event_id FROM runs";
+const SUMMARY_SELECT =
+  "SELECT runs.*, (SELECT COALESCE(MAX(last_id), 0) FROM run_event_batches WHERE run_id = runs.id) AS last_event_id," +
+  " sweep.since AS cleanup_since, sweep.attempts AS cleanup_attempts, sweep.last_error AS cleanup_last_error, sweep.finished_at AS cleanup_finished_at" +
+  " FROM runs LEFT JOIN pending_sweeps AS sweep ON sweep.run_id = runs.id";
 
 export class RunsRepo {
   /**

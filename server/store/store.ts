@@ -1,6 +1,7 @@
 /** The store: one database, opened once per process, and the repositories over it. */
 import { AppConfigRepo } from "./app-config-repo.ts";
 import { AgentSessionsRepo, ConversationsRepo, MessagesRepo, ProjectsRepo } from "./projects-repo.ts";
+import { PendingSweepsRepo } from "./pending-sweeps-repo.ts";
 import { RunChangesRepo } from "./run-changes-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
 import { SessionsRepo } from "./sessions-repo.ts";
@@ -19,6 +20,7 @@ export class Store {
   readonly runs: RunsRepo;
   readonly runChanges: RunChangesRepo;
   readonly sessions: SessionsRepo;
+  readonly pendingSweeps: PendingSweepsRepo;
 
   private constructor(readonly db: SqliteDatabase) {
     this.appConfig = new AppConfigRepo(db);
@@ -29,6 +31,7 @@ export class Store {
     this.runs = new RunsRepo(db);
     this.runChanges = new RunChangesRepo(db);
     this.sessions = new SessionsRepo(db);
+    this.pendingSweeps = new PendingSweepsRepo(db);
   }
 
   static open(path: string, opener: SqliteOpener): Store {

@@ -144,7 +144,7 @@ describe.each(SHELLS.map(([shell]) => shell))("an account whose login shell is %
   test("an agent gets its argv, environment and stdin byte for byte, in the project folder", async () => {
     const agentArgv = ["sh", "-c", 'printf "%s\\0" "$PWD" "$OD_SECRET" "$@"; cat', "agent", HOSTILE_PROMPT, ...HOSTILE_NAMES];
     const secret = `it's $(touch ENV-PWNED) \`x\`\nline`;
-    const launch = remoteLaunch(locationOf(account()), agentArgv, { OD_SECRET: secret }, remote());
+    const launch = remoteLaunch(locationOf(account()), agentArgv, { OD_SECRET: secret }, remote(), async () => ({ kind: "swept", pids: [] }));
     const child = await spawnChild({ argv: launch.argv, env: launch.env, stdin: "pipe", ownProcessGroup: true });
     const output = Promise.all([textOf(child.stdout), textOf(child.stderr)]);
     await child.stdin!.write(launch.preamble);

@@ -69,6 +69,8 @@ export async function runHarness(options: {
   loggedText?: RunServiceDeps["loggedText"];
   /** Called once each run has settled (the daemon checkpoints then). */
   afterRun?: RunServiceDeps["afterRun"];
+  /** How remote clean-up that did not finish is retried (default: the service's own timings). */
+  remoteCleanup?: RunServiceDeps["remoteCleanup"];
 }): Promise<RunHarness> {
   const temp = tempDir("od-runs-");
   const binDir = join(temp.path, "bin");
@@ -105,6 +107,7 @@ export async function runHarness(options: {
     // Each harness its own meter: the text other tests' runs logged in this process does not decide this one's.
     loggedText: options.loggedText ?? createTextMeter(),
     ...(options.afterRun ? { afterRun: options.afterRun } : {}),
+    ...(options.remoteCleanup ? { remoteCleanup: options.remoteCleanup } : {}),
   });
   const projectPath = options.projectPath?.(projectDir) ?? projectDir;
   const project = store.projects.byPath(projectPath) ?? store.projects.create("test", projectPath);

@@ -24,6 +24,12 @@ export type TestSshd = {
   pid: number;
   /** Env for the local side: OD_SSH_CONFIG set. */
   env: Record<string, string>;
+  /**
+   * The host stops answering, as a suspended or cut-off machine does: the listener and every sshd process serving a
+   * connection are stopped (SIGSTOP), so connections hang instead of failing, while the processes those sessions
+   * started keep running. Returns `thaw`, which lets them all go on (idempotent).
+   */
+  freeze(): () => void;
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 };
@@ -138,7 +144,17 @@ export async function startTestSshd(options: { stockLimits?: boolean; sessionPat
           await exited;
           temp[Symbol.dispose]();
         })());
-      return { port, config, controlDir, pid: child.pid!, env: { OD_SSH_CONFIG: config }, close, [Symbol.asyncDispose]: close };
+      const freeze = () => {
+        const frozen = sshdTree(child.pid!);
+        for (const pid of frozen) process.kill(pid, "SIGSTOP");
+        let thawed = false;
+        return () => {
+          if (thawed) return;
+          thawed = true;
+          for (const pid of frozen) process.kill(pid, "SIGCONT");
+        };
+      };
+      return { port, config, controlDir, pid: child.pid!, env: { OD_SSH_CONFIG: config }, freeze, close, [Symbol.asyncDispose]: close };
     }
     child.kill("SIGKILL");
     await exited;
@@ -147,6 +163,29 @@ export async function startTestSshd(options: { stockLimits?: boolean; sessionPat
       throw new Error(`sshd did not start: ${stderr.trim()}`);
     }
   }
+}
+
+/** The listener `root` and every sshd process below it (the sessions' monitors and workers), not what they started. */
+function sshdTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (readFileSync(`/proc/${entry}/comm`, "latin1").trim() !== "sshd") continue;
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const tree: number[] = [];
+  for (const queue = [root]; queue.length; ) {
+    const pid = queue.shift()!;
+    tree.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return tree;
 }
 
 /**
