@@ -47,8 +47,11 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
   const offsets = new Array<number>(items.length + 1);
-  offsets[0] = 0;
-  for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i]! + (heights.current.get(keyOf(items[i]!)) ?? estimate(items[i]!));
+  function recomputeOffsets(): void {
+    offsets[0] = 0;
+    for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i]! + (heights.current.get(keyOf(items[i]!)) ?? estimate(items[i]!));
+  }
+  recomputeOffsets();
 
   /** The rows overlapping the viewport (plus overscan), by binary search over the offsets. */
   function windowNow(): Window {
@@ -83,10 +86,13 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
       }
       row = next;
     }
+    // A row shown changing height moves the rows after it, not the spacers: re-render only if the window moved.
+    if (resized) recomputeOffsets();
     const wanted = windowNow();
-    const moved = wanted.start !== shown.current.start || wanted.end !== shown.current.end;
-    shown.current = wanted;
-    if (resized || moved) rerender(0);
+    if (wanted.start !== shown.current.start || wanted.end !== shown.current.end) {
+      shown.current = wanted;
+      rerender(0);
+    }
     scroller?.changed();
   });
 

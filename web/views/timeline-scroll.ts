@@ -11,6 +11,8 @@ import { loadScrollSpot, saveScrollSpot, tabStorage, type ScrollSpot } from "../
 const BOTTOM_SLACK_PX = 4;
 /** A scroll this soon after a wheel, key, touch or pointer press is the reader's. */
 const INTENT_MS = 600;
+/** How often, at most, a scroll is written to the tab's storage. */
+const SAVE_EVERY_MS = 250;
 
 interface Follow {
   conversationId: string | null;
@@ -78,14 +80,27 @@ export function useTimelineScroll(conversationId: string | null, rows: number, l
       if (distance <= BOTTOM_SLACK_PX) f.stuck = true;
       // Rows re-measured above the viewport move it a little; only the reader (or a jump of a screen) lets go.
       else if (byReader || distance > el.clientHeight) f.stuck = false;
-      if (f.conversationId) saveScrollSpot(tabStorage(), f.conversationId, { top: el.scrollTop, atBottom: f.stuck });
+      // Storage writes are synchronous: at most one per SAVE_EVERY_MS while scrolling, and the last one on leaving.
+      if (f.conversationId) unsaved = { conversationId: f.conversationId, spot: { top: el.scrollTop, atBottom: f.stuck } };
+      if (saveTimer === undefined) saveTimer = setTimeout(save, SAVE_EVERY_MS);
+    };
+    let unsaved: { conversationId: string; spot: ScrollSpot } | undefined;
+    let saveTimer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
+      clearTimeout(saveTimer);
+      saveTimer = undefined;
+      if (unsaved) saveScrollSpot(tabStorage(), unsaved.conversationId, unsaved.spot);
+      unsaved = undefined;
     };
     const events = ["wheel", "keydown", "pointerdown", "touchmove"] as const;
     for (const name of events) el.addEventListener(name, intent, { passive: true });
     el.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("pagehide", save);
     return () => {
+      if (saveTimer !== undefined) save();
       for (const name of events) el.removeEventListener(name, intent);
       el.removeEventListener("scroll", onScroll);
+      window.removeEventListener("pagehide", save);
     };
   }, []);
 
