@@ -13,12 +13,21 @@ export interface Scroller {
   element(): HTMLElement | null;
   /** Rows were added, removed or re-measured: the scroller may need to follow the bottom. */
   changed(): void;
+  /** Whether it keeps the bottom in view (then a list first shows its last rows, not its first). */
+  followsBottom(): boolean;
 }
 
 export const ScrollerContext = createContext<Scroller | null>(null);
 
 /** How far beyond the viewport (px, each side) rows are kept in the DOM, so a fast scroll rarely shows padding. */
 const OVERSCAN_PX = 800;
+/**
+ * A list this short is shown whole: windowing pays off only for long ones, and a short conversation keeps every
+ * turn in the DOM (find-in-page, and links into any turn, reach all of it).
+ */
+const WHOLE_UP_TO = 30;
+/** How many rows a long list shows on its first render, before it knows where the viewport is. */
+const FIRST_ROWS = 12;
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -43,7 +52,7 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
-  const shown = useRef<Window>({ start: 0, end: Math.min(items.length, 50) });
+  const shown = useRef<Window>(firstWindow(items.length, scroller?.followsBottom() ?? false));
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
   const offsets = new Array<number>(items.length + 1);
@@ -53,11 +62,11 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
   }
   recomputeOffsets();
 
-  /** The rows overlapping the viewport (plus overscan), by binary search over the offsets. */
+  /** The rows overlapping the viewport (plus overscan), by binary search over the offsets; a short list whole. */
   function windowNow(): Window {
     const scroll = scroller?.element();
     const origin = top.current;
-    if (!scroll || !origin) return { start: 0, end: items.length };
+    if (!scroll || !origin || items.length <= WHOLE_UP_TO) return { start: 0, end: items.length };
     const from = scroll.getBoundingClientRect().top - origin.getBoundingClientRect().top - OVERSCAN_PX;
     const to = from + scroll.clientHeight + 2 * OVERSCAN_PX;
     const start = Math.max(0, firstEndingAfter(offsets, from));
@@ -88,12 +97,13 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
     }
     // A row shown changing height moves the rows after it, not the spacers: re-render only if the window moved.
     if (resized) recomputeOffsets();
+    // Following the bottom first, so the window is worked out where the viewport ends up, not where it was.
+    scroller?.changed();
     const wanted = windowNow();
     if (wanted.start !== shown.current.start || wanted.end !== shown.current.end) {
       shown.current = wanted;
       rerender(0);
     }
-    scroller?.changed();
   });
 
   // Scrolling and resizing move the window; one check per frame is enough.
@@ -134,6 +144,12 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
       <div ref={bottom} class="virtual-spacer" aria-hidden="true" style={{ height: `${offsets[items.length]! - offsets[end]!}px` }} />
     </>
   );
+}
+
+/** Rows shown before anything was measured: a few at the end the viewport starts at; the layout pass corrects it. */
+function firstWindow(count: number, atBottom: boolean): Window {
+  const rows = count <= WHOLE_UP_TO ? count : FIRST_ROWS;
+  return atBottom ? { start: count - rows, end: count } : { start: 0, end: rows };
 }
 
 /** The index of the first row whose bottom lies below `y` (offsets are ascending). */

@@ -46,7 +46,7 @@ export function useTimelineScroll(conversationId: string | null, rows: number, l
       }
       if (f.stuck && distanceFromBottom(el) > BOTTOM_SLACK_PX) el.scrollTop = el.scrollHeight;
     }
-    return { element: () => ref.current, changed };
+    return { element: () => ref.current, changed, followsBottom: () => follow.current.stuck && !follow.current.restore };
   }, []);
 
   // A newly opened conversation starts where the reader left it, else at the bottom.
