@@ -7,6 +7,8 @@
  * Steps (run in order):
  *   {"out": "line"}                 print a line on stdout ({{PROMPT}} → the prompt, JSON-escaped)
  *   {"outFile": "path"}             print a recorded transcript (e.g. tests/fixtures/claude/text.jsonl)
+ *   {"outFile": "path", "perSecond": N}
+ *                                   the same, paced at N lines a second (by the clock, in 10 ms batches)
  *   {"repeat": N, "out": "line"}    print a line N times ({{i}} → index)
  *   {"err": "text"}                 print on stderr
  *   {"sleep": ms}                   wait
@@ -131,6 +133,19 @@ async function answerProbe(argv: string[]): Promise<boolean> {
   process.exit(code);
 }
 
+/** `lines` at `perSecond` lines a second, by a schedule from the start (a late batch catches up, not drifts). */
+async function writePaced(lines: string[], perSecond: number): Promise<void> {
+  const started = performance.now();
+  let written = 0;
+  while (written < lines.length) {
+    const due = Math.min(lines.length, Math.max(written + 1, Math.floor(((performance.now() - started) * perSecond) / 1000)));
+    await write(lines.slice(written, due).join("\n"));
+    written = due;
+    const wait = started + (written * 1000) / perSecond - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, Math.max(wait, 10)));
+  }
+}
+
 /** Claude partial-message lines: a text_delta stream_event per part, then the whole message. */
 async function streamDeltas(parts: string[], intervalMs: number): Promise<void> {
   const event = (inner: unknown) => JSON.stringify({ type: "stream_event", event: inner, session_id: "fake" });
@@ -150,7 +165,9 @@ async function main(): Promise<void> {
   for (const step of steps) {
     if (typeof step.out === "string" && step.repeat === undefined) await write(step.out.replaceAll("{{PROMPT}}", JSON.stringify(prompt).slice(1, -1)));
     if (typeof step.outFile === "string") {
-      for (const line of readFileSync(resolve(step.outFile), "utf8").split("\n")) if (line) await write(line);
+      const lines = readFileSync(resolve(step.outFile), "utf8").split("\n").filter(Boolean);
+      if (typeof step.perSecond === "number" && step.perSecond > 0) await writePaced(lines, step.perSecond);
+      else for (const line of lines) await write(line);
     }
     if (typeof step.repeat === "number") {
       const template = String(step.out);

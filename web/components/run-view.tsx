@@ -1,11 +1,14 @@
 /** One assistant turn: status line, its items (text, thinking, tool cards, sub-agents, notices), usage and the end banner. */
+import { memo } from "preact/compat";
 import { useEffect, useState } from "preact/hooks";
 import type { RunChangesModel } from "../state/run-changes.ts";
 import { elapsedMs } from "../state/run-model.ts";
 import type { RunState } from "../state/run-state.ts";
 import { ChangedFiles } from "./changed-files.tsx";
 import { EndBanner } from "./end-banner.tsx";
-import { RunItems } from "./run-items.tsx";
+import { estimateItem } from "./row-heights.ts";
+import { RunItemView } from "./run-items.tsx";
+import { VirtualList } from "./virtual-list.tsx";
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? "" : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
@@ -69,11 +72,31 @@ function Usage({ state }: { state: RunState }) {
   ) : null;
 }
 
-export function RunView({ state, live, onOpenFile, changes }: { state: RunState; live: boolean; onOpenFile?: (path: string) => void; changes?: RunChangesModel }) {
+/** The gap between a run's items (`.run` in styles.css). */
+const ITEM_GAP = 8;
+
+/**
+ * A turn, memoized on its state: a finished turn above a live one keeps its state object, so it never re-renders
+ * while the live one streams. Its items are windowed (only those near the viewport are in the DOM).
+ */
+export const RunView = memo(function RunView({ state, live, onOpenFile, changes, trouble }: {
+  state: RunState;
+  live: boolean;
+  onOpenFile?: (path: string) => void;
+  changes?: RunChangesModel;
+  /** Why the live stream is not getting through, while it is not. */
+  trouble?: string | null;
+}) {
   return (
     <div class="run" data-run-id={state.runId}>
       <StatusLine state={state} live={live} />
-      <RunItems items={state.items} onOpenFile={onOpenFile} />
+      <VirtualList
+        items={state.items}
+        keyOf={(item) => item.key}
+        estimate={(item) => estimateItem(item, ITEM_GAP)}
+        render={(item) => <RunItemView item={item} onOpenFile={onOpenFile} />}
+      />
+      {trouble && <p class="muted">{trouble}</p>}
       {state.output && (
         <details class="raw-output">
           <summary>Unparsed output</summary>
@@ -85,4 +108,4 @@ export function RunView({ state, live, onOpenFile, changes }: { state: RunState;
       {state.end && <EndBanner end={state.end} />}
     </div>
   );
-}
+});

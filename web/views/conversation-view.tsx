@@ -1,20 +1,46 @@
 /** The middle column: the open conversation's turns (history and live), the composer, and teaching empty states. */
-import { useEffect, useRef } from "preact/hooks";
+import { useCallback } from "preact/hooks";
+import { memo } from "preact/compat";
 import { CopyCommand } from "../components/copy-button.tsx";
 import { Composer } from "../components/composer.tsx";
+import { estimateRun } from "../components/row-heights.ts";
 import { RunView } from "../components/run-view.tsx";
+import { ScrollerContext, VirtualList } from "../components/virtual-list.tsx";
 import type { AppModel } from "../state/app.ts";
+import type { ConversationModel, TimelineEntry } from "../state/conversation.ts";
 import type { RunChangesModel } from "../state/run-changes.ts";
 import { DEFAULT_PROJECT_NAME } from "../state/workspace.ts";
 import type { RunModel } from "../state/run-model.ts";
+import { useTimelineScroll } from "./timeline-scroll.ts";
 
-function LiveRun({ run, onOpenFile, changes }: { run: RunModel; onOpenFile: (path: string) => void; changes: RunChangesModel }) {
-  return (
-    <>
-      <RunView state={run.state.value} live onOpenFile={onOpenFile} changes={changes} />
-      {run.trouble.value && <p class="muted">{run.trouble.value}</p>}
-    </>
-  );
+/** The gap between timeline rows (`.timeline` in styles.css). */
+const ROW_GAP = 12;
+
+/** The live turn: the only component that reads its state, so a frame re-renders this turn and nothing above it. */
+const LiveRun = memo(function LiveRun({ run, onOpenFile, changes }: { run: RunModel; onOpenFile: (path: string) => void; changes: RunChangesModel }) {
+  return <RunView state={run.state.value} live onOpenFile={onOpenFile} changes={changes} trouble={run.trouble.value} />;
+});
+
+/** A finished turn, re-rendered only when its stored events arrive. */
+const HistoryRun = memo(function HistoryRun({ entry, conversation, onOpenFile, changes }: {
+  entry: Extract<TimelineEntry, { kind: "history" }>;
+  conversation: ConversationModel;
+  onOpenFile: (path: string) => void;
+  changes: RunChangesModel;
+}) {
+  return <RunView state={conversation.historyOf(entry.message)} live={false} onOpenFile={onOpenFile} changes={changes} />;
+});
+
+/** A row's height before it was shown, from what it holds. */
+function estimateEntry(entry: TimelineEntry, conversation: ConversationModel): number {
+  switch (entry.kind) {
+    case "user":
+      return 40 + Math.ceil(entry.text.length / 80) * 22 + ROW_GAP;
+    case "history":
+      return estimateRun(conversation.historyOf(entry.message), ROW_GAP);
+    case "run":
+      return estimateRun(entry.run.state.peek(), ROW_GAP);
+  }
 }
 
 const INSTALL_SUGGESTIONS_SHOWN = 6;
@@ -113,23 +139,22 @@ function FirstScreen({ app }: { app: AppModel }) {
 
 export function ConversationView({ app }: { app: AppModel }) {
   const { conversation, workspace, agents, files } = app;
-  const bottom = useRef<HTMLDivElement>(null);
   const timeline = conversation.timeline.value;
-  const openFile = (path: string) => {
-    void files.select(path);
-    app.drawer.value = "files"; // a drawer on narrow screens; a column (and this a no-op) on wide ones
-  };
-  const lastRunState = conversation.activeRun.value?.state.value;
-
-  useEffect(() => {
-    bottom.current?.scrollIntoView?.({ block: "end" });
-  }, [timeline.length, lastRunState]);
+  const openFile = useCallback(
+    (path: string) => {
+      void files.select(path);
+      app.drawer.value = "files"; // a drawer on narrow screens; a column (and this a no-op) on wide ones
+    },
+    [files, app],
+  );
+  const historiesLoading = timeline.some((entry) => entry.kind === "history" && conversation.historyOf(entry.message).statusLabel === "loading");
+  const { ref: timelineRef, scroller } = useTimelineScroll(conversation.conversationId.value, timeline.length, historiesLoading);
 
   const noAgents = agents.load.value === "done" && agents.available.value.length === 0;
   const ready = app.daemon.state.value.kind === "ready";
   return (
     <main class="conversation" aria-label="Conversation">
-      <div class="timeline" data-testid="timeline">
+      <div class="timeline" data-testid="timeline" ref={timelineRef}>
         {!workspace.project.value && !noAgents && ready && <FirstScreen app={app} />}
         {workspace.project.value && timeline.length === 0 && !noAgents && (
           <div class="empty-state">
@@ -140,21 +165,27 @@ export function ConversationView({ app }: { app: AppModel }) {
           </div>
         )}
         {noAgents && <NoAgentInstalled app={app} />}
-        {timeline.map((entry) => {
-          switch (entry.kind) {
-            case "user":
-              return (
-                <div key={entry.key} class={`user-message${entry.pending ? " pending" : ""}`} data-testid="user-message">
-                  {entry.text}
-                </div>
-              );
-            case "history":
-              return <RunView key={entry.key} state={conversation.historyOf(entry.message)} live={false} onOpenFile={openFile} changes={app.changes} />;
-            case "run":
-              return <LiveRun key={entry.key} run={entry.run} onOpenFile={openFile} changes={app.changes} />;
-          }
-        })}
-        <div ref={bottom} />
+        <ScrollerContext.Provider value={scroller}>
+          <VirtualList
+            items={timeline}
+            keyOf={(entry) => entry.key}
+            estimate={(entry) => estimateEntry(entry, conversation)}
+            render={(entry) => {
+              switch (entry.kind) {
+                case "user":
+                  return (
+                    <div class={`user-message${entry.pending ? " pending" : ""}`} data-testid="user-message">
+                      {entry.text}
+                    </div>
+                  );
+                case "history":
+                  return <HistoryRun entry={entry} conversation={conversation} onOpenFile={openFile} changes={app.changes} />;
+                case "run":
+                  return <LiveRun run={entry.run} onOpenFile={openFile} changes={app.changes} />;
+              }
+            }}
+          />
+        </ScrollerContext.Provider>
       </div>
       {ready && <Composer composer={app.composer} agents={agents} conversation={conversation} onInstallMore={() => app.openSettings("not-installed")} />}
     </main>

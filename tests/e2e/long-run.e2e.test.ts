@@ -1,0 +1,92 @@
+// Issue #40 in Chromium against the built binary, with a fake Claude: a long run opened from history keeps the DOM
+// small (only rows near the viewport are in it), scrolling to the top shows its first words, and a reload puts the
+// reader back where they were. Counts and positions only; nothing here is timed.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { FIRST_TEXT, lastTextOf, writeLongClaudeRun, type LongRunShape } from "../fakes/long-claude-run.ts";
+import { tempDir } from "../support/temp.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+
+/** 400 × (48 text deltas + a Bash call + its 10-line result): about 20k agent events and 400 tool cards. */
+const SHAPE: LongRunShape = { cycles: 400, deltasPerCycle: 48, resultLines: 10 };
+const DOM_LIMIT = 3_000;
+
+/** The step number of the first tool card whose top is inside the timeline's viewport. */
+function firstVisibleStep(page: Page): Promise<number> {
+  return page.$eval("[data-testid=timeline]", (timeline) => {
+    const top = timeline.getBoundingClientRect().top;
+    const card = [...timeline.querySelectorAll("[data-testid=tool-card]")].find((el) => el.getBoundingClientRect().top >= top);
+    const match = card?.textContent?.match(/ls step-(\d+)/);
+    return match ? Number(match[1]) : -1;
+  });
+}
+
+/** Two animation frames: the windowed lists have moved to the viewport and measured what they show. */
+function settled(page: Page): Promise<void> {
+  return page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
+describe("a long run in Chromium", () => {
+  const temp = tempDir("od-e2e-long-");
+  let ui: UiDaemon;
+
+  beforeAll(async () => {
+    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await ui?.close();
+    temp[Symbol.dispose]();
+  });
+
+  test("from history: the DOM stays bounded, the top shows the first words, a reload keeps the scroll position", async () => {
+    const { id } = await ui.project("long");
+    const transcript = join(temp.path, "long-run.jsonl");
+    expect(writeLongClaudeRun(transcript, SHAPE)).toBeGreaterThanOrEqual(20_000);
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    try {
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}`);
+      await page.waitForSelector(`[data-testid=project-item][data-project-id="${id}"].selected`);
+      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+      await page.selectOption("[data-testid=agent-picker]", "claude");
+      ui.fakes.script("claude", [{ readLine: true }, { outFile: transcript }]);
+      await page.fill("[data-testid=composer-input]", "Do the long thing");
+      await page.press("[data-testid=composer-input]", "Enter");
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]", { timeout: 120_000 });
+
+      // Opened from history: the last words are in view, and far fewer than every card is in the DOM.
+      await page.reload();
+      await page.waitForFunction((text) => [...document.querySelectorAll("[data-testid=assistant-text]")].some((el) => el.textContent === text), lastTextOf(SHAPE), { timeout: 60_000 });
+      const elements = await page.evaluate(() => document.getElementsByTagName("*").length);
+      expect(elements).toBeLessThanOrEqual(DOM_LIMIT);
+      const cards = await page.locator("[data-testid=tool-card][data-state=done]").count();
+      expect(cards).toBeGreaterThan(0);
+      expect(cards).toBeLessThan(SHAPE.cycles);
+
+      // Somewhere in the middle, then a reload: the same step is at the top of the viewport again.
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = timeline.scrollHeight / 2));
+      await settled(page);
+      const before = await firstVisibleStep(page);
+      expect(before).toBeGreaterThan(0);
+      const scrollBefore = await page.$eval("[data-testid=timeline]", (timeline) => timeline.scrollTop);
+      await page.reload();
+      await page.waitForFunction((text) => [...document.querySelectorAll("[data-testid=assistant-text]")].some((el) => el.textContent?.startsWith(text)), `Step ${before} `);
+      await page.waitForFunction((top) => Math.abs(document.querySelector("[data-testid=timeline]")!.scrollTop - top) < 2, scrollBefore);
+      await settled(page);
+      expect(await firstVisibleStep(page)).toBe(before);
+      expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThanOrEqual(DOM_LIMIT);
+
+      // Scrolling to the top shows the first item, still within the bound.
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
+      await page.waitForFunction((text) => document.querySelector("[data-testid=assistant-text]")?.textContent?.startsWith(text), FIRST_TEXT);
+      expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThanOrEqual(DOM_LIMIT);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+});

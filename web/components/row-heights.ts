@@ -1,0 +1,42 @@
+/**
+ * First guesses at how tall a row is before it was ever shown (the virtual lists measure it once it is): close
+ * enough that the scrollbar does not jump much while scrolling through rows never seen. Pure, so it is testable.
+ */
+import type { RunItem, RunState } from "../state/run-state.ts";
+
+const LINE_PX = 22;
+const CHARS_PER_LINE = 90;
+/** Output folded away above this many lines (tool-card.tsx's SHORT_OUTPUT_LINES) shows only its summary. */
+const SHORT_OUTPUT_LINES = 12;
+
+function textLines(text: string): number {
+  let lines = 0;
+  for (const line of text.split("\n")) lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
+  return lines;
+}
+
+/** One item of a run, its gap (`gap` px) included. */
+export function estimateItem(item: RunItem, gap: number): number {
+  switch (item.kind) {
+    case "text":
+      return textLines(item.text) * LINE_PX + gap;
+    case "thinking":
+      return 36 + gap;
+    case "notice":
+      return 36 + gap;
+    case "tool": {
+      if (item.children) return 120 + item.children.length * 40 + gap;
+      const output = item.result ?? "";
+      const lines = output === "" ? 0 : output.replace(/\n$/, "").split("\n").length;
+      const open = item.toolKind === "command" && (item.state === "error" || lines <= SHORT_OUTPUT_LINES);
+      return 64 + (item.toolKind === "command" && item.result !== undefined ? 28 : 0) + (open ? lines * 18 : 0) + gap;
+    }
+  }
+}
+
+/** A whole turn: its status line, items and footer. */
+export function estimateRun(state: RunState, gap: number): number {
+  let height = 60 + gap;
+  for (const item of state.items) height += estimateItem(item, 8);
+  return height;
+}

@@ -1,0 +1,165 @@
+/**
+ * A list that keeps only the rows near the viewport in the DOM: a 100k-event run or a 50-turn conversation would
+ * otherwise put tens of thousands of elements on the page and lay them all out on every change. Rows off screen
+ * stand in as padding of their measured height (or an estimate until they were shown once), so the scrollbar,
+ * scrolling to the top and the browser's own scroll anchoring keep working. Lists nest: each one works out its
+ * window against the same scroller (the conversation's timeline), given through ScrollerContext.
+ */
+import { createContext, Fragment, type VNode } from "preact";
+import { useContext, useEffect, useLayoutEffect, useReducer, useRef } from "preact/hooks";
+
+/** The scrolling element rows are windowed against, and what to call after rows changed size (stick to bottom). */
+export interface Scroller {
+  element(): HTMLElement | null;
+  /** Rows were added, removed or re-measured: the scroller may need to follow the bottom. */
+  changed(): void;
+  /** Whether it keeps the bottom in view (then a list first shows its last rows, not its first). */
+  followsBottom(): boolean;
+}
+
+export const ScrollerContext = createContext<Scroller | null>(null);
+
+/** How far beyond the viewport (px, each side) rows are kept in the DOM, so a fast scroll rarely shows padding. */
+const OVERSCAN_PX = 800;
+/**
+ * A list this short is shown whole: windowing pays off only for long ones, and a short conversation keeps every
+ * turn in the DOM (find-in-page, and links into any turn, reach all of it).
+ */
+const WHOLE_UP_TO = 30;
+/** How many rows a long list shows on its first render, before it knows where the viewport is. */
+const FIRST_ROWS = 12;
+
+export interface VirtualListProps<T> {
+  items: readonly T[];
+  keyOf(item: T): string;
+  /** A row's height (px, the parent's gap included) before it was ever shown. */
+  estimate(item: T): number;
+  /** Exactly one element per row (rows are measured element by element, between the two spacers). */
+  render(item: T): VNode;
+}
+
+interface Window {
+  start: number;
+  end: number;
+}
+
+/**
+ * The rows in view, between two spacers, straight in the parent (a flex column): no wrapper element, so the
+ * parent's own layout and selectors (`.run > [data-testid]`) see the rows as before.
+ */
+export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListProps<T>) {
+  const scroller = useContext(ScrollerContext);
+  const top = useRef<HTMLDivElement>(null);
+  const bottom = useRef<HTMLDivElement>(null);
+  const heights = useRef(new Map<string, number>());
+  const shown = useRef<Window>(firstWindow(items.length, scroller?.followsBottom() ?? false));
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+
+  const offsets = new Array<number>(items.length + 1);
+  function recomputeOffsets(): void {
+    offsets[0] = 0;
+    for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i]! + (heights.current.get(keyOf(items[i]!)) ?? estimate(items[i]!));
+  }
+  recomputeOffsets();
+
+  /** The rows overlapping the viewport (plus overscan), by binary search over the offsets; a short list whole. */
+  function windowNow(): Window {
+    const scroll = scroller?.element();
+    const origin = top.current;
+    if (!scroll || !origin || items.length <= WHOLE_UP_TO) return { start: 0, end: items.length };
+    const from = scroll.getBoundingClientRect().top - origin.getBoundingClientRect().top - OVERSCAN_PX;
+    const to = from + scroll.clientHeight + 2 * OVERSCAN_PX;
+    const start = Math.max(0, firstEndingAfter(offsets, from));
+    let end = start;
+    while (end < items.length && offsets[end]! < to) end++;
+    return { start, end: Math.max(end, Math.min(items.length, start + 1)) };
+  }
+
+  const current = shown.current;
+  const start = Math.min(current.start, items.length);
+  const end = Math.min(Math.max(current.end, start), items.length);
+
+  // After each render: measure the rows shown (top of one to top of the next: margins and gap included), then move
+  // the window if the viewport now needs other rows.
+  useLayoutEffect(() => {
+    let resized = false;
+    let row = top.current?.nextElementSibling ?? null;
+    for (let i = start; i < end && row && row !== bottom.current; i++) {
+      const next = row.nextElementSibling;
+      if (!next) break;
+      const height = next.getBoundingClientRect().top - row.getBoundingClientRect().top;
+      const key = keyOf(items[i]!);
+      if (Math.abs((heights.current.get(key) ?? -1) - height) > 0.5) {
+        heights.current.set(key, height);
+        resized = true;
+      }
+      row = next;
+    }
+    // A row shown changing height moves the rows after it, not the spacers: re-render only if the window moved.
+    if (resized) recomputeOffsets();
+    // Following the bottom first, so the window is worked out where the viewport ends up, not where it was.
+    scroller?.changed();
+    const wanted = windowNow();
+    if (wanted.start !== shown.current.start || wanted.end !== shown.current.end) {
+      shown.current = wanted;
+      rerender(0);
+    }
+  });
+
+  // Scrolling and resizing move the window; one check per frame is enough.
+  useEffect(() => {
+    const scroll = scroller?.element();
+    if (!scroll) return;
+    let queued = false;
+    const check = () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        const wanted = windowNow();
+        if (wanted.start !== shown.current.start || wanted.end !== shown.current.end) {
+          shown.current = wanted;
+          rerender(0);
+        }
+      });
+    };
+    scroll.addEventListener("scroll", check, { passive: true });
+    window.addEventListener("resize", check);
+    return () => {
+      scroll.removeEventListener("scroll", check);
+      window.removeEventListener("resize", check);
+    };
+  });
+
+  const rows: VNode[] = [];
+  for (let i = start; i < end; i++) {
+    const item = items[i]!;
+    const key = keyOf(item);
+    rows.push(<Fragment key={key}>{render(item)}</Fragment>);
+  }
+  return (
+    <>
+      <div ref={top} class="virtual-spacer" aria-hidden="true" style={{ height: `${offsets[start]}px` }} />
+      {rows}
+      <div ref={bottom} class="virtual-spacer" aria-hidden="true" style={{ height: `${offsets[items.length]! - offsets[end]!}px` }} />
+    </>
+  );
+}
+
+/** Rows shown before anything was measured: a few at the end the viewport starts at; the layout pass corrects it. */
+function firstWindow(count: number, atBottom: boolean): Window {
+  const rows = count <= WHOLE_UP_TO ? count : FIRST_ROWS;
+  return atBottom ? { start: count - rows, end: count } : { start: 0, end: rows };
+}
+
+/** The index of the first row whose bottom lies below `y` (offsets are ascending). */
+function firstEndingAfter(offsets: readonly number[], y: number): number {
+  let low = 0;
+  let high = offsets.length - 1;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (offsets[mid + 1]! <= y) low = mid + 1;
+    else high = mid;
+  }
+  return Math.min(low, offsets.length - 2);
+}

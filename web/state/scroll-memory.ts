@@ -1,0 +1,39 @@
+/**
+ * Where the reader left a conversation, kept per browser tab (sessionStorage), so a reload opens it at the same
+ * place instead of the bottom. Nothing here is trusted: a stored value that does not parse is no value.
+ */
+
+/** A scroll position: the timeline's scrollTop, and whether it was at the bottom (then it follows the bottom). */
+export interface ScrollSpot {
+  top: number;
+  atBottom: boolean;
+}
+
+const PREFIX = "od.scroll.";
+
+export function loadScrollSpot(storage: Pick<Storage, "getItem"> | undefined, conversationId: string): ScrollSpot | null {
+  try {
+    const value = JSON.parse(storage?.getItem(PREFIX + conversationId) ?? "null") as Partial<ScrollSpot> | null;
+    if (!value || typeof value.top !== "number" || !Number.isFinite(value.top) || typeof value.atBottom !== "boolean") return null;
+    return { top: Math.max(0, value.top), atBottom: value.atBottom };
+  } catch {
+    return null;
+  }
+}
+
+export function saveScrollSpot(storage: Pick<Storage, "setItem"> | undefined, conversationId: string, spot: ScrollSpot): void {
+  try {
+    storage?.setItem(PREFIX + conversationId, JSON.stringify(spot));
+  } catch {
+    // A full or disabled storage only costs the restore on reload.
+  }
+}
+
+/** The tab's sessionStorage, when the page has one. */
+export function tabStorage(): Storage | undefined {
+  try {
+    return typeof sessionStorage === "undefined" ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+}

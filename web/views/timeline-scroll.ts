@@ -1,0 +1,108 @@
+/**
+ * How the conversation's timeline scrolls: it follows the bottom while the reader is there (a streaming answer
+ * stays in view) and stops following once they scroll away; a reload puts it back where the reader left it. The
+ * windowed lists inside call `changed()` after rows were added or re-measured, which is when following happens.
+ */
+import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import type { Scroller } from "../components/virtual-list.tsx";
+import { loadScrollSpot, saveScrollSpot, tabStorage, type ScrollSpot } from "../state/scroll-memory.ts";
+
+/** Within this many px of the end counts as "at the bottom". */
+const BOTTOM_SLACK_PX = 4;
+/** A scroll this soon after a wheel, key, touch or pointer press is the reader's. */
+const INTENT_MS = 600;
+/** How often, at most, a scroll is written to the tab's storage. */
+const SAVE_EVERY_MS = 250;
+
+interface Follow {
+  conversationId: string | null;
+  /** Keep the bottom in view. */
+  stuck: boolean;
+  /** A saved spot to go back to once the finished turns are in. */
+  restore: ScrollSpot | null;
+  loading: boolean;
+  intentAt: number;
+}
+
+function distanceFromBottom(el: HTMLElement): number {
+  return el.scrollHeight - el.clientHeight - el.scrollTop;
+}
+
+export function useTimelineScroll(conversationId: string | null, rows: number, loading: boolean) {
+  const ref = useRef<HTMLDivElement>(null);
+  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, loading, intentAt: 0 });
+  follow.current.loading = loading;
+
+  const scroller = useMemo<Scroller>(() => {
+    function changed(): void {
+      const el = ref.current;
+      const f = follow.current;
+      if (!el) return;
+      if (f.restore) {
+        if (f.loading || el.scrollHeight - el.clientHeight < f.restore.top - 1) return;
+        el.scrollTop = f.restore.top;
+        f.restore = null;
+        return;
+      }
+      if (f.stuck && distanceFromBottom(el) > BOTTOM_SLACK_PX) el.scrollTop = el.scrollHeight;
+    }
+    return { element: () => ref.current, changed, followsBottom: () => follow.current.stuck && !follow.current.restore };
+  }, []);
+
+  // A newly opened conversation starts where the reader left it, else at the bottom.
+  useLayoutEffect(() => {
+    const f = follow.current;
+    f.conversationId = conversationId;
+    const spot = conversationId ? loadScrollSpot(tabStorage(), conversationId) : null;
+    f.restore = spot && !spot.atBottom ? spot : null;
+    f.stuck = !f.restore;
+    scroller.changed();
+  }, [conversationId]);
+
+  // A new row (a sent message, a new turn) brings the bottom back into view, unless a restore is still pending.
+  useLayoutEffect(() => {
+    if (!follow.current.restore) follow.current.stuck = true;
+    scroller.changed();
+  }, [rows, loading]);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const f = follow.current;
+    const intent = () => (f.intentAt = performance.now());
+    const onScroll = () => {
+      const byReader = performance.now() - f.intentAt < INTENT_MS;
+      if (f.restore) {
+        if (!byReader) return;
+        f.restore = null;
+      }
+      const distance = distanceFromBottom(el);
+      if (distance <= BOTTOM_SLACK_PX) f.stuck = true;
+      // Rows re-measured above the viewport move it a little; only the reader (or a jump of a screen) lets go.
+      else if (byReader || distance > el.clientHeight) f.stuck = false;
+      // Storage writes are synchronous: at most one per SAVE_EVERY_MS while scrolling, and the last one on leaving.
+      if (f.conversationId) unsaved = { conversationId: f.conversationId, spot: { top: el.scrollTop, atBottom: f.stuck } };
+      if (saveTimer === undefined) saveTimer = setTimeout(save, SAVE_EVERY_MS);
+    };
+    let unsaved: { conversationId: string; spot: ScrollSpot } | undefined;
+    let saveTimer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
+      clearTimeout(saveTimer);
+      saveTimer = undefined;
+      if (unsaved) saveScrollSpot(tabStorage(), unsaved.conversationId, unsaved.spot);
+      unsaved = undefined;
+    };
+    const events = ["wheel", "keydown", "pointerdown", "touchmove"] as const;
+    for (const name of events) el.addEventListener(name, intent, { passive: true });
+    el.addEventListener("scroll", onScroll, { passive: true });
+    window.addEventListener("pagehide", save);
+    return () => {
+      if (saveTimer !== undefined) save();
+      for (const name of events) el.removeEventListener(name, intent);
+      el.removeEventListener("scroll", onScroll);
+      window.removeEventListener("pagehide", save);
+    };
+  }, []);
+
+  return { ref, scroller };
+}
