@@ -127,8 +127,8 @@ describe("runs on a host with busybox tools", () => {
       const remotePids = processesWithRunCookie(created.runId);
       expect(await h.service.cancel(created.runId)).toBe(true);
       for await (const event of h.service.events(created.runId)) if (event.type === "end") expect(event).toMatchObject({ status: "canceled" });
-      expect(remotePids.filter(isLivePid)).toEqual([]);
-      expect(processesWithRunCookie(created.runId)).toEqual([]);
+      // A cancel answers while the sweep there may still be going on (it is retried until it finishes).
+      await poll(() => remotePids.filter(isLivePid).length === 0 && processesWithRunCookie(created.runId).length === 0);
     } finally {
       killSurvivors(h.ledgerPath, [created.runId]);
     }
