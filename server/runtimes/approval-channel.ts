@@ -5,6 +5,7 @@
  * run's business (server/runs/approvals.ts), never the transport's.
  */
 import type { ApprovalDecision, ApprovalKind } from "../contracts/approvals.ts";
+import { classifyTool, isRecord } from "./streams/tool-kind.ts";
 
 export type ApprovalQuestion = {
   /** The CLI's own tool name. */
@@ -51,4 +52,16 @@ export function commandPrefixOf(command: string): string | undefined {
   if (!words.length) return undefined;
   const second = words[1];
   return second && /^[\w.:@/-]+$/.test(second) && !second.startsWith("-") ? `${words[0]} ${second}` : words[0];
+}
+
+/** The question about one tool call, from the CLI's tool name and arguments (its kind as tool_use events have it). */
+export function questionForTool(toolName: string, input: unknown, cwd?: string): ApprovalQuestion {
+  const { kind, path } = classifyTool(toolName, input, cwd);
+  const args = isRecord(input) ? input : {};
+  const command = typeof args.command === "string" ? args.command : Array.isArray(args.command) ? args.command.join(" ") : undefined;
+  const url = typeof args.url === "string" ? args.url : undefined;
+  const approvalKind = approvalKindOfTool(kind);
+  const title = (approvalKind === "command" && command) || path || url || command || toolName;
+  const prefix = approvalKind === "command" && command ? commandPrefixOf(command) : undefined;
+  return { toolName, kind: approvalKind, title: title.length > 300 ? `${title.slice(0, 299)}…` : title, input, ...(prefix ? { commandPrefix: prefix } : {}) };
 }

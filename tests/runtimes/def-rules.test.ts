@@ -113,6 +113,14 @@ describe("claude", () => {
   test("restricted mode omits the permission bypass", () => {
     expect(claude.buildArgs("p", [], [], { permissionMode: "restricted" }, ctx())).not.toContain("bypassPermissions");
   });
+  test("ask and read-only: the CLI's default mode with its questions on stdio, never the bypass (issue #37)", () => {
+    for (const permissionMode of ["ask", "read-only"] as const) {
+      expect(claude.buildArgs("p", [], [], { permissionMode }, ctx())).toEqual([
+        "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--permission-prompt-tool", "stdio",
+      ]);
+    }
+    expect(claude.buildArgs("p", [], [], { permissionMode: "bypass" }, ctx())).toContain("bypassPermissions");
+  });
 });
 
 describe("cursor-agent", () => {

@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { ChildStdin } from "../../platform/process.ts";
+import type { AskApproval } from "../approval-channel.ts";
 
 /** The pipes of one spawned agent process. */
 export type TransportIO = {
@@ -71,6 +72,11 @@ export type TransportOptions = {
    * tree has exited (the AMR continuation requires a quiescent predecessor).
    */
   respawn?: () => Promise<TransportIO>;
+  /**
+   * Set for runs in `ask` or `read-only` mode: the agent's permission requests are asked here and answered as it
+   * says. Absent: the transport approves them itself (`bypass`).
+   */
+  askApproval?: AskApproval;
   /** Diagnostics sink (malformed frames, ignored requests, …). */
   log?: (msg: string) => void;
 };
