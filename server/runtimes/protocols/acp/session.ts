@@ -30,6 +30,7 @@ import { modelConfigOption } from "./models.ts";
 import { acpMcpServers, initializeParams, promptBlocks } from "./params.ts";
 import { choosePermissionOption, permissionToolCallId } from "./permission.ts";
 import { PermissionRefusals } from "./permission-refusals.ts";
+import { acpApprovalQuestion, acpOptionFor } from "./ask-permission.ts";
 import { acpUsage } from "./usage.ts";
 import { AcpUpdateMapper } from "./updates.ts";
 
@@ -109,12 +110,25 @@ class AcpRun {
   private onRequest(method: string, params: unknown): unknown {
     if (method !== "session/request_permission") throw RequestHandlerError.methodNotFound(method);
     if (this.cancelled) return { outcome: { outcome: "cancelled" } };
+    if (this.options.askApproval) return this.askPerson(this.options.askApproval, params);
     const choice = choosePermissionOption(params, this.refusals.privilegedRefused);
     if (choice === null) {
       this.abort({ code: CODES.permissionUnanswerable, message: "the agent asked for a permission with no allowing option", retryable: false });
       return { outcome: { outcome: "cancelled" } };
     }
     this.refusals.answered(permissionToolCallId(params), choice);
+    return { outcome: { outcome: "selected", optionId: choice.optionId } };
+  }
+
+  /** An `ask` or `read-only` run: the run's approvals answer; a deny is the offered reject (else a cancelled outcome). */
+  private async askPerson(ask: NonNullable<TransportOptions["askApproval"]>, params: unknown): Promise<unknown> {
+    // The agent is silent while a person decides: that is no stall of its stage.
+    this.watchdog.pause();
+    const answer = await ask(acpApprovalQuestion(params, this.options.cwd)).finally(() => this.watchdog.resume());
+    if (this.cancelled) return { outcome: { outcome: "cancelled" } };
+    const choice = acpOptionFor(params, answer, this.refusals.privilegedRefused);
+    if (!choice) return { outcome: { outcome: "cancelled" } };
+    if (answer.decision !== "deny") this.refusals.answered(permissionToolCallId(params), choice);
     return { outcome: { outcome: "selected", optionId: choice.optionId } };
   }
 
