@@ -10,9 +10,6 @@ export const AgentModelChoice = z.strictObject({
   reasoning: z.string().min(1).optional(),
 });
 
-/** How long a question of an `ask` run waits for a person before it is denied: 10 minutes unless configured. */
-export const DEFAULT_APPROVAL_TIMEOUT_MS = 10 * 60_000;
-
 /** A bounded wait: at least a second (a person has to read the question), at most a day. */
 const ApprovalTimeoutMs = z.number().int().min(1000).max(24 * 60 * 60_000);
 

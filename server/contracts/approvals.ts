@@ -4,17 +4,18 @@
  * file holds the vocabulary they share with the HTTP route that answers a request.
  */
 import { z } from "./zod.ts";
+import { APPROVAL_DECISIONS, PERMISSION_MODES } from "./approval-values.ts";
 
 /**
  * How a run treats its agent's tool calls: `bypass` runs them all (the CLIs' own bypass flags, the default),
  * `ask` forwards each question to a person, `read-only` lets the agent read and think and refuses writes and
  * commands without asking anyone.
  */
-export const PermissionMode = z.enum(["bypass", "ask", "read-only"]);
+export const PermissionMode = z.enum(PERMISSION_MODES);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
 /** An answer: allow this call, allow this tool (or command prefix) for the rest of the run, or refuse it. */
-export const ApprovalDecision = z.enum(["allow_once", "allow_run", "deny"]);
+export const ApprovalDecision = z.enum(APPROVAL_DECISIONS);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
 /** What the call would do, normalised across CLIs, so a person sees "command" the same way for every agent. */
@@ -24,9 +25,6 @@ export type ApprovalKind = z.infer<typeof ApprovalKind>;
 /** Who decided: the person, the `approvalTimeoutMs` clock, or the run's cancel. */
 export const ApprovalResolvedBy = z.enum(["user", "timeout", "cancel"]);
 export type ApprovalResolvedBy = z.infer<typeof ApprovalResolvedBy>;
-
-/** Every decision a request offers, in the order a person sees them. */
-export const APPROVAL_OPTIONS = ApprovalDecision.options;
 
 /** A question of a live run that waits for its answer (`GET /api/runs/:id` → `pendingApprovals`). */
 export const PendingApproval = z.object({

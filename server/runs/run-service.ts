@@ -49,7 +49,7 @@ import { killRunProcessTree } from "./process-tree.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 import { resolveRunPermissionMode } from "./permission-mode.ts";
 import { RunApprovals, type AnswerResult } from "./approvals.ts";
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from "../contracts/app-config.ts";
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from "../contracts/approval-values.ts";
 import type { ApprovalDecision, PermissionMode } from "../contracts/approvals.ts";
 
 /** Characters of a run's answer kept in its message when the disk has no room for all of it. */
