@@ -569,6 +569,7 @@ export class RunService {
               env: this.deps.env,
               // DSH scopes its frames by request id: the run id.
               requestId: live.id,
+              permissionMode: run.permissionMode,
             },
             timeouts: {
               firstOutputMs: this.#timeouts.firstOutputMs(def),

@@ -7,7 +7,7 @@ import type { PermissionMode } from "../contracts/approvals.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef } from "./types.ts";
 
 /** Protocol transports that forward their agent's permission requests to the run (`TransportOptions.askApproval`). */
-const ASKING_PROTOCOLS: ReadonlySet<string> = new Set(["acp-json-rpc"]);
+const ASKING_PROTOCOLS: ReadonlySet<string> = new Set(["acp-json-rpc", "codex-app-server"]);
 
 const ALL_MODES: PermissionMode[] = ["bypass", "ask", "read-only"];
 

@@ -6,6 +6,7 @@
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { ChildStdin } from "../../platform/process.ts";
 import type { AskApproval } from "../approval-channel.ts";
+import type { PermissionMode } from "../../contracts/approvals.ts";
 
 /** The pipes of one spawned agent process. */
 export type TransportIO = {
@@ -77,6 +78,8 @@ export type TransportOptions = {
    * says. Absent: the transport approves them itself (`bypass`).
    */
   askApproval?: AskApproval;
+  /** The run's permission mode, for transports that also set the agent's own policy by it (codex's sandbox). */
+  permissionMode?: PermissionMode;
   /** Diagnostics sink (malformed frames, ignored requests, …). */
   log?: (msg: string) => void;
 };
