@@ -68,3 +68,13 @@ describe("ACP permission requests in ask mode", () => {
     expect(events).toEqual([]);
   });
 });
+
+describe("ACP approval questions", () => {
+  test("a tool call without a kind (claude-code-acp) is classified by the tool its title names", async () => {
+    const { acpApprovalQuestion } = await import("../../../server/runtimes/protocols/acp/ask-permission.ts");
+    const params = { toolCall: { toolCallId: "t1", title: "Write /p/a.txt", rawInput: { file_path: "/p/a.txt", content: "x" } } };
+    expect(acpApprovalQuestion(params, "/p")).toMatchObject({ kind: "edit", title: "Write /p/a.txt" });
+    const command = { toolCall: { toolCallId: "t2", kind: "execute", title: "`npm test`", rawInput: { command: "npm test" } } };
+    expect(acpApprovalQuestion(command, "/p")).toMatchObject({ kind: "command", title: "npm test", commandPrefix: "npm test" });
+  });
+});

@@ -11,9 +11,15 @@ afterEach(async () => {
   for (const run of runs.splice(0)) await run.cleanup();
 });
 
+const fileChangeStarted = {
+  method: "item/started",
+  params: { threadId: "thread-fake-1", item: { type: "fileChange", id: "f1", status: "inProgress", changes: [{ path: "/p/hello.txt", kind: { type: "add" }, diff: "" }] } },
+};
 const turn = [
   { request: { method: "item/commandExecution/requestApproval", params: { threadId: "thread-fake-1", turnId: "turn-fake-1", itemId: "c1", command: "npm test -- -u", cwd: "/p" } } },
-  { request: { method: "item/fileChange/requestApproval", params: { threadId: "thread-fake-1", turnId: "turn-fake-1", itemId: "f1", reason: "write hello.txt" } } },
+  // As codex 0.171 sends it: the request names only the item, whose files came with item/started.
+  { notify: fileChangeStarted },
+  { request: { method: "item/fileChange/requestApproval", params: { threadId: "thread-fake-1", turnId: "turn-fake-1", itemId: "f1", reason: null } } },
   { request: { method: "applyPatchApproval", params: { conversationId: "c", callId: "p1", fileChanges: { "/p/a.txt": {} } } } },
 ];
 
@@ -34,7 +40,7 @@ describe("codex app-server approvals in ask mode", () => {
     expect(threadStart).toMatchObject({ approvalPolicy: "untrusted", sandbox: "workspace-write" });
     expect(questions).toEqual([
       expect.objectContaining({ toolName: "shell", kind: "command", title: "npm test -- -u", commandPrefix: "npm test" }),
-      expect.objectContaining({ toolName: "apply_patch", kind: "edit", title: "write hello.txt" }),
+      expect.objectContaining({ toolName: "apply_patch", kind: "edit", title: "hello.txt" }),
       expect.objectContaining({ toolName: "apply_patch", kind: "edit", title: "a.txt" }),
     ]);
     expect(replies).toEqual([{ decision: "accept" }, { decision: "decline" }, { decision: "approved_for_session" }]);

@@ -5,7 +5,8 @@
  * deny. ACP has no field for a deny's words: the agent only learns the call was rejected.
  */
 import type { ApprovalKind } from "../../../contracts/approvals.ts";
-import { commandPrefixOf, type ApprovalAnswer, type ApprovalQuestion } from "../../approval-channel.ts";
+import { approvalKindOfTool, commandPrefixOf, type ApprovalAnswer, type ApprovalQuestion } from "../../approval-channel.ts";
+import { classifyTool } from "../../streams/tool-kind.ts";
 import { isRecord, relativeToCwd } from "../../streams/tool-kind.ts";
 import type { PermissionChoice } from "./permission.ts";
 
@@ -19,7 +20,9 @@ export function acpApprovalQuestion(params: unknown, cwd: string): ApprovalQuest
   const args = isRecord(input) ? input : {};
   const command = typeof args.command === "string" ? args.command : Array.isArray(args.command) ? args.command.join(" ") : undefined;
   const location = Array.isArray(toolCall.locations) && isRecord(toolCall.locations[0]) ? toolCall.locations[0].path : undefined;
-  const kind = KINDS[acpKind] ?? (typeof toolCall.title === "string" && toolCall.title.startsWith("mcp__") ? "mcp" : "other");
+  // Some agents (claude-code-acp) send the request's tool call without its kind: the title's tool name says it.
+  const titleTool = typeof toolCall.title === "string" ? (toolCall.title.split(/\s/)[0] ?? "") : "";
+  const kind = KINDS[acpKind] ?? approvalKindOfTool(classifyTool(titleTool, input, cwd).kind);
   const title = (kind === "command" && command) || (typeof toolCall.title === "string" && toolCall.title) || (typeof location === "string" && relativeToCwd(location, cwd)) || acpKind;
   const prefix = kind === "command" && command ? commandPrefixOf(command) : undefined;
   // ACP names no tool: its kind stands for it, so allow_run of an edit allows the run's edits.

@@ -24,7 +24,8 @@ export function threadPolicy(options: Pick<TransportOptions, "permissionMode">):
   return null;
 }
 
-export function codexApprovalQuestion(method: string, params: unknown, cwd: string): ApprovalQuestion {
+/** `filesOf`: the files a v2 fileChange item changes, from its earlier notifications (its request names only the item). */
+export function codexApprovalQuestion(method: string, params: unknown, cwd: string, filesOf: (itemId: string) => string[] = () => []): ApprovalQuestion {
   const args = isRecord(params) ? params : {};
   const isCommand = method === "item/commandExecution/requestApproval" || method === "execCommandApproval";
   if (isCommand) {
@@ -32,7 +33,7 @@ export function codexApprovalQuestion(method: string, params: unknown, cwd: stri
     const prefix = command ? commandPrefixOf(command) : undefined;
     return { toolName: "shell", kind: "command", title: command || (typeof args.reason === "string" ? args.reason : "a command"), input: params, ...(prefix ? { commandPrefix: prefix } : {}) };
   }
-  const paths = isRecord(args.fileChanges) ? Object.keys(args.fileChanges) : [];
+  const paths = isRecord(args.fileChanges) ? Object.keys(args.fileChanges) : typeof args.itemId === "string" ? filesOf(args.itemId) : [];
   const reason = typeof args.reason === "string" ? args.reason : undefined;
   const title = paths.length ? paths.map((path) => relativeToCwd(path, cwd)).join(", ") : (reason ?? "a file change");
   return { toolName: "apply_patch", kind: "edit", title, input: params };

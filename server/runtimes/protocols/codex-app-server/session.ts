@@ -62,7 +62,7 @@ class CodexRun {
       onRequest: (method, params) => {
         const { askApproval } = options;
         if (askApproval && isApprovalMethod(method)) {
-          return askApproval(codexApprovalQuestion(method, params, options.cwd)).then((answer) => codexApprovalResponse(method, answer));
+          return askApproval(codexApprovalQuestion(method, params, options.cwd, (itemId) => this.mapper.filesOf(itemId))).then((answer) => codexApprovalResponse(method, answer));
         }
         const answer = APPROVALS[method];
         if (answer === undefined) throw RequestHandlerError.methodNotFound(method);
