@@ -15,11 +15,14 @@ import { createOdSandbox, type OdSandbox } from "./od-sandbox.ts";
 import { installIsCurrent } from "./setup.ts";
 import type { RealCliId } from "./versions.ts";
 
-/** The CLIs whose approvals od forwards. (codex-acp is not here: in its default mode it writes without asking.) */
+/** The CLIs whose approvals od forwards. */
 const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp"];
+/** ACP agents that write without asking in their default mode: their ask runs must fail, never pass as honoured. */
+const UNASKING_CLIS: RealCliId[] = ["codex-acp"];
 const WAIT_MS = 120_000;
 
-for (const cli of ASKING_CLIS) describe(`real ${cli} asks before it acts`, () => {
+for (const cli of [...ASKING_CLIS, ...UNASKING_CLIS]) describe(`real ${cli} in ask and read-only runs`, () => {
+  const asks = ASKING_CLIS.includes(cli);
   let sandbox: OdSandbox;
   let daemon: RunningDaemon;
   let projectId: string;
@@ -82,7 +85,13 @@ afterAll(async () => {
   await sandbox?.dispose();
 });
 
-  test("ask: the Write waits for a person with no file yet; allow_once writes it", async () => {
+  if (!asks) test("ask: an agent that writes without asking fails the run with PERMISSION_MODE_NOT_HONOURED", async () => {
+    const runId = await startRun("unasked.txt", "ask");
+    const summary = await ended(runId);
+    expect(summary).toMatchObject({ status: "failed", errorCode: "PERMISSION_MODE_NOT_HONOURED" });
+  }, WAIT_MS);
+
+  if (asks) test("ask: the Write waits for a person with no file yet; allow_once writes it", async () => {
     const runId = await startRun("allowed.txt", "ask");
     const pending = await pendingOf(runId);
     expect(pending.kind).toBe("edit");
@@ -94,7 +103,7 @@ afterAll(async () => {
     expect(existsSync(join(sandbox.project, "allowed.txt"))).toBe(true);
   }, WAIT_MS);
 
-  test("ask: deny leaves no file and the run still ends", async () => {
+  if (asks) test("ask: deny leaves no file and the run still ends", async () => {
     const runId = await startRun("denied.txt", "ask");
     const pending = await pendingOf(runId);
     expect((await api("POST", `/api/runs/${runId}/approvals/${pending.approvalId}`, { decision: "deny", message: "not now" })).status).toBe(200);
@@ -103,7 +112,7 @@ afterAll(async () => {
     expect(existsSync(join(sandbox.project, "denied.txt"))).toBe(false);
   }, WAIT_MS);
 
-  test("read-only: nothing is written and nobody is asked", async () => {
+  if (asks) test("read-only: nothing is written and nobody is asked", async () => {
     const runId = await startRun("readonly.txt", "read-only");
     const summary = await ended(runId);
     expect(summary.status).toBe("succeeded");

@@ -78,3 +78,29 @@ describe("ACP approval questions", () => {
     expect(acpApprovalQuestion(command, "/p")).toMatchObject({ kind: "command", title: "npm test", commandPrefix: "npm test" });
   });
 });
+
+describe("an ACP agent that acts without asking", () => {
+  const toolCall = { toolCallId: "w9", title: "Writing to quiet.txt", kind: "edit", locations: [{ path: "/tmp/quiet.txt" }] };
+  const unasked = {
+    prompt: [
+      { update: { sessionUpdate: "tool_call", status: "pending", rawInput: { file_path: "/tmp/quiet.txt" }, ...toolCall } },
+      { update: { sessionUpdate: "tool_call_update", status: "completed", content: [{ type: "content", content: { type: "text", text: "Wrote quiet.txt" } }], ...toolCall } },
+      { result: { stopReason: "end_turn" } },
+    ],
+  };
+
+  test("in an ask run its write is a visible error and the run fails (never a silent bypass)", async () => {
+    const run = await runFake("acp-agent", unasked, startAcpTransport, { askApproval: answering({ decision: "allow_once" }).askApproval });
+    runs.push(run);
+    const result = await run.session.result;
+    expect(result.status).toBe("failed");
+    expect(result.error).toMatchObject({ code: "PERMISSION_MODE_NOT_HONOURED", retryable: false });
+    expect((await run.done).filter((event) => event.type === "error").map((event) => event.type === "error" && event.code)).toEqual(["PERMISSION_MODE_NOT_HONOURED", "PERMISSION_MODE_NOT_HONOURED"]);
+  });
+
+  test("in a bypass run the same turn completes", async () => {
+    const run = await runFake("acp-agent", unasked, startAcpTransport, {});
+    runs.push(run);
+    expect((await run.session.result).status).toBe("completed");
+  });
+});
