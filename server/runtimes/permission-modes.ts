@@ -13,6 +13,7 @@ const ALL_MODES: PermissionMode[] = ["bypass", "ask", "read-only"];
 
 export function permissionModesOf(def: RuntimeAgentDef, env: EnvMap): PermissionMode[] {
   if (def.approvalChannel) return [...ALL_MODES];
+  if (def.asksBeforeActing === false) return ["bypass"];
   let format: string;
   try {
     format = resolveDefTransport(def, env).streamFormat;

@@ -151,6 +151,11 @@ export type RuntimeAgentDef = {
    * reads the answers on stdin (`--permission-prompt-tool stdio`). Its runs may then be `ask` or `read-only`.
    */
   approvalChannel?: "claude-control";
+  /**
+   * `false`: a protocol agent that changes files and runs commands in its default mode without asking first (kilo
+   * without a permission config): its runs can only be `bypass`, an `ask` or `read-only` one is refused.
+   */
+  asksBeforeActing?: false;
   supportsImagePaths?: boolean;
   externalMcpInjection?: "claude-mcp-json" | "acp-merge" | "opencode-env-content" | "mimo-env-content";
   mcpDiscovery?: string;
