@@ -35,6 +35,8 @@ export interface CommandIO {
   stdout(text: string): void;
   stderr(text: string): void;
   stdin: AsyncIterable<Uint8Array>;
+  /** Whether a person sits at stdin and stderr (a terminal), who can be asked a question; absent: no. */
+  interactive?: () => boolean;
   env: Record<string, string | undefined>;
   cwd: string;
   /**

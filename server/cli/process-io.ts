@@ -1,5 +1,6 @@
 /** CommandIO backed by the real process: stdio, environment, and SIGINT/SIGTERM as the interrupt. */
 import type { CommandIO } from "./command.ts";
+import { isatty } from "node:tty";
 import { fdWriter } from "./fd-writer.ts";
 
 export function processIO(): CommandIO {
@@ -32,6 +33,7 @@ export function processIO(): CommandIO {
     get stdin() {
       return process.stdin as AsyncIterable<Uint8Array>;
     },
+    interactive: () => isatty(0) && isatty(2),
     env: process.env,
     cwd: process.cwd(),
     get interrupted() {

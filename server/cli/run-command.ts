@@ -13,6 +13,8 @@ import { isDirectory } from "../projects/paths.ts";
 import { isRemoteUrl } from "../remote/location.ts";
 import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
+import { lineReader, terminalApprovals } from "./terminal-approvals.ts";
+import { isPermissionMode, PERMISSION_MODES } from "../contracts/approval-values.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 
 export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSkillFiles">): CommandSpec {
@@ -26,6 +28,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       { name: "conversation", type: "string", valueName: "ID", description: "continue this conversation (its id is in the start event)" },
       { name: "model", type: "string", valueName: "MODEL", description: "model id (default: the agent's own default)" },
       { name: "reasoning", type: "string", valueName: "LEVEL", description: "reasoning / effort level" },
+      { name: "permission-mode", type: "string", valueName: "MODE", description: "bypass (default), ask (each tool call is asked on the terminal: y once, a for this run, n deny), or read-only" },
       { name: "json", type: "boolean", description: "print every run event as one JSON line" },
       { name: "data-dir", type: "string", valueName: "DIR", description: "where od keeps its data (default $OD_DATA_DIR or ~/.od)" },
     ],
@@ -34,6 +37,11 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       const agentId = flags.agent as string | undefined;
       if (!agentId) {
         io.stderr("od: run needs --agent <id> (see `od agents`)\n");
+        return 2;
+      }
+      const permissionMode = flags["permission-mode"] ?? "bypass";
+      if (!isPermissionMode(permissionMode)) {
+        io.stderr(`od: --permission-mode must be one of ${PERMISSION_MODES.join(", ")}\n`);
         return 2;
       }
       const prompt = positionals[0] === "-" ? await readAll(io.stdin) : (positionals[0] ?? "");
@@ -83,6 +91,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
             ...(flags.conversation ? { conversationId: flags.conversation as string } : {}),
             ...(flags.model ? { model: flags.model as string } : {}),
             ...(flags.reasoning ? { reasoning: flags.reasoning as string } : {}),
+            ...(flags["permission-mode"] ? { permissionMode } : {}),
           });
         } catch (error) {
           // A rejected run leaves no trace: the folder becomes a project only once a run of it starts.
@@ -99,10 +108,21 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           services.runs.hurry();
         });
         const printBatch = flags.json ? jsonPrinter(io) : humanPrinter(io);
+        const approve = terminalApprovals({
+          // The prompt came from stdin ("-"): it is no terminal to ask on.
+          ...(io.interactive?.() && positionals[0] !== "-" ? { readLine: lineReader(io.stdin) } : {}),
+          stderr: io.stderr,
+          answer: (approvalId, decision, message) => services.runs.answerApproval(created.runId, approvalId, decision, message),
+        });
         let status: string | undefined;
         // The live log's own events, a batch per wake-up, each batch one write to stdout.
         for await (const batch of services.runs.eventBatches(created.runId)) {
           printBatch(batch);
+          for (const logged of batch) {
+            if (logged.type !== "agent" || !logged.json.includes('"approval_request"')) continue;
+            const event = parseLoggedEvent(logged);
+            if (event.type === "agent" && event.event.type === "approval_request") approve(event.event);
+          }
           const last = batch[batch.length - 1]!;
           if (last.type === "end") status = (parseLoggedEvent(last) as RunEventOf<"end">).status;
         }

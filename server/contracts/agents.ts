@@ -3,6 +3,7 @@
  * the typed diagnostics with their fix actions, and the model options the picker renders.
  */
 import { z } from "./zod.ts";
+import { PermissionMode } from "./approvals.ts";
 
 /** A nested choice (reasoning effort, service tier) attached to a model or an agent. */
 export const RuntimeChoice = z.object({
@@ -121,6 +122,11 @@ export const AgentInfo = z.object({
   docsUrl: z.string().optional(),
   /** Flags found in the CLI's help output (capability key → present). */
   capabilities: z.record(z.string(), z.boolean()),
+  /**
+   * The permission modes a run of this agent can have, from its transport and the flags of the installed version
+   * (absent on entries detected before modes existed: `bypass` only).
+   */
+  permissionModes: z.array(PermissionMode).optional(),
   probeMs: AgentProbeTimings,
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;

@@ -7,6 +7,7 @@
 import { z } from "./zod.ts";
 import { AgentListResponse, RescanRequest } from "./agents.ts";
 import { AppConfigPatch, AppConfigResponse } from "./app-config.ts";
+import { AnswerApprovalRequest, AnswerApprovalResponse } from "./approvals.ts";
 import { ConnectionTestRequest, ConnectionTestResult } from "./connection-test.ts";
 import { HealthResponse } from "./http.ts";
 import { McpConfigResponse, McpQuery, PutMcpRequest } from "./mcp.ts";
@@ -214,7 +215,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     body: { schema: CreateRunRequest, required: true },
     replies: [{ status: 202, json: CreateRunResponse }],
     errors: {
-      400: `${BAD_BODY}, UNKNOWN_AGENT, AGENT_UNAVAILABLE, NO_AGENT_AVAILABLE, INVALID_MODEL, UNKNOWN_MODEL, UNKNOWN_REASONING`,
+      400: `${BAD_BODY}, UNKNOWN_AGENT, AGENT_UNAVAILABLE, NO_AGENT_AVAILABLE, INVALID_MODEL, UNKNOWN_MODEL, UNKNOWN_REASONING, PERMISSION_MODE_UNSUPPORTED`,
       404: `${NO_PROJECT}, CONVERSATION_NOT_FOUND`,
       409: "RUN_IN_PROGRESS",
       502: "REMOTE_UNREACHABLE",
@@ -263,6 +264,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: "POST", path: "/api/runs/:id/cancel", summary: "Cancel a run (every process of it is stopped)", auth: "bearer",
     replies: [{ status: 200, json: CancelRunResponse }], errors: { 404: "NOT_FOUND" },
+  },
+  {
+    method: "POST", path: "/api/runs/:id/approvals/:approvalId", summary: "Answer an approval request of a run in ask mode (allow_once, allow_run or deny with a message)", auth: "bearer",
+    body: { schema: AnswerApprovalRequest, required: true },
+    replies: [{ status: 200, json: AnswerApprovalResponse }],
+    errors: { 400: BAD_BODY, 404: "NOT_FOUND, APPROVAL_NOT_FOUND", 409: "APPROVAL_ALREADY_ANSWERED" },
   },
   {
     method: "POST", path: "/api/runs/:id/input", summary: "Send a message to a running agent mid-turn", auth: "bearer",

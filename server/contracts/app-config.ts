@@ -1,5 +1,6 @@
 /** User preferences the UI and CLI share, persisted in od.db. */
 import { z } from "./zod.ts";
+import { PermissionMode } from "./approvals.ts";
 
 /** An environment variable name as a shell accepts it. */
 export const EnvKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a valid environment variable name");
@@ -8,6 +9,9 @@ export const AgentModelChoice = z.strictObject({
   model: z.string().min(1).optional(),
   reasoning: z.string().min(1).optional(),
 });
+
+/** A bounded wait: at least a second (a person has to read the question), at most a day. */
+const ApprovalTimeoutMs = z.number().int().min(1000).max(24 * 60 * 60_000);
 
 export const Theme = z.enum(["light", "dark", "system"]);
 
@@ -19,6 +23,12 @@ export const AppConfig = z.strictObject({
   /** Extra environment per agent id; reaches only that agent's child process. */
   agentCliEnv: z.record(z.string(), z.record(EnvKey, z.string())).optional(),
   theme: Theme.optional(),
+  /** A run's permission mode when its request names none and its project has no default, per agent id. */
+  agentPermissionModes: z.record(z.string(), PermissionMode).optional(),
+  /** A run's permission mode when its request names none, per project id (wins over the agent's). */
+  projectPermissionModes: z.record(z.string(), PermissionMode).optional(),
+  /** How long an unanswered approval request waits before it is denied (default 10 minutes). */
+  approvalTimeoutMs: ApprovalTimeoutMs.optional(),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 
@@ -31,6 +41,10 @@ export const AppConfigPatch = z.strictObject({
   agentModels: z.record(z.string(), AgentModelChoice.nullable()).optional(),
   agentCliEnv: z.record(z.string(), z.record(EnvKey, z.string()).nullable()).optional(),
   theme: Theme.optional(),
+  agentPermissionModes: z.record(z.string(), PermissionMode.nullable()).optional(),
+  projectPermissionModes: z.record(z.string(), PermissionMode.nullable()).optional(),
+  /** `null` goes back to the default. */
+  approvalTimeoutMs: ApprovalTimeoutMs.nullable().optional(),
 });
 export type AppConfigPatch = z.infer<typeof AppConfigPatch>;
 

@@ -5,6 +5,7 @@
  * relative to the run's cwd, so the UI can show "file written" the same way for every CLI.
  */
 import { z } from "./zod.ts";
+import { ApprovalDecision, ApprovalKind, ApprovalResolvedBy } from "./approvals.ts";
 
 /** What a tool call does, normalised across CLIs (Write/create/write_file/apply_patch add → file_write, …). */
 export const ToolKind = z.enum([
@@ -131,6 +132,30 @@ export const ErrorEvent = z.object({
   terminal: z.boolean().optional(),
 });
 
+/**
+ * The agent asks before it acts (a run in `ask` mode) and waits: answer with
+ * `POST /api/runs/:id/approvals/:approvalId`. Unanswered, it is denied after the app config's `approvalTimeoutMs`.
+ */
+export const ApprovalRequestEvent = z.object({
+  type: z.literal("approval_request"),
+  approvalId: z.string(),
+  /** The CLI's own tool name (Write, Bash, shell, …). */
+  toolName: z.string(),
+  kind: ApprovalKind,
+  /** One line for people: the command, the file, the URL. */
+  title: z.string(),
+  input: z.unknown(),
+  options: z.array(ApprovalDecision),
+});
+
+/** A request was answered, and by whom, so history and replays show who decided what. */
+export const ApprovalResolvedEvent = z.object({
+  type: z.literal("approval_resolved"),
+  approvalId: z.string(),
+  decision: ApprovalDecision,
+  by: ApprovalResolvedBy,
+});
+
 /** A wire record no parser understood, passed through so nothing is lost. */
 export const RawEvent = z.object({ type: z.literal("raw"), line: z.string() });
 
@@ -149,6 +174,8 @@ export const AgentEvent = z.discriminatedUnion("type", [
   ArtifactEvent,
   ErrorEvent,
   RawEvent,
+  ApprovalRequestEvent,
+  ApprovalResolvedEvent,
 ]);
 export type AgentEvent = z.infer<typeof AgentEvent>;
 export type AgentEventType = AgentEvent["type"];

@@ -6,6 +6,7 @@
 import { z } from "./zod.ts";
 import { AgentEvent } from "./events.ts";
 import { PromptText } from "./prompt.ts";
+import { PendingApproval, PermissionMode } from "./approvals.ts";
 
 export const RunStatus = z.enum(["queued", "running", "succeeded", "failed", "canceled"]);
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -31,6 +32,11 @@ export const CreateRunRequest = z.strictObject({
   attachments: z.array(z.string().min(1)).max(10).optional(),
   /** Skills to compose into the prompt (in addition to @-mentions in the message). */
   skillIds: z.array(z.string().min(1)).optional(),
+  /**
+   * How the agent's tool calls are treated; absent → the project's default, else the agent's, else `bypass`.
+   * A mode the agent cannot honour is refused (400 `PERMISSION_MODE_UNSUPPORTED`), never run as `bypass`.
+   */
+  permissionMode: PermissionMode.optional(),
 });
 export type CreateRunRequest = z.infer<typeof CreateRunRequest>;
 
@@ -197,6 +203,8 @@ export const RunSummary = z.object({
   lastEventId: z.number(),
   /** Present only when the run's remote clean-up did not finish with it. */
   cleanup: RunCleanup.optional(),
+  /** Questions of a live run's agent that wait for an answer (`GET /api/runs/:id`; absent on stored summaries). */
+  pendingApprovals: z.array(PendingApproval).optional(),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

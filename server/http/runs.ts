@@ -1,5 +1,6 @@
 /** Runs: start, list, inspect, stream (with exact replay), read as history, page a large answer, cancel, and mid-turn input. */
 import { Elysia } from "elysia";
+import { AnswerApprovalRequest } from "../contracts/approvals.ts";
 import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery, type RunHistoryResponse } from "../contracts/runs.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
@@ -44,6 +45,14 @@ export const runRoutes = (runs: RunService) =>
       requireRun(runs, params.id);
       const wasLive = await runs.cancel(params.id);
       return { ok: true, run: runs.get(params.id), alreadyEnded: !wasLive };
+    })
+    .post("/api/runs/:id/approvals/:approvalId", ({ params, body }) => {
+      requireRun(runs, params.id);
+      const { decision, message } = parseBody(AnswerApprovalRequest, body);
+      const result = runs.answerApproval(params.id, params.approvalId, decision, message);
+      if (result === "unknown") throw new HttpError(404, "APPROVAL_NOT_FOUND", `run ${params.id} has no open approval request ${params.approvalId}`);
+      if (result === "already_answered") throw new HttpError(409, "APPROVAL_ALREADY_ANSWERED", `approval request ${params.approvalId} was already answered`);
+      return { ok: true, approvalId: params.approvalId, decision };
     })
     .post("/api/runs/:id/input", async ({ params, body }) => {
       requireRun(runs, params.id);

@@ -14,6 +14,8 @@ import { stopProcessTree } from "./cancel-ladder.ts";
 import { readPidAllocationMark } from "./pid-allocation.ts";
 import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../remote/remote-launch.ts";
 import { startProtocol } from "./protocols.ts";
+import type { AskApproval } from "../runtimes/approval-channel.ts";
+import { claudeControlAnswerer } from "./stream-approvals.ts";
 import { readWithTurns } from "./stdout-turns.ts";
 import { TextBuffer } from "./text-buffer.ts";
 import { ToolCallLedger } from "./tool-call-ledger.ts";
@@ -44,6 +46,11 @@ export type AttemptInput = {
    * text can be any size, and they stream it where it goes (the folded answer, the artifact spool).
    */
   collectText?: boolean;
+  /**
+   * Set for runs in `ask` or `read-only` mode: the agent's permission questions go here (a protocol transport's
+   * requests, a stream-json CLI's control requests). While one waits for a person, the silence watch is paused.
+   */
+  askApproval?: AskApproval;
 };
 
 export type AttemptOutcome = {
@@ -149,8 +156,18 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   input.signal.addEventListener("abort", onAbort, { once: true });
   if (input.signal.aborted) onAbort();
 
+  const askApproval: AskApproval | undefined = input.askApproval && ((question) => {
+    watchdog.hold();
+    return input.askApproval!(question).finally(() => watchdog.release());
+  });
+  const streamJsonDelivery = invocation.delivery.kind === "stdin-stream-json";
+  const answerControl = askApproval && streamJsonDelivery
+    ? claudeControlAnswerer(askApproval, (line) => (child.stdin!.closed ? Promise.resolve() : child.stdin!.write(line + "\n")), input.cwd)
+    : undefined;
+
   const text = input.collectText ? new TextBuffer() : undefined;
   const handleEvent = (event: AgentEvent) => {
+    if (event.type === "raw" && answerControl?.(event.line)) return;
     if (SUBSTANTIVE.has(event.type)) {
       outcome.sawOutput = true;
       watchdog.sawOutput();
@@ -175,7 +192,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   const activeStdout = readWithTurns(child.stdout, () => watchdog.activity());
   try {
     if (invocation.reader.kind === "protocol") {
-      session = await startProtocol(invocation.reader.format, { stdin: child.stdin!, stdout: activeStdout }, { ...input.transportOptions });
+      session = await startProtocol(invocation.reader.format, { stdin: child.stdin!, stdout: activeStdout }, { ...input.transportOptions, ...(askApproval ? { askApproval } : {}) });
       for await (const event of session.events) handleEvent(event);
       outcome.protocolResult = await session.result;
       if (outcome.protocolResult.sessionId) outcome.sessionId = outcome.protocolResult.sessionId;

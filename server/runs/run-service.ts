@@ -51,6 +51,10 @@ import { killRunProcessTree } from "./process-tree.ts";
 import { earlierCleanupNotices } from "./cleanup-notices.ts";
 import { RemoteCleanups, type RemoteCleanupTimings } from "./remote-cleanups.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
+import { resolveRunPermissionMode } from "./permission-mode.ts";
+import { RunApprovals, type AnswerResult } from "./approvals.ts";
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from "../contracts/approval-values.ts";
+import type { ApprovalDecision, PermissionMode } from "../contracts/approvals.ts";
 
 /** Characters of a run's answer kept in its message when the disk has no room for all of it. */
 const ANSWER_TAIL_WHEN_FULL = 64_000;
@@ -125,6 +129,8 @@ type LiveRun = {
   output?: RunOutputFile;
   /** A write of the run's failed (a full disk): the run is stopped and ends failed with it. */
   storeFailure?: unknown;
+  /** The open questions of an `ask` or `read-only` run (absent for `bypass`). */
+  approvals?: RunApprovals;
 };
 
 export class RunService {
@@ -224,6 +230,7 @@ export class RunService {
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
     this.#validateModel(def, model, reasoning, detected.liveModels(def.id));
+    const permissionMode = resolveRunPermissionMode(def, request.permissionMode, store.appConfig.get(), project.id, this.deps.env);
 
     if (request.conversationId) {
       const conversation = store.conversations.get(request.conversationId);
@@ -252,9 +259,10 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
-    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, history, detected, changes })
+    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected, changes })
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
+        live.approvals?.close();
         await Promise.resolve(live.cleanup?.()).catch(() => undefined);
         live.output?.close();
         this.#live.delete(runId);
@@ -263,8 +271,16 @@ export class RunService {
     return { runId, conversationId };
   }
 
+  /** A run's summary; a live run's lists the approval requests waiting for an answer. */
   get(runId: string): RunSummary | undefined {
-    return this.deps.store.runs.get(runId);
+    const summary = this.deps.store.runs.get(runId);
+    const approvals = this.#live.get(runId)?.approvals;
+    return summary && approvals ? { ...summary, pendingApprovals: approvals.pending() } : summary;
+  }
+
+  /** A person's answer to one approval request of a live run (`unknown` also when the run is not live). */
+  answerApproval(runId: string, approvalId: string, decision: ApprovalDecision, message?: string): AnswerResult {
+    return this.#live.get(runId)?.approvals?.answer(approvalId, decision, message) ?? "unknown";
   }
 
   list(filter: { projectId?: string; conversationId?: string; status?: RunStatus | "active" }): RunSummary[] {
@@ -309,6 +325,7 @@ export class RunService {
     const live = this.#live.get(runId);
     if (!live) return false;
     this.deps.store.runs.markCancelRequested(runId);
+    live.approvals?.close();
     live.abort.abort();
     await live.done;
     return true;
@@ -427,6 +444,10 @@ export class RunService {
       live.log.append(event);
       this.#countForJit();
     };
+    if (run.permissionMode !== "bypass") {
+      const timeoutMs = store.appConfig.get().approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+      live.approvals = new RunApprovals({ mode: run.permissionMode, timeoutMs, emit: (event) => emit({ type: "agent", event }) });
+    }
     // A project on another machine or in a container: the agent runs there, through ssh or docker exec.
     const location = remoteLocationOf(project.path);
     const workDir = location ? location.path : project.path;
@@ -444,6 +465,7 @@ export class RunService {
     let unanswered: RemoteLocation | undefined;
 
     const finish = async (judged: RunEnding, exit: { code: number | null; signal: string | null }) => {
+      live.approvals?.close();
       // A run stopped because its events could not be stored ends with that, whatever the agent did.
       const ending = live.storeFailure === undefined ? judged : storeFailureEnding(live.storeFailure);
       if (ending !== judged) emit({ type: "error", message: ending.reason, error: { code: ending.errorCode!, message: ending.reason } });
@@ -601,6 +623,7 @@ export class RunService {
               env: this.deps.env,
               // DSH scopes its frames by request id: the run id.
               requestId: live.id,
+              permissionMode: run.permissionMode,
             },
             timeouts: {
               firstOutputMs: this.#timeouts.firstOutputMs(def),
@@ -609,6 +632,7 @@ export class RunService {
             },
             signal: live.abort.signal,
             hurry: this.#hurry.signal,
+            ...(live.approvals ? { askApproval: live.approvals.ask.bind(live.approvals) } : {}),
             emit,
             onSpawn: (pid) => store.runs.markRunning(live.id, pid),
           },
@@ -764,6 +788,7 @@ type RunPlan = {
   request: CreateRunRequest;
   model: string | null;
   reasoning: string | null;
+  permissionMode: PermissionMode;
   /** The conversation's turns so far (role and text): the transcript a prompt carries. */
   history: TranscriptTurn[];
   /** What detection found where the run goes: its flags and models shape the invocation. */
@@ -787,7 +812,7 @@ function buildInvocationFor(
     prompt,
     imagePaths: def.supportsImagePaths ? imagePaths : [],
     extraAllowedDirs,
-    options: { model: run.model, reasoning: run.reasoning },
+    options: { model: run.model, reasoning: run.reasoning, permissionMode: run.permissionMode },
     context: { cwd, ...context },
     env,
   });

@@ -8,6 +8,8 @@ export class Watchdog {
   #first: ReturnType<typeof setTimeout> | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
   #fired = false;
+  /** Questions waiting for a person: silence then is the person's, not the agent's, so the idle watch pauses. */
+  #held = 0;
 
   constructor(
     private readonly timeouts: WatchdogTimeouts,
@@ -21,6 +23,7 @@ export class Watchdog {
   activity(): void {
     if (this.#fired || this.timeouts.inactivityMs <= 0) return;
     clearTimeout(this.#idle);
+    if (this.#held > 0) return;
     this.#idle = setTimeout(() => this.#fire("inactivity"), this.timeouts.inactivityMs);
   }
 
@@ -28,6 +31,19 @@ export class Watchdog {
   sawOutput(): void {
     clearTimeout(this.#first);
     this.#first = undefined;
+  }
+
+  /** The agent waits for a person's answer: no watch fires until `release`. */
+  hold(): void {
+    this.#held++;
+    clearTimeout(this.#first);
+    clearTimeout(this.#idle);
+  }
+
+  /** An answer came back: the idle watch starts again from now (the first-output one is not re-armed). */
+  release(): void {
+    this.#held = Math.max(0, this.#held - 1);
+    if (this.#held === 0) this.activity();
   }
 
   dispose(): void {

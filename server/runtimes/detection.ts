@@ -3,6 +3,7 @@
  * version probe, then its help (capabilities), model-discovery, auth and compatibility probes concurrently, and
  * report one AgentInfo. One broken CLI yields one unavailable entry; it never empties the list.
  */
+import { permissionModesOf } from "./permission-modes.ts";
 import { existsSync } from "node:fs";
 import type { AgentDiagnostic, AgentInfo, AgentProbeTimings } from "../contracts/agents.ts";
 import type { LastGoodDetection } from "../contracts/agent-detection.ts";
@@ -92,6 +93,7 @@ export function baseAgentInfo(def: RuntimeAgentDef, env: EnvMap): AgentInfo {
     modelsSource: "fallback",
     streamFormat: transport.streamFormat,
     capabilities: {},
+    permissionModes: permissionModesOf(def, env),
     probeMs: {},
   };
   if (transport.eventParser) info.eventParser = transport.eventParser;

@@ -5,6 +5,7 @@
  */
 import type { RuntimeChoice, RuntimeModelOption } from "../contracts/agents.ts";
 import type { ProbeTimeouts } from "../contracts/probe-timeouts.ts";
+import type { PermissionMode } from "../contracts/approvals.ts";
 
 export type { RuntimeChoice, RuntimeModelOption };
 
@@ -19,8 +20,12 @@ export type RuntimeBuildOptions = {
   reasoning?: string | null;
   /** Service tier (codex `fast`). */
   serviceTier?: string | null;
-  /** `restricted` omits bypass-permission flags (used by connection tests). */
-  permissionMode?: "restricted";
+  /**
+   * `restricted` omits bypass-permission flags (used by connection tests); `ask` and `read-only` use the CLI's own
+   * permission channel (a def that has none is never asked for them: the run is refused first); `bypass` or absent
+   * passes the bypass flags.
+   */
+  permissionMode?: "restricted" | PermissionMode;
 };
 
 /** Facts about the current run and the installed CLI that arg builders may read. */
@@ -141,6 +146,16 @@ export type RuntimeAgentDef = {
   promptViaStdin?: boolean;
   promptViaFile?: boolean;
   promptInputFormat?: "text" | "stream-json";
+  /**
+   * A line CLI that can ask before it acts: `claude-control` prints `can_use_tool` control requests on stdout and
+   * reads the answers on stdin (`--permission-prompt-tool stdio`). Its runs may then be `ask` or `read-only`.
+   */
+  approvalChannel?: "claude-control";
+  /**
+   * `false`: a protocol agent that changes files and runs commands in its default mode without asking first (kilo
+   * without a permission config): its runs can only be `bypass`, an `ask` or `read-only` one is refused.
+   */
+  asksBeforeActing?: false;
   supportsImagePaths?: boolean;
   externalMcpInjection?: "claude-mcp-json" | "acp-merge" | "opencode-env-content" | "mimo-env-content";
   mcpDiscovery?: string;

@@ -175,3 +175,32 @@ describe("od run", () => {
     expect(missing.projects).toEqual([]);
   }, TIMEOUT);
 });
+
+// Issue #37: od run --permission-mode.
+describe("od run --permission-mode", () => {
+  const asking = [
+    { readLine: true },
+    { canUseTool: { tool_name: "Write", input: { file_path: "hello.txt", content: "hi" }, writeFile: { path: "hello.txt", content: "hi" } } },
+    { outFile: join(root, "tests", "fixtures", "claude", "text.jsonl") },
+  ];
+
+  test.concurrent("ask without a terminal denies each request, says so on stderr, and the run still ends", async () => {
+    const { exit, stdout, stderr } = await odRun(["--agent", "claude", "--permission-mode", "ask", "--json", "write hello.txt"], { shim: "claude", steps: asking });
+    expect(exit.code).toBe(0);
+    expect(stderr).toContain("od: denied Write (hello.txt): no terminal to ask on");
+    const events = stdout.trim().split("\n").map((line) => RunEvent.parse(JSON.parse(line)));
+    const agent = events.flatMap((e) => (e.type === "agent" ? [e.event] : []));
+    expect(agent.filter((e) => e.type === "approval_resolved")).toEqual([expect.objectContaining({ decision: "deny", by: "user" })]);
+    expect(agent.find((e) => e.type === "tool_result")).toMatchObject({ isError: true, content: "od run has no terminal to ask on, so this tool call was denied." });
+    expect(events.at(-1)).toMatchObject({ type: "end", status: "succeeded", files: [] });
+  }, TIMEOUT);
+
+  test.concurrent("an unknown mode is a usage error; a mode the agent lacks is refused with its modes", async () => {
+    const bad = await odRun(["--agent", "claude", "--permission-mode", "yolo", "hi"], { shim: "claude", steps: [] });
+    expect(bad.exit.code).toBe(2);
+    expect(bad.stderr).toContain("--permission-mode must be one of bypass, ask, read-only");
+    const unsupported = await odRun(["--agent", "copilot", "--permission-mode", "ask", "hi"], { steps: [] });
+    expect(unsupported.exit.code).toBe(2);
+    expect(unsupported.stderr).toContain("cannot run in 'ask' mode; its modes: bypass");
+  }, TIMEOUT);
+});

@@ -26,6 +26,10 @@
  *   {"hang": true}                  never finish
  *   {"crash": true}                 die by SIGKILL mid-stream
  *   {"exit": code}                  exit now
+ *   {"canUseTool": {"tool_name", "input", "writeFile"?: {"path", "content"}}}
+ *                                   claude's permission round trip: print a `can_use_tool` control_request, wait for
+ *                                   the `control_response` line (recorded in the ledger), write the file only when it
+ *                                   allows, and print the tool's result (the deny message when refused)
  *   {"streamDeltas": {"parts": [...], "intervalMs": n}}
  *                                   one claude stream_event text_delta per part, `intervalMs` apart, then the
  *                                   assistant message carrying their concatenation
@@ -159,6 +163,34 @@ async function streamDeltas(parts: string[], intervalMs: number): Promise<void> 
   await write(JSON.stringify({ type: "assistant", message: { id: "m-deltas", role: "assistant", content: [{ type: "text", text: parts.join("") }] }, session_id: "fake" }));
 }
 
+type CanUseToolStep = { tool_name: string; input: Record<string, unknown>; writeFile?: { path: string; content: string } };
+let controlRequests = 0;
+
+/** Claude's `--permission-prompt-tool stdio` round trip for one tool call. */
+async function canUseTool(step: CanUseToolStep): Promise<void> {
+  const requestId = `req-${++controlRequests}`;
+  const toolUseId = `toolu-perm-${controlRequests}`;
+  await write(JSON.stringify({ type: "assistant", message: { id: `m-perm-${controlRequests}`, role: "assistant", content: [{ type: "tool_use", id: toolUseId, name: step.tool_name, input: step.input }] }, session_id: "fake" }));
+  await write(JSON.stringify({ type: "control_request", request_id: requestId, request: { subtype: "can_use_tool", tool_name: step.tool_name, input: step.input, tool_use_id: toolUseId } }));
+  const next = await stdinReader.next();
+  const line = next.done ? "" : next.value;
+  record({ event: "control-response", line });
+  let response: { behavior?: string; message?: string } = {};
+  try {
+    const parsed = JSON.parse(line);
+    if (parsed.type === "control_response" && parsed.response?.request_id === requestId) response = parsed.response.response ?? {};
+  } catch {
+    // No answer (stdin closed): nothing is allowed.
+  }
+  const allowed = response.behavior === "allow";
+  if (allowed && step.writeFile) {
+    mkdirSync(dirname(resolve(step.writeFile.path)), { recursive: true });
+    writeFileSync(resolve(step.writeFile.path), step.writeFile.content);
+  }
+  const content = allowed ? "done" : (response.message ?? "denied");
+  await write(JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: toolUseId, content, is_error: !allowed }] }, session_id: "fake" }));
+}
+
 async function main(): Promise<void> {
   if (await answerProbe(process.argv.slice(2))) return;
   record({ event: "start" });
@@ -222,6 +254,7 @@ async function main(): Promise<void> {
       record({ event: "orphan", orphanPid: child.pid });
       child.unref();
     }
+    if (step.canUseTool) await canUseTool(step.canUseTool as CanUseToolStep);
     if (step.streamDeltas) {
       const { parts, intervalMs } = step.streamDeltas as { parts: string[]; intervalMs?: number };
       await streamDeltas(parts, intervalMs ?? 0);

@@ -113,6 +113,14 @@ describe("claude", () => {
   test("restricted mode omits the permission bypass", () => {
     expect(claude.buildArgs("p", [], [], { permissionMode: "restricted" }, ctx())).not.toContain("bypassPermissions");
   });
+  test("ask and read-only: the CLI's default mode with its questions on stdio, never the bypass (issue #37)", () => {
+    for (const permissionMode of ["ask", "read-only"] as const) {
+      expect(claude.buildArgs("p", [], [], { permissionMode }, ctx())).toEqual([
+        "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--permission-prompt-tool", "stdio",
+      ]);
+    }
+    expect(claude.buildArgs("p", [], [], { permissionMode: "bypass" }, ctx())).toContain("bypassPermissions");
+  });
 });
 
 describe("cursor-agent", () => {
@@ -145,5 +153,19 @@ describe("prompt-file and argv-prompt defs", () => {
   });
   test("antigravity continues with -c after a prior assistant turn", () => {
     expect(def("antigravity").buildArgs("p", [], [], {}, ctx({ hasPriorAssistantTurn: true, cwd: undefined }))).toEqual(["--print", "-c", "p"]);
+  });
+});
+
+describe("permission modes (issue #37)", () => {
+  test("no def passes a bypass flag in ask or read-only mode: their argv adds nothing to the restricted one but the CLI's own ask channel", async () => {
+    const { AGENT_DEFS } = await import("../../server/runtimes/registry.ts");
+    const context = ctx({ promptFilePath: "/tmp/prompt.md" });
+    for (const d of AGENT_DEFS) {
+      const restricted = new Set(d.buildArgs("p", [], [], { permissionMode: "restricted" }, context));
+      for (const permissionMode of ["ask", "read-only"] as const) {
+        const added = d.buildArgs("p", [], [], { permissionMode }, context).filter((arg) => !restricted.has(arg));
+        expect({ id: d.id, added }).toEqual({ id: d.id, added: d.approvalChannel === "claude-control" ? ["--permission-prompt-tool", "stdio"] : [] });
+      }
+    }
   });
 });

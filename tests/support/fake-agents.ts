@@ -6,6 +6,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileS
 import { join } from "node:path";
 import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
+import type { PermissionMode } from "../../server/contracts/approvals.ts";
 import { RunService, type RunServiceDeps } from "../../server/runs/run-service.ts";
 import { createTextMeter } from "../../server/runs/garbage-pacer.ts";
 import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
@@ -30,7 +31,7 @@ export type RunHarness = {
   ledgerPath: string;
   env: Record<string, string | undefined>;
   /** Start a run and collect all its events until `end`. */
-  run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string; skillIds?: string[]; attachments?: string[] }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
+  run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string; skillIds?: string[]; attachments?: string[]; permissionMode?: PermissionMode }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
   ledger(): Record<string, unknown>[];
   /** Replace the fake's script for the next runs. */
   script(steps: FakeStep[]): void;

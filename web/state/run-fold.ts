@@ -168,6 +168,10 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
     case "raw":
       draft.appendOutput(event.line.endsWith("\n") ? event.line : `${event.line}\n`);
       break;
+    case "approval_request":
+    case "approval_resolved":
+      // Approval cards are drawn elsewhere (not folded into the answer yet).
+      break;
     default:
       unreachable(event);
   }

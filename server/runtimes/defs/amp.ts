@@ -1,6 +1,6 @@
 /** Amp: `amp -x --stream-json` (Claude-compatible stream); its modes are the model choices. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel } from "./shared.ts";
+import { pushModel, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const ampAgentDef: RuntimeAgentDef = {
   id: "amp",
@@ -21,7 +21,7 @@ export const ampAgentDef: RuntimeAgentDef = {
   installCommand: "npm install -g @sourcegraph/amp",
   buildArgs: (_prompt, _images, _extraDirs, options = {}) => {
     const args = ["-x", "--stream-json"];
-    if (options.permissionMode !== "restricted") args.push("--dangerously-allow-all");
+    if (bypassesPermissions(options)) args.push("--dangerously-allow-all");
     pushModel(args, "--mode", options.model);
     return args;
   },

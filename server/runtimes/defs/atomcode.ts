@@ -1,6 +1,6 @@
 /** AtomCode: prompt in a file (`--prompt-file`), auto-approve with `-y`. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { pushModel, withDefaultModel, MULTI_PROVIDER_ENV, bypassesPermissions } from "./shared.ts";
 
 export const atomcodeAgentDef: RuntimeAgentDef = {
   id: "atomcode",
@@ -16,7 +16,7 @@ export const atomcodeAgentDef: RuntimeAgentDef = {
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
     if (!context?.promptFilePath) throw new Error("atomcode needs runtimeContext.promptFilePath");
     const args = ["--prompt-file", context.promptFilePath];
-    if (options.permissionMode !== "restricted") args.push("-y");
+    if (bypassesPermissions(options)) args.push("-y");
     pushModel(args, "--model", options.model);
     return args;
   },

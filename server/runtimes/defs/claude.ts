@@ -1,6 +1,6 @@
 /** Claude Code: `claude -p` with stream-json in and out; the reference adapter. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { capsOf, choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { bypassesPermissions, capsOf, choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
 
 const EFFORTS = choices(["low", "medium", "high", "xhigh", "max"], { withDefault: true });
 
@@ -31,6 +31,7 @@ export const claudeAgentDef: RuntimeAgentDef = {
   streamFormat: "claude-stream-json",
   promptViaStdin: true,
   promptInputFormat: "stream-json",
+  approvalChannel: "claude-control",
   externalMcpInjection: "claude-mcp-json",
   resumesSessionViaCli: true,
   authProbe: { args: ["auth", "status"], timeoutMs: 5000 },
@@ -53,7 +54,10 @@ export const claudeAgentDef: RuntimeAgentDef = {
     const resumeId = resumeIdOf(context);
     if (resumeId) args.push("--resume", resumeId);
     else if (context?.newSessionId) args.push("--session-id", context.newSessionId);
-    if (options.permissionMode !== "restricted") args.push("--permission-mode", "bypassPermissions");
+    if (options.permissionMode === "ask" || options.permissionMode === "read-only") {
+      // The CLI's default mode asks before writes and commands; the questions come to od on stdout (can_use_tool).
+      args.push("--permission-prompt-tool", "stdio");
+    } else if (bypassesPermissions(options)) args.push("--permission-mode", "bypassPermissions");
     return args;
   },
 };

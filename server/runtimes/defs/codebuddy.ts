@@ -1,6 +1,6 @@
 /** CodeBuddy Code: Claude-compatible `-p` stream-json in and out. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { capsOf, pushModel, withDefaultModel } from "./shared.ts";
+import { capsOf, pushModel, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const codebuddyAgentDef: RuntimeAgentDef = {
   id: "codebuddy",
@@ -24,7 +24,7 @@ export const codebuddyAgentDef: RuntimeAgentDef = {
     pushModel(args, "--model", options.model);
     if (caps.mcpConfig !== false && context?.mcpConfigPath) args.push("--mcp-config", context.mcpConfigPath);
     if (extraDirs.length) args.push("--add-dir", ...extraDirs);
-    if (options.permissionMode !== "restricted") args.push("--permission-mode", "bypassPermissions", "-y");
+    if (bypassesPermissions(options)) args.push("--permission-mode", "bypassPermissions", "-y");
     return args;
   },
 };

@@ -5,7 +5,7 @@
  */
 import type { RuntimeAgentDef } from "../types.ts";
 import { versionNumberIn } from "../version-text.ts";
-import { pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
+import { pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const copilotAgentDef: RuntimeAgentDef = {
   id: "copilot",
@@ -28,7 +28,7 @@ export const copilotAgentDef: RuntimeAgentDef = {
   installCommand: "npm install -g @github/copilot",
   buildArgs: (_prompt, _images, extraDirs = [], options = {}, context) => {
     // Without --allow-all-tools a headless run blocks on a tool-approval prompt.
-    const args = options.permissionMode === "restricted" ? [] : ["--allow-all-tools"];
+    const args = !bypassesPermissions(options) ? [] : ["--allow-all-tools"];
     args.push("--output-format", "json");
     pushModel(args, "--model", options.model);
     pushRepeated(args, "--add-dir", extraDirs);

@@ -1,7 +1,7 @@
 /** Cursor Agent: `cursor-agent --print` stream-json with the prompt on stdin. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parseCursorAgentModels } from "../models.ts";
-import { capsOf, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { capsOf, pushModel, resumeIdOf, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const cursorAgentDef: RuntimeAgentDef = {
   id: "cursor-agent",
@@ -29,7 +29,7 @@ export const cursorAgentDef: RuntimeAgentDef = {
   loginCommand: "cursor-agent login",
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
     const args = ["--print", "--output-format", "stream-json", "--stream-partial-output"];
-    if (options.permissionMode !== "restricted") {
+    if (bypassesPermissions(options)) {
       args.push("--force");
       if (capsOf(context).trust) args.push("--trust"); // older builds reject --trust
     }

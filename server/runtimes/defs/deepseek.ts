@@ -1,6 +1,6 @@
 /** DeepSeek TUI: `deepseek exec --auto`, prompt as the last argv element (no stdin sentinel upstream). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel } from "./shared.ts";
+import { pushModel, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const deepseekAgentDef: RuntimeAgentDef = {
   id: "deepseek",
@@ -17,7 +17,7 @@ export const deepseekAgentDef: RuntimeAgentDef = {
   docsUrl: "https://github.com/Hmbown/DeepSeek-TUI/blob/main/docs/INSTALL.md",
   buildArgs: (prompt, _images, _extraDirs, options = {}) => {
     const args = ["exec"];
-    if (options.permissionMode !== "restricted") args.push("--auto");
+    if (bypassesPermissions(options)) args.push("--auto");
     pushModel(args, "--model", options.model);
     args.push(prompt);
     return args;

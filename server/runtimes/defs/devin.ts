@@ -1,6 +1,6 @@
 /** Devin for Terminal over ACP (`devin … acp`). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const devinAgentDef: RuntimeAgentDef = {
   id: "devin",
@@ -18,7 +18,7 @@ export const devinAgentDef: RuntimeAgentDef = {
   installCommand: "curl -fsSL https://cli.devin.ai/install.sh | bash",
   // Headless: no approval prompts, no trust prompt for freshly created project dirs.
   buildArgs: (_prompt, _images, _extraDirs, options = {}) =>
-    options.permissionMode === "restricted"
+    !bypassesPermissions(options)
       ? ["acp"]
       : ["--permission-mode", "dangerous", "--respect-workspace-trust", "false", "acp"],
 };

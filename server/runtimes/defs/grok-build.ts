@@ -1,7 +1,7 @@
 /** Grok Build: prompt in a file (`--prompt-file`), headless approval, specify-style sessions. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parseGrokModels } from "../models.ts";
-import { choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const grokBuildAgentDef: RuntimeAgentDef = {
   id: "grok-build",
@@ -21,7 +21,7 @@ export const grokBuildAgentDef: RuntimeAgentDef = {
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
     if (!context?.promptFilePath) throw new Error("grok-build needs runtimeContext.promptFilePath");
     const args = ["--prompt-file", context.promptFilePath, "--no-plan"];
-    if (options.permissionMode !== "restricted") args.push("--always-approve");
+    if (bypassesPermissions(options)) args.push("--always-approve");
     const resumeId = resumeIdOf(context);
     if (resumeId) args.push("--resume", resumeId);
     else if (context.newSessionId) args.push("--session-id", context.newSessionId);

@@ -21,6 +21,8 @@ export const kiloAgentDef: RuntimeAgentDef = {
   supportsCustomModel: false,
   supportsImagePaths: true,
   streamFormat: "acp-json-rpc",
+  // Without a permission config it writes and runs commands in the project without a session/request_permission.
+  asksBeforeActing: false,
   inheritedEnv: [...MULTI_PROVIDER_ENV, "KILO_API_KEY", "KILOCODE_TOKEN"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   // `kilo acp` (7.7.7) advertises loadSession and replays the saved session on `session/load`.

@@ -1,7 +1,7 @@
 /** OpenCode: `opencode run --format json`, prompt on stdin, permission bypass gated on the help probe. */
 import type { RuntimeAgentDef, RuntimeBuildOptions, RuntimeContext, RuntimeModelOption } from "../types.ts";
 import { parseOpencodeModels } from "../models.ts";
-import { capsOf, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { capsOf, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV, bypassesPermissions } from "./shared.ts";
 
 /** `opencode run --help` flags → capability keys (shared with byok-opencode). */
 export const OPENCODE_CAPABILITY_FLAGS: Record<string, string> = {
@@ -14,7 +14,7 @@ export const OPENCODE_CAPABILITY_FLAGS: Record<string, string> = {
 
 /** Newest bypass the installed build advertises; nothing when it advertises neither. */
 export function opencodePermissionArgs(options: RuntimeBuildOptions, context: RuntimeContext | undefined): string[] {
-  if (options.permissionMode === "restricted") return [];
+  if (!bypassesPermissions(options)) return [];
   const caps = capsOf(context);
   if (caps.skipPermissions) return ["--dangerously-skip-permissions"];
   if (caps.autoApprove) return ["--auto"];

@@ -1,7 +1,7 @@
 /** Qoder CLI: `qodercli -p` stream-json, absolute extra dirs only, one `--attachment` per image. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parseQoderModels } from "../models.ts";
-import { isAbsolutePath, pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
+import { isAbsolutePath, pushModel, pushRepeated, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const qoderAgentDef: RuntimeAgentDef = {
   id: "qoder",
@@ -20,7 +20,7 @@ export const qoderAgentDef: RuntimeAgentDef = {
   buildArgs: (_prompt, imagePaths, extraDirs = [], options = {}, context) => {
     const platform = context?.platform;
     const args = ["-p", "--output-format", "stream-json"];
-    if (options.permissionMode !== "restricted") args.push("--yolo");
+    if (bypassesPermissions(options)) args.push("--yolo");
     if (context?.cwd) args.push("-w", context.cwd);
     pushModel(args, "--model", options.model);
     pushRepeated(args, "--add-dir", extraDirs.filter((dir) => isAbsolutePath(dir, platform)));

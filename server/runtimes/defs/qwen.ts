@@ -4,7 +4,7 @@
  * conversation natively with `-r`.
  */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { pushModel, resumeIdOf, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const qwenAgentDef: RuntimeAgentDef = {
   id: "qwen",
@@ -20,7 +20,7 @@ export const qwenAgentDef: RuntimeAgentDef = {
   installUrl: "https://github.com/QwenLM/qwen-code",
   installCommand: "npm install -g @qwen-code/qwen-code",
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
-    const args = options.permissionMode === "restricted" ? [] : ["--yolo"];
+    const args = !bypassesPermissions(options) ? [] : ["--yolo"];
     args.push("-o", "stream-json");
     pushModel(args, "--model", options.model);
     const resumeId = resumeIdOf(context);

@@ -1,6 +1,6 @@
 /** Helpers shared by the per-CLI defs (not a registered agent). Pure functions only. */
 import { posix, win32 } from "node:path";
-import type { RuntimeChoice, RuntimeContext, RuntimeModelOption } from "../types.ts";
+import type { RuntimeBuildOptions, RuntimeChoice, RuntimeContext, RuntimeModelOption } from "../types.ts";
 
 /** First entry of every model list: pass no model flag and let the CLI's own config decide. */
 export const DEFAULT_MODEL_OPTION: RuntimeModelOption = Object.freeze({ id: "default", label: "Default (CLI config)" });
@@ -113,3 +113,11 @@ export const MULTI_PROVIDER_ENV: readonly string[] = [
   "AWS_SECRET_ACCESS_KEY",
   "AWS_SESSION_TOKEN",
 ];
+
+/**
+ * Whether a run's argv gets the CLI's bypass-permission flag: only in `bypass` mode (the default). `ask` and
+ * `read-only` runs use the CLI's own channel instead, and `restricted` (connection tests) neither.
+ */
+export function bypassesPermissions(options: RuntimeBuildOptions): boolean {
+  return options.permissionMode === undefined || options.permissionMode === "bypass";
+}

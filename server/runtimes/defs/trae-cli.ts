@@ -1,6 +1,6 @@
 /** Trae CLI over ACP (`traecli acp serve --yolo`). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, withDefaultModel, bypassesPermissions } from "./shared.ts";
 
 export const traeCliAgentDef: RuntimeAgentDef = {
   id: "trae-cli",
@@ -16,5 +16,5 @@ export const traeCliAgentDef: RuntimeAgentDef = {
   resumesSessionViaAcpLoad: true,
   docsUrl: "https://www.volcengine.com/docs/86677/2227861?lang=zh",
   buildArgs: (_prompt, _images, _extraDirs, options = {}) =>
-    options.permissionMode === "restricted" ? ["acp", "serve"] : ["acp", "serve", "--yolo"],
+    !bypassesPermissions(options) ? ["acp", "serve"] : ["acp", "serve", "--yolo"],
 };

@@ -20,6 +20,8 @@ export const PROTOCOL_FAILURE_CODES = {
   permissionUnanswerable: "AGENT_PERMISSION_UNANSWERABLE",
   /** The agent refused the permission answer od gave and the tool call never ran. */
   permissionRefused: "AGENT_PERMISSION_REFUSED",
+  /** In an ask or read-only run the agent changed files or ran commands without asking first. */
+  permissionModeNotHonoured: "PERMISSION_MODE_NOT_HONOURED",
   /** The native session could not be resumed (the run service may reseed). */
   resumeFailed: "AGENT_SESSION_RESUME_FAILED",
   /** pi rpc `new_session` with `parentSession` was refused. */

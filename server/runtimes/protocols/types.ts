@@ -5,6 +5,8 @@
  */
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { ChildStdin } from "../../platform/process.ts";
+import type { AskApproval } from "../approval-channel.ts";
+import type { PermissionMode } from "../../contracts/approvals.ts";
 
 /** The pipes of one spawned agent process. */
 export type TransportIO = {
@@ -71,6 +73,13 @@ export type TransportOptions = {
    * tree has exited (the AMR continuation requires a quiescent predecessor).
    */
   respawn?: () => Promise<TransportIO>;
+  /**
+   * Set for runs in `ask` or `read-only` mode: the agent's permission requests are asked here and answered as it
+   * says. Absent: the transport approves them itself (`bypass`).
+   */
+  askApproval?: AskApproval;
+  /** The run's permission mode, for transports that also set the agent's own policy by it (codex's sandbox). */
+  permissionMode?: PermissionMode;
   /** Diagnostics sink (malformed frames, ignored requests, …). */
   log?: (msg: string) => void;
 };

@@ -30,6 +30,8 @@ import { modelConfigOption } from "./models.ts";
 import { acpMcpServers, initializeParams, promptBlocks } from "./params.ts";
 import { choosePermissionOption, permissionToolCallId } from "./permission.ts";
 import { PermissionRefusals } from "./permission-refusals.ts";
+import { acpApprovalQuestion, acpOptionFor } from "./ask-permission.ts";
+import { UnaskedActions } from "./unasked-actions.ts";
 import { acpUsage } from "./usage.ts";
 import { AcpUpdateMapper } from "./updates.ts";
 
@@ -46,6 +48,8 @@ class AcpRun {
   private readonly mapper: AcpUpdateMapper;
   private readonly watchdog: StageWatchdog;
   private readonly refusals = new PermissionRefusals();
+  /** Set in ask and read-only runs: writes and commands the agent made without asking. */
+  private readonly unasked: UnaskedActions | undefined;
   private connection!: JsonRpcConnection;
   private sessionId: string | null = null;
   private durableSessionId: string | null = null;
@@ -62,6 +66,7 @@ class AcpRun {
     private readonly options: TransportOptions,
   ) {
     this.mapper = new AcpUpdateMapper(options.cwd);
+    this.unasked = options.askApproval ? new UnaskedActions() : undefined;
     this.watchdog = new StageWatchdog(timeoutFromEnv(options.env.OD_ACP_STAGE_TIMEOUT_MS, ACP_STAGE_TIMEOUT_MS), (stage) =>
       this.abort({ code: CODES.stageTimeout, message: `ACP agent was silent too long during ${stage}`, retryable: true }),
     );
@@ -102,19 +107,33 @@ class AcpRun {
     }
     if (this.muted) return; // history replayed by session/load
     const mapped = this.mapper.map(params);
-    this.events.push(...mapped.events, ...this.refusals.inspect(mapped.events));
+    this.events.push(...mapped.events, ...this.refusals.inspect(mapped.events), ...(this.unasked?.inspect(mapped.events) ?? []));
     if (mapped.turnEnded && this.options.def.acpTurnEndCompletesPrompt) this.turnEnded?.();
   }
 
   private onRequest(method: string, params: unknown): unknown {
     if (method !== "session/request_permission") throw RequestHandlerError.methodNotFound(method);
     if (this.cancelled) return { outcome: { outcome: "cancelled" } };
+    if (this.options.askApproval) return this.askPerson(this.options.askApproval, params);
     const choice = choosePermissionOption(params, this.refusals.privilegedRefused);
     if (choice === null) {
       this.abort({ code: CODES.permissionUnanswerable, message: "the agent asked for a permission with no allowing option", retryable: false });
       return { outcome: { outcome: "cancelled" } };
     }
     this.refusals.answered(permissionToolCallId(params), choice);
+    return { outcome: { outcome: "selected", optionId: choice.optionId } };
+  }
+
+  /** An `ask` or `read-only` run: the run's approvals answer; a deny is the offered reject (else a cancelled outcome). */
+  private async askPerson(ask: NonNullable<TransportOptions["askApproval"]>, params: unknown): Promise<unknown> {
+    // The agent is silent while a person decides: that is no stall of its stage.
+    this.watchdog.pause();
+    this.unasked?.asked(permissionToolCallId(params));
+    const answer = await ask(acpApprovalQuestion(params, this.options.cwd)).finally(() => this.watchdog.resume());
+    if (this.cancelled) return { outcome: { outcome: "cancelled" } };
+    const choice = acpOptionFor(params, answer, this.refusals.privilegedRefused);
+    if (!choice) return { outcome: { outcome: "cancelled" } };
+    if (answer.decision !== "deny") this.refusals.answered(permissionToolCallId(params), choice);
     return { outcome: { outcome: "selected", optionId: choice.optionId } };
   }
 
@@ -141,6 +160,7 @@ class AcpRun {
       const stopReason = isRecord(promptResult) ? promptResult.stopReason : undefined;
       const status = this.cancelled || stopReason === "cancelled" ? "cancelled" : "completed";
       if (status === "completed") this.failOnUnresolvedRefusals();
+      if (status === "completed") this.failOnUnaskedActions();
       result = { status, ...(this.sessionId ? { sessionId: this.sessionId } : {}) };
     } catch (error) {
       result = this.failureResult(error);
@@ -149,6 +169,14 @@ class AcpRun {
     this.connection.end();
     this.events.close();
     return result;
+  }
+
+  /** An ask or read-only turn in which the agent acted without asking is not a success (see unasked-actions.ts). */
+  private failOnUnaskedActions(): void {
+    const acted = this.unasked?.unasked() ?? [];
+    if (acted.length === 0) return;
+    const message = `the agent acted without asking, so it cannot run in this permission mode: ${acted.join("; ")}`;
+    throw new ProtocolFailureError({ code: CODES.permissionModeNotHonoured, message, retryable: false });
   }
 
   /** A turn that ended while a refused tool call never ran is not a success (see permission-refusals.ts). */

@@ -195,6 +195,13 @@ export class CodexItemMapper {
   }
 
   /** Previews name files relative to the cwd, completions absolute: key rows by the cwd-relative path. */
+  /** The files a fileChange item changes, as far as its notifications have said (for its approval request). */
+  filesOf(itemId: string): string[] {
+    const paths: string[] = [];
+    for (const [key, open] of this.openFiles) if (key.startsWith(`${itemId}:`)) paths.push(open.change.path);
+    return paths;
+  }
+
   private fileKey(itemId: string, path: string): string {
     return `${itemId}:${relativeToCwd(path, this.cwd)}`;
   }

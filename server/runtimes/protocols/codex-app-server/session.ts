@@ -1,7 +1,8 @@
 /**
  * The codex app-server transport (JSON-RPC without the `jsonrpc` field): initialize + initialized, thread/start or
  * thread/resume (unarchiving an archived thread once), turn/start, item notifications mapped until turn/completed,
- * then stdin end (the server exits on EOF). Approvals are accepted; every other server request gets -32601.
+ * then stdin end (the server exits on EOF). Approvals are accepted (or, in an ask / read-only run, asked of the run's
+ * approvals: approvals.ts); every other server request gets -32601.
  * Cancel sends turn/interrupt.
  */
 import type { AgentEvent } from "../../../contracts/events.ts";
@@ -19,6 +20,7 @@ import type { TurnStartParams } from "./generated/v2/TurnStartParams";
 import type { UserInput } from "./generated/v2/UserInput";
 import { CodexItemMapper } from "./items.ts";
 import { supportsPatchStreaming } from "./version.ts";
+import { codexApprovalQuestion, codexApprovalResponse, isApprovalMethod, threadPolicy } from "./approvals.ts";
 
 /** The feature override that turns on `item/fileChange/patchUpdated`. */
 export const PATCH_STREAMING_FEATURE = "features.apply_patch_streaming_events";
@@ -57,7 +59,11 @@ class CodexRun {
         this.events.push({ type: "raw", line: line.slice(0, 4000) });
       },
       onNotification: (method, params) => this.onNotification(method, params),
-      onRequest: (method) => {
+      onRequest: (method, params) => {
+        const { askApproval } = options;
+        if (askApproval && isApprovalMethod(method)) {
+          return askApproval(codexApprovalQuestion(method, params, options.cwd, (itemId) => this.mapper.filesOf(itemId))).then((answer) => codexApprovalResponse(method, answer));
+        }
         const answer = APPROVALS[method];
         if (answer === undefined) throw RequestHandlerError.methodNotFound(method);
         return answer;
@@ -133,6 +139,7 @@ class CodexRun {
       cwd: options.cwd,
       approvalPolicy: "never",
       sandbox: sandboxMode(options.env.OD_CODEX_SANDBOX),
+      ...threadPolicy(options),
       ...(model ? { model } : {}),
       ...(supportsPatchStreaming(userAgent) ? { config: { [PATCH_STREAMING_FEATURE]: true } } : {}),
     };

@@ -5,6 +5,8 @@
 export class StageWatchdog {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private stage: string | null = null;
+  /** Requests of the agent waiting for a person: the agent's silence then is no stall. */
+  private paused = 0;
 
   constructor(
     private readonly timeoutMs: number,
@@ -22,6 +24,19 @@ export class StageWatchdog {
     if (this.stage !== null) this.arm();
   }
 
+  /** A person is answering the agent: no stage times out until `resume`. */
+  pause(): void {
+    this.paused++;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The answer went back: the current stage's timer starts again from now. */
+  resume(): void {
+    this.paused = Math.max(0, this.paused - 1);
+    if (this.paused === 0) this.arm();
+  }
+
   stop(): void {
     this.stage = null;
     if (this.timer) clearTimeout(this.timer);
@@ -31,7 +46,7 @@ export class StageWatchdog {
   private arm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (!(this.timeoutMs > 0) || this.stage === null) return;
+    if (!(this.timeoutMs > 0) || this.stage === null || this.paused > 0) return;
     const stage = this.stage;
     this.timer = setTimeout(() => {
       this.timer = null;

@@ -1,0 +1,52 @@
+/**
+ * Approvals: how a run in `ask` mode forwards each question of its agent ("may I run this command?") to a person and
+ * carries the answer back. The two agent events (`approval_request`, `approval_resolved`) live in events.ts; this
+ * file holds the vocabulary they share with the HTTP route that answers a request.
+ */
+import { z } from "./zod.ts";
+import { APPROVAL_DECISIONS, PERMISSION_MODES } from "./approval-values.ts";
+
+/**
+ * How a run treats its agent's tool calls: `bypass` runs them all (the CLIs' own bypass flags, the default),
+ * `ask` forwards each question to a person, `read-only` lets the agent read and think and refuses writes and
+ * commands without asking anyone.
+ */
+export const PermissionMode = z.enum(PERMISSION_MODES);
+export type PermissionMode = z.infer<typeof PermissionMode>;
+
+/** An answer: allow this call, allow this tool (or command prefix) for the rest of the run, or refuse it. */
+export const ApprovalDecision = z.enum(APPROVAL_DECISIONS);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+/** What the call would do, normalised across CLIs, so a person sees "command" the same way for every agent. */
+export const ApprovalKind = z.enum(["command", "edit", "read", "fetch", "mcp", "other"]);
+export type ApprovalKind = z.infer<typeof ApprovalKind>;
+
+/** Who decided: the person, the `approvalTimeoutMs` clock, or the run's cancel. */
+export const ApprovalResolvedBy = z.enum(["user", "timeout", "cancel"]);
+export type ApprovalResolvedBy = z.infer<typeof ApprovalResolvedBy>;
+
+/** A question of a live run that waits for its answer (`GET /api/runs/:id` → `pendingApprovals`). */
+export const PendingApproval = z.object({
+  approvalId: z.string(),
+  /** The CLI's own tool name (Write, Bash, shell, …). */
+  toolName: z.string(),
+  kind: ApprovalKind,
+  /** One line for people: the command, the file, the URL. */
+  title: z.string(),
+  /** The tool's arguments as the agent sent them. */
+  input: z.unknown(),
+  options: z.array(ApprovalDecision),
+  /** When the agent asked (ms since the epoch). */
+  requestedAt: z.number(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** `POST /api/runs/:id/approvals/:approvalId`: the answer, and for `deny` what the agent is told. */
+export const AnswerApprovalRequest = z.strictObject({
+  decision: ApprovalDecision,
+  message: z.string().max(4000).optional(),
+});
+export type AnswerApprovalRequest = z.infer<typeof AnswerApprovalRequest>;
+
+export const AnswerApprovalResponse = z.object({ ok: z.literal(true), approvalId: z.string(), decision: ApprovalDecision });

@@ -1,0 +1,99 @@
+/**
+ * The one owner of a live run's approval requests: the agent's transport asks (`ask`), the question becomes an
+ * `approval_request` event and waits; a person answers it (`answer`), its timeout denies it, or the run's end denies
+ * every one still open (`close`). Each answer is an `approval_resolved` event saying who decided. `allow_run` is
+ * remembered for the rest of the run: the same tool (or command prefix) is then allowed without asking again.
+ * In `read-only` mode nobody is asked: reads are allowed, everything else is refused with a message for the agent.
+ */
+import type { ApprovalDecision, ApprovalResolvedBy, PendingApproval } from "../contracts/approvals.ts";
+import { APPROVAL_DECISIONS } from "../contracts/approval-values.ts";
+import type { AgentEvent } from "../contracts/events.ts";
+import type { ApprovalAnswer, ApprovalQuestion } from "../runtimes/approval-channel.ts";
+import { newId } from "../store/ids.ts";
+
+/** What a refused call tells the agent, by who refused it (a person's own message wins). */
+const DENIED_BECAUSE: Record<ApprovalResolvedBy, string> = {
+  user: "The user denied this tool call.",
+  timeout: "Nobody answered this approval request in time, so it was denied.",
+  cancel: "The run was canceled, so this tool call was denied.",
+};
+
+export const READ_ONLY_REFUSAL = "This run is read-only: writes, commands and other actions are refused. Read and explain instead.";
+
+export type AnswerResult = "answered" | "unknown" | "already_answered";
+
+type Waiting = { request: PendingApproval; key: string; timer: ReturnType<typeof setTimeout>; settle: (answer: ApprovalAnswer) => void };
+
+export class RunApprovals {
+  readonly #waiting = new Map<string, Waiting>();
+  readonly #answered = new Set<string>();
+  /** Tools (`tool:Write`) and command prefixes (`command:npm test`) a person allowed for the rest of the run. */
+  readonly #allowedForRun = new Set<string>();
+  #closed = false;
+
+  constructor(
+    private readonly options: {
+      mode: "ask" | "read-only";
+      /** How long a request waits for a person before it is denied. */
+      timeoutMs: number;
+      /** Where the run's `approval_request` / `approval_resolved` events go. */
+      emit: (event: AgentEvent) => void;
+    },
+  ) {}
+
+  /** The transport's question; resolves with the answer, whoever gives it. */
+  ask(question: ApprovalQuestion): Promise<ApprovalAnswer> {
+    if (this.options.mode === "read-only") {
+      return Promise.resolve(question.kind === "read" ? { decision: "allow_once" } : { decision: "deny", message: READ_ONLY_REFUSAL });
+    }
+    if (this.#closed) return Promise.resolve({ decision: "deny", message: DENIED_BECAUSE.cancel });
+    const key = question.kind === "command" && question.commandPrefix ? `command:${question.commandPrefix}` : `tool:${question.toolName}`;
+    if (this.#allowedForRun.has(key)) return Promise.resolve({ decision: "allow_run" });
+
+    const request: PendingApproval = {
+      approvalId: newId("appr"),
+      toolName: question.toolName,
+      kind: question.kind,
+      title: question.title,
+      input: question.input,
+      options: [...APPROVAL_DECISIONS],
+      requestedAt: Date.now(),
+    };
+    return new Promise<ApprovalAnswer>((settle) => {
+      const timer = setTimeout(() => this.#resolve(request.approvalId, "deny", undefined, "timeout"), this.options.timeoutMs);
+      this.#waiting.set(request.approvalId, { request, key, timer, settle });
+      const { requestedAt: _, ...wire } = request;
+      this.options.emit({ type: "approval_request", ...wire });
+    });
+  }
+
+  /** A person's answer to one request. */
+  answer(approvalId: string, decision: ApprovalDecision, message?: string): AnswerResult {
+    if (this.#answered.has(approvalId)) return "already_answered";
+    if (!this.#waiting.has(approvalId)) return "unknown";
+    this.#resolve(approvalId, decision, message, "user");
+    return "answered";
+  }
+
+  /** The requests still waiting, oldest first. */
+  pending(): PendingApproval[] {
+    return [...this.#waiting.values()].map((waiting) => waiting.request);
+  }
+
+  /** The run is ending (canceled, finished, failed): deny every open request, and every later one at once. */
+  close(): void {
+    this.#closed = true;
+    for (const approvalId of [...this.#waiting.keys()]) this.#resolve(approvalId, "deny", undefined, "cancel");
+  }
+
+  #resolve(approvalId: string, decision: ApprovalDecision, message: string | undefined, by: ApprovalResolvedBy): void {
+    const waiting = this.#waiting.get(approvalId);
+    if (!waiting) return;
+    clearTimeout(waiting.timer);
+    this.#waiting.delete(approvalId);
+    this.#answered.add(approvalId);
+    if (decision === "allow_run") this.#allowedForRun.add(waiting.key);
+    this.options.emit({ type: "approval_resolved", approvalId, decision, by });
+    waiting.settle(decision === "deny" ? { decision, message: message?.trim() || DENIED_BECAUSE[by] } : { decision });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Issue #37 against real CLIs (the pinned ones, already installed: this file never installs) and the fake model
+ * server, through a real `od serve`: in ask mode the model's write becomes an approval request before any file exists;
+ * allow_once writes it, deny leaves no file and the run still ends; read-only writes nothing and asks nothing.
+ * Claude Code over its control protocol, codex over app-server, Claude Code over ACP (claude-code-acp).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { PendingApproval } from "../../server/contracts/approvals.ts";
+import type { RunSummary } from "../../server/contracts/runs.ts";
+import type { RunningDaemon } from "../support/daemon-process.ts";
+import { createProject, startOdDaemon } from "./od-http.ts";
+import { createOdSandbox, type OdSandbox } from "./od-sandbox.ts";
+import { installIsCurrent } from "./setup.ts";
+import type { RealCliId } from "./versions.ts";
+
+/** The CLIs whose approvals od forwards. */
+const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp"];
+/** ACP agents that write without asking in their default mode: their ask runs must fail, never pass as honoured. */
+const UNASKING_CLIS: RealCliId[] = ["codex-acp"];
+const WAIT_MS = 120_000;
+
+for (const cli of [...ASKING_CLIS, ...UNASKING_CLIS]) describe(`real ${cli} in ask and read-only runs`, () => {
+  const asks = ASKING_CLIS.includes(cli);
+  let sandbox: OdSandbox;
+  let daemon: RunningDaemon;
+  let projectId: string;
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${daemon.origin}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${daemon.token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text ? JSON.parse(text) : null };
+}
+
+async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${daemon.stderr().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function startRun(file: string, permissionMode: "ask" | "read-only"): Promise<string> {
+  const message = `[[od:write path=${file} content="hello from od"]]`;
+  const created = await api("POST", "/api/runs", { projectId, agentId: sandbox.agentId, message, permissionMode });
+  expect(created.status).toBe(202);
+  return created.json.runId as string;
+}
+
+const run = (runId: string) => api("GET", `/api/runs/${runId}`).then((r) => r.json as RunSummary);
+const pendingOf = (runId: string) => until("an approval request", async () => (await run(runId)).pendingApprovals?.[0] as PendingApproval | undefined);
+const ended = (runId: string) => until("the run's end", async () => {
+  const summary = await run(runId);
+  return summary.endedAt !== null ? summary : undefined;
+});
+
+async function agentEventTypes(runId: string): Promise<string[]> {
+  const response = await fetch(`${daemon.origin}/api/runs/${runId}/events`, { headers: { authorization: `Bearer ${daemon.token}` } });
+  const text = await response.text();
+  return [...text.matchAll(/"type":"agent","event":\{"type":"([a-z_]+)"/g)].map((m) => m[1]!);
+}
+
+beforeAll(async () => {
+  if (!installIsCurrent()) throw new Error("the pinned real CLIs are not installed in tests/realcli/.cache (run the real-CLI suite once)");
+  sandbox = await createOdSandbox(cli);
+  daemon = await startOdDaemon(sandbox);
+  projectId = await createProject(daemon, sandbox);
+  // A loaded machine can take longer than one detection pass to probe an adapter: wait until it is available.
+  await until(`${sandbox.agentId} to be detected`, async () => {
+    const { json } = await api("GET", "/api/agents");
+    const agent = (json.agents as { id: string; state: string }[]).find((candidate) => candidate.id === sandbox.agentId);
+    return agent?.state === "available" ? agent : undefined;
+  });
+}, WAIT_MS);
+
+afterAll(async () => {
+  await daemon?.stop();
+  await sandbox?.dispose();
+});
+
+  if (!asks) test("ask: an agent that writes without asking fails the run with PERMISSION_MODE_NOT_HONOURED", async () => {
+    const runId = await startRun("unasked.txt", "ask");
+    const summary = await ended(runId);
+    expect(summary).toMatchObject({ status: "failed", errorCode: "PERMISSION_MODE_NOT_HONOURED" });
+  }, WAIT_MS);
+
+  if (asks) test("ask: the Write waits for a person with no file yet; allow_once writes it", async () => {
+    const runId = await startRun("allowed.txt", "ask");
+    const pending = await pendingOf(runId);
+    expect(pending.kind).toBe("edit");
+    expect(pending.title).toContain("allowed.txt");
+    expect(existsSync(join(sandbox.project, "allowed.txt"))).toBe(false);
+    expect((await api("POST", `/api/runs/${runId}/approvals/${pending.approvalId}`, { decision: "allow_once" })).status).toBe(200);
+    const summary = await ended(runId);
+    expect(summary.status).toBe("succeeded");
+    expect(existsSync(join(sandbox.project, "allowed.txt"))).toBe(true);
+  }, WAIT_MS);
+
+  if (asks) test("ask: deny leaves no file and the run still ends", async () => {
+    const runId = await startRun("denied.txt", "ask");
+    const pending = await pendingOf(runId);
+    expect((await api("POST", `/api/runs/${runId}/approvals/${pending.approvalId}`, { decision: "deny", message: "not now" })).status).toBe(200);
+    const summary = await ended(runId);
+    expect(summary.status).toBe("succeeded");
+    expect(existsSync(join(sandbox.project, "denied.txt"))).toBe(false);
+  }, WAIT_MS);
+
+  if (asks) test("read-only: nothing is written and nobody is asked", async () => {
+    const runId = await startRun("readonly.txt", "read-only");
+    const summary = await ended(runId);
+    expect(summary.status).toBe("succeeded");
+    expect(existsSync(join(sandbox.project, "readonly.txt"))).toBe(false);
+    const types = await agentEventTypes(runId);
+    expect(types).toContain("tool_use");
+    expect(types.filter((type) => type.startsWith("approval_"))).toEqual([]);
+  }, WAIT_MS);
+});
