@@ -27,12 +27,13 @@ export type RemoteCleanupTimings = {
 
 /**
  * How long past the grace a run's end (and so a cancel) waits for its sweep. A location that answers at all answers a
- * sweep within the grace (the TERM wait there) and a session's start, well under a second on an idle machine. Past
- * that the cancel answers and the sweep goes on, recorded as pending (the run says so) until it finishes: on a machine
- * with a load of 15–40 on two cores a session on the shared connection took ~3 s, and a host that is gone kept a
- * cancel waiting the grace plus 30 s before.
+ * sweep within the grace (the TERM wait there) and a session's start, well under a second on an idle machine; on one
+ * with a load of 15–40 on two cores a session on the shared connection took ~3 s, and a sweep that merely took that
+ * long must not count as a location that did not answer (the run would then skip its change snapshot and file check).
+ * Past that the cancel answers and the sweep goes on, recorded as pending. A host that is gone kept a cancel waiting
+ * the grace plus 30 s before.
  */
-export const SWEEP_WAIT_SLACK_MS = 1500;
+export const SWEEP_WAIT_SLACK_MS = 5000;
 
 /** Unfinished clean-ups are retried this often; any command reaching their location retries them sooner. */
 export const DEFAULT_RETRY_EVERY_MS = 60_000;

@@ -476,7 +476,9 @@ export class RunService {
       this.#storingLast(() => store.runChanges.save(live.id, changes.source, changed));
       // Only files that exist after the run are listed; a location that did not answer cannot be asked.
       const place = location ? { location, context: this.#remote } : { dir: project.path };
-      const produced = unanswered ? [...files].sort() : await existingRunFiles(place, files, seenAfter, (message) => emit({ type: "diagnostic", kind: "remote_files", message }));
+      const note = (message: string) => emit({ type: "diagnostic", kind: "remote_files", message });
+      if (unanswered && files.size) note("the project's machine did not answer, so which of the run's files exist there could not be checked; none is listed");
+      const produced = unanswered ? [] : await existingRunFiles(place, files, seenAfter, note);
       live.log.append(endEvent(ending, exit, produced, started));
       this.#storingLast(() => this.#finishRecords(live.id, ending, exit, produced, tally));
       live.output?.close();
