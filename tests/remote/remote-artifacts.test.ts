@@ -1,7 +1,7 @@
 // Issue #21: artifacts read and write remote files. A plain-stream CLI's <artifact> blocks become files in the ssh://
 // project, named there without touching what the folder already holds (an existing file, a symlink whose name
 // differs only in case), and the run's end and artifact events point at them.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
@@ -9,6 +9,10 @@ import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { agentEvents, endOf, fakeCliEnvThere, runHarness } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+
+// Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
+// idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
+setDefaultTimeout(60_000);
 
 let sshd: TestSshd;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // A host whose tools are busybox's (an Alpine image), not GNU's: what needs GNU find, sed and coreutils says so with
 // a typed error instead of answering with a silently empty list, and what can be done with any tools still works.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +16,10 @@ import { agentEvents, endOf, fakeCliEnvThere, processesWithRunCookie, runHarness
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+
+// Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
+// idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
+setDefaultTimeout(60_000);
 
 const BUSYBOX = ["/usr/bin/busybox", "/bin/busybox"].find((path) => existsSync(path));
 let sshd: TestSshd;

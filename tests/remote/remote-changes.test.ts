@@ -1,7 +1,7 @@
 // Issue #21: diffs read remote files. A fake CLI writes, edits and deletes files (hostile names among them) in an
 // ssh:// project — a git work tree and a plain folder — and GET /api/runs/:id/changes gives exactly what the same run
 // gives in the same folder on this machine. The "remote" side is this machine's own sshd.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +14,10 @@ import { startTestApp } from "../support/app.ts";
 import { endOf, fakeCliEnvThere, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+
+// Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
+// idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
+setDefaultTimeout(60_000);
 
 let sshd: TestSshd;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // Issue #21: a run of an ssh:// project gets its skills, MCP config, images and prompt file staged on the remote
 // side, in a private folder of the run's that is gone when the run ends (cancel and od's recovery included). The
 // "remote" side is this machine's own sshd, so the fake CLIs record there what they found at the paths they got.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +17,10 @@ import { agentEvents, endOf, fakeCliEnvThere, runHarness, type FakeStep, type Ru
 import { skillText, writeSkill } from "../support/skill-fixtures.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+
+// Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
+// idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
+setDefaultTimeout(60_000);
 
 let sshd: TestSshd;
 beforeAll(async () => {

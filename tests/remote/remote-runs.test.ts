@@ -2,7 +2,7 @@
 // with a TERM-ignoring grandchild (nothing left on the remote side), a connection dropped mid-run, hostile names,
 // and a client reconnecting to a run's events.
 // The "remote" side is this machine's own sshd, so the fake CLIs and their ledger are visible from here.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RunEvent } from "../../server/contracts/runs.ts";
@@ -15,6 +15,10 @@ import { startTestApp } from "../support/app.ts";
 import { readSse } from "../support/sse.ts";
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
 import { tempDir } from "../support/temp.ts";
+
+// Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
+// idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
+setDefaultTimeout(60_000);
 
 let sshd: TestSshd;
 beforeAll(async () => {
