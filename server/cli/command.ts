@@ -36,7 +36,7 @@ export interface CommandIO {
   stderr(text: string): void;
   stdin: AsyncIterable<Uint8Array>;
   /** Whether a person sits at stdin and stderr (a terminal), who can be asked a question; absent: no. */
-  interactive?: () => boolean;
+  interactive?: () => Promise<boolean>;
   env: Record<string, string | undefined>;
   cwd: string;
   /**

@@ -1,6 +1,5 @@
 /** CommandIO backed by the real process: stdio, environment, and SIGINT/SIGTERM as the interrupt. */
 import type { CommandIO } from "./command.ts";
-import { isatty } from "node:tty";
 import { fdWriter } from "./fd-writer.ts";
 
 export function processIO(): CommandIO {
@@ -33,7 +32,11 @@ export function processIO(): CommandIO {
     get stdin() {
       return process.stdin as AsyncIterable<Uint8Array>;
     },
-    interactive: () => isatty(0) && isatty(2),
+    // node:tty is loaded only when a run asks: the shell and a plain `od run` load no built-in they do not need.
+    interactive: async () => {
+      const { isatty } = await import("node:tty");
+      return isatty(0) && isatty(2);
+    },
     env: process.env,
     cwd: process.cwd(),
     get interrupted() {

@@ -110,7 +110,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         const printBatch = flags.json ? jsonPrinter(io) : humanPrinter(io);
         const approve = terminalApprovals({
           // The prompt came from stdin ("-"): it is no terminal to ask on.
-          ...(io.interactive?.() && positionals[0] !== "-" ? { readLine: lineReader(io.stdin) } : {}),
+          ...(permissionMode === "ask" && positionals[0] !== "-" && (await io.interactive?.()) ? { readLine: lineReader(io.stdin) } : {}),
           stderr: io.stderr,
           answer: (approvalId, decision, message) => services.runs.answerApproval(created.runId, approvalId, decision, message),
         });

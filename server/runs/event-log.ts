@@ -8,7 +8,6 @@
  * so whatever a reader saw is in every later replay, even after a kill -9 of the daemon. Appends made in one turn of
  * the event loop (a chunk of a CLI's output) share one commit, made at the end of that turn.
  */
-import { setImmediate, clearImmediate } from "node:timers";
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
 import { bulkTextPacer } from "./garbage-pacer.ts";
 import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
