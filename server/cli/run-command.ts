@@ -17,6 +17,9 @@ import { lineReader, terminalApprovals } from "./terminal-approvals.ts";
 import { isPermissionMode, PERMISSION_MODES } from "../contracts/approval-values.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 
+/** How long `od run` waits, after its run ended, for a sweep still going on on the project's machine. */
+const REMOTE_SWEEP_WAIT_MS = 30_000;
+
 export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSkillFiles">): CommandSpec {
   return {
     name: "run",
@@ -126,6 +129,9 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           const last = batch[batch.length - 1]!;
           if (last.type === "end") status = (parseLoggedEvent(last) as RunEventOf<"end">).status;
         }
+        // A sweep on the project's machine that outlived the run (a slow host) is let finish: no later od may start
+        // soon to retry it. Its record stays for the next od if it does not.
+        await services.runs.remoteCleanupsSettled(REMOTE_SWEEP_WAIT_MS);
         return status === "succeeded" ? 0 : status === "canceled" ? 130 : 1;
       } finally {
         store.close();

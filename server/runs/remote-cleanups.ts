@@ -86,6 +86,18 @@ export class RemoteCleanups {
     if (this.#retryWhere() > 0) this.#keepRetrying();
   }
 
+  /**
+   * Resolves once every sweep in flight has settled, or after `timeoutMs`: a process about to exit (`od run`) lets a
+   * slow host's sweep finish instead of leaving it to the next od's start.
+   */
+  async settled(timeoutMs: number): Promise<void> {
+    if (!this.#inFlight.size) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([Promise.allSettled([...this.#inFlight.values()]), deadline]);
+    clearTimeout(timer);
+  }
+
   /** Stops listening and retrying; records still unfinished wait for the next start. */
   dispose(): void {
     this.#disposed = true;

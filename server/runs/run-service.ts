@@ -354,6 +354,11 @@ export class RunService {
     this.#hurry.abort();
   }
 
+  /** Waits (at most `timeoutMs`) for remote sweeps still going on after their runs ended (`od run` before it exits). */
+  remoteCleanupsSettled(timeoutMs: number): Promise<void> {
+    return this.#cleanups.settled(timeoutMs);
+  }
+
   /** Cancel every live run (daemon shutdown); resolves when all have ended. */
   async shutdown(): Promise<void> {
     this.#shuttingDown = true;
