@@ -26,22 +26,6 @@ export type ApprovalKind = z.infer<typeof ApprovalKind>;
 export const ApprovalResolvedBy = z.enum(["user", "timeout", "cancel"]);
 export type ApprovalResolvedBy = z.infer<typeof ApprovalResolvedBy>;
 
-/** A question of a live run that waits for its answer (`GET /api/runs/:id` → `pendingApprovals`). */
-export const PendingApproval = z.object({
-  approvalId: z.string(),
-  /** The CLI's own tool name (Write, Bash, shell, …). */
-  toolName: z.string(),
-  kind: ApprovalKind,
-  /** One line for people: the command, the file, the URL. */
-  title: z.string(),
-  /** The tool's arguments as the agent sent them. */
-  input: z.unknown(),
-  options: z.array(ApprovalDecision),
-  /** When the agent asked (ms since the epoch). */
-  requestedAt: z.number(),
-});
-export type PendingApproval = z.infer<typeof PendingApproval>;
-
 /** `POST /api/runs/:id/approvals/:approvalId`: the answer, and for `deny` what the agent is told. */
 export const AnswerApprovalRequest = z.strictObject({
   decision: ApprovalDecision,

@@ -148,6 +148,13 @@ export const ApprovalRequestEvent = z.object({
   options: z.array(ApprovalDecision),
 });
 
+/** A question of a live run that waits for its answer (`GET /api/runs/:id` → `pendingApprovals`): its request event. */
+export const PendingApproval = ApprovalRequestEvent.omit({ type: true }).extend({
+  /** When the agent asked (ms since the epoch). */
+  requestedAt: z.number(),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
 /** A request was answered, and by whom, so history and replays show who decided what. */
 export const ApprovalResolvedEvent = z.object({
   type: z.literal("approval_resolved"),

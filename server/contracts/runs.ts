@@ -4,9 +4,9 @@
  * replay is exact: a reconnecting client gets every event after the id it saw, none twice.
  */
 import { z } from "./zod.ts";
-import { AgentEvent } from "./events.ts";
+import { AgentEvent, PendingApproval } from "./events.ts";
 import { PromptText } from "./prompt.ts";
-import { PendingApproval, PermissionMode } from "./approvals.ts";
+import { PermissionMode } from "./approvals.ts";
 
 export const RunStatus = z.enum(["queued", "running", "succeeded", "failed", "canceled"]);
 export type RunStatus = z.infer<typeof RunStatus>;

@@ -5,7 +5,8 @@
  * remembered for the rest of the run: the same tool (or command prefix) is then allowed without asking again.
  * In `read-only` mode nobody is asked: reads are allowed, everything else is refused with a message for the agent.
  */
-import type { ApprovalDecision, ApprovalResolvedBy, PendingApproval } from "../contracts/approvals.ts";
+import type { ApprovalDecision, ApprovalResolvedBy } from "../contracts/approvals.ts";
+import type { PendingApproval } from "../contracts/events.ts";
 import { APPROVAL_DECISIONS } from "../contracts/approval-values.ts";
 import type { AgentEvent } from "../contracts/events.ts";
 import type { ApprovalAnswer, ApprovalQuestion } from "../runtimes/approval-channel.ts";

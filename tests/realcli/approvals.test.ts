@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { PendingApproval } from "../../server/contracts/approvals.ts";
+import type { PendingApproval } from "../../server/contracts/events.ts";
 import type { RunSummary } from "../../server/contracts/runs.ts";
 import type { RunningDaemon } from "../support/daemon-process.ts";
 import { createProject, startOdDaemon } from "./od-http.ts";
