@@ -9,7 +9,7 @@
  *                                                host's needs no download; the others fetch their Bun runtime)
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { buildOpenApi } from "./build-openapi.ts";
@@ -148,6 +148,9 @@ async function main(): Promise<void> {
   }
   writeFileSync(join(dir, "SHA256SUMS"), sums.join("\n") + "\n");
   console.log(`wrote dist/release/SHA256SUMS (${sums.length} binaries)`);
+  // The installers travel with the release they install from, so `curl -fsSL <release>/install.sh | sh` works.
+  // They are not in SHA256SUMS: it lists what they verify, and a script read through a pipe is checked by nobody.
+  for (const installer of ["install.sh", "install.ps1"]) copyFileSync(join(root, "scripts", installer), join(dir, installer));
 }
 
 if (import.meta.main) await main();

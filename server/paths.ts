@@ -19,7 +19,6 @@ export const dataPaths = (dataDir: string) => ({
   /** Uploads to projects on other machines, one `<project id>/.od/uploads/` each (runs copy them over). */
   remoteUploads: join(dataDir, "remote-uploads"),
   mcp: join(dataDir, "mcp.json"),
-  logs: join(dataDir, "logs"),
   /** Room kept free for a run's last records should the disk fill up (store/disk-space.ts). */
   spaceReserve: join(dataDir, "space-reserve"),
   /** The whole answer text of runs too large for their stored message, one `<run id>.txt` each. */

@@ -28,7 +28,7 @@ async function run(argv: string[], env: Record<string, string>) {
   return { stdout, stderr, code: exit.code };
 }
 
-const hasHostBuild = () => existsSync(join(release, NAME)) && existsSync(join(release, "SHA256SUMS")) && readFileSync(join(release, "SHA256SUMS"), "utf8").includes(`  ${NAME}\n`);
+const hasHostBuild = () => existsSync(join(release, NAME)) && existsSync(join(release, "install.sh")) && existsSync(join(release, "SHA256SUMS")) && readFileSync(join(release, "SHA256SUMS"), "utf8").includes(`  ${NAME}\n`);
 
 const tampered = tempDir("od-release-tampered-");
 let good: Awaited<ReturnType<typeof serveDir>>;
@@ -65,6 +65,17 @@ describe("install.sh", () => {
     expect(result.stdout).toContain(`installed od ${VERSION} as ${dir}/od`);
     expect(result.stdout).toContain(`${dir} is not on your PATH`);
     expect(readdirSync(dir)).toEqual(["od"]);
+    expect((await run([join(dir, "od"), "--version"], { HOME: home.path })).stdout).toContain(VERSION);
+  }, 120_000);
+
+  test("the release carries the installer: piped from it into sh, it installs the same verified od", async () => {
+    using home = tempDir("od-install-");
+    const dir = join(home.path, "piped");
+    expect(readFileSync(join(release, "install.sh"), "utf8")).toBe(readFileSync(SCRIPT, "utf8"));
+    const result = await run(["sh", "-c", `curl -fsSL "${good.url}/install.sh" | sh -s -- --dir "${dir}"`], { HOME: home.path, OD_RELEASE_URL: good.url });
+    expect(result.code).toBe(0);
+    expect(good.requests).toContain("install.sh");
+    expect(result.stdout).toContain(`installed od ${VERSION} as ${dir}/od`);
     expect((await run([join(dir, "od"), "--version"], { HOME: home.path })).stdout).toContain(VERSION);
   }, 120_000);
 
