@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite (`npm test`), the inner loop (`npm run test:fast`: no browser, no real CLIs), or only the
-# real-CLI suite (`npm run test:realcli`).
+# The whole test suite (`npm test`), the inner loop (`npm run test:fast`: no browser, no real CLIs, no sshd or
+# Docker engine), only the remote-project suite (`npm run test:remote`) or only the real-CLI suite
+# (`npm run test:realcli`).
 # Builds the web bundle (tests import dist/), type-checks, runs bun test, and ends with one plain line
 # "N passed, N failed" summed over every bun test process (also written to dist/test-summary.txt for .ci/run).
 # Any failing part fails the whole run.
@@ -11,7 +12,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
-mode=${1:-all}   # all | --fast | --realcli
+mode=${1:-all}   # all | --fast | --remote | --realcli
 
 mkdir -p dist
 summary_file=dist/test-summary.txt
@@ -58,6 +59,29 @@ run_live() {
   "$bin/bun" test --timeout=20000 "$@" 2>&1 | tee "$work/$name.log"
   tally "$work/$name.log" "${PIPESTATUS[0]}" "$name"
 }
+# The inner loop's files, split over two bun test processes that run at once (a machine has two cores at least, and
+# one process keeps one busy): files by size, largest first, dealt alternately, so each shard gets a like share of
+# the slow ones. Each shard's output is shown when it ends, whole, and counted like any other part.
+run_sharded() {
+  local name=$1; shift
+  local -a files=() left=() right=()
+  mapfile -t files < <(ls -S "$@")
+  for i in "${!files[@]}"; do
+    if (( i % 2 == 0 )); then left+=("./${files[$i]}"); else right+=("./${files[$i]}"); fi
+  done
+  "$bin/bun" test --timeout=20000 "${left[@]}" >"$work/$name-1.log" 2>&1 &
+  local first=$!
+  local second_rc=0
+  if [ "${#right[@]}" -gt 0 ]; then "$bin/bun" test --timeout=20000 "${right[@]}" >"$work/$name-2.log" 2>&1 || second_rc=$?; fi
+  wait "$first"
+  local first_rc=$?
+  cat "$work/$name-1.log"
+  tally "$work/$name-1.log" "$first_rc" "$name, first half"
+  if [ "${#right[@]}" -gt 0 ]; then
+    cat "$work/$name-2.log"
+    tally "$work/$name-2.log" "$second_rc" "$name, second half"
+  fi
+}
 # The pinned real CLIs (a no-op while tests/realcli/.cache matches the pins); writes install.status when done.
 # In the background (`all`) only its start and end lines are shown, as they happen (what it installs, where, the
 # size and the time), so they do not scatter through the other suites' output; a failure shows its whole log at
@@ -83,7 +107,12 @@ out=$("$bin/bun" run scripts/build-web.ts 2>&1) || fail_early "web build failed:
 case "$mode" in
   --fast)
     "$bin/tsc" -p . || fail_early "type check failed"
-    run_live unit "--path-ignore-patterns=**/e2e/**" "--path-ignore-patterns=**/realcli/**"
+    mapfile -t inner < <(find tests -name '*.test.ts' -not -path '*/e2e/*' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
+    run_sharded unit "${inner[@]}"
+    ;;
+  --remote)
+    "$bin/tsc" -p . || fail_early "type check failed"
+    run_live remote ./tests/remote
     ;;
   --realcli)
     "$bin/tsc" -p . || fail_early "type check failed"

@@ -25,6 +25,13 @@ case "$1" in
     else echo "real CLIs: failed: npm install of the real CLIs into /x/.cache failed (exit 1): ENOSPC" >&2; fi
     exit "\${INSTALL_RC:-0}" ;;
   test) shift; echo "test $*" >>"$here/calls.log"
+    if [ -n "\${FAST:-}" ]; then
+      # A shard of the inner loop: passes only when the other shard is running at the same time.
+      touch "$here/shard.$$"
+      for _ in $(seq 100); do [ "$(ls "$here"/shard.* | wc -l)" -ge 2 ] && break; sleep 0.1; done
+      if [ "$(ls "$here"/shard.* | wc -l)" -ge 2 ]; then printf ' %s pass\n 0 fail\n' "\${SHARD_PASS:-10}"; else printf ' 0 pass\n 1 fail\n'; exit 1; fi
+      exit 0
+    fi
     case "$*" in
       *./tests/realcli) printf ' %s pass\\n %s fail\\n' "\${REAL_PASS:-45}" "\${REAL_FAIL:-0}"; [ "\${REAL_FAIL:-0}" = 0 ] ;;
       *)
@@ -36,7 +43,7 @@ case "$1" in
 esac
 `;
 
-async function runTestScript(env: Record<string, string>) {
+async function runTestScript(env: Record<string, string>, args: string[] = [], files: string[] = []) {
   const dir = tempDir("od-test-sh-");
   const root = dir.path;
   mkdirSync(join(root, "scripts"));
@@ -46,8 +53,12 @@ async function runTestScript(env: Record<string, string>) {
   writeFileSync(join(root, "node_modules", ".bin", "tsc"), "#!/bin/sh\nexit 0\n");
   for (const tool of ["bun", "tsc"]) chmodSync(join(root, "node_modules", ".bin", tool), 0o755);
   writeFileSync(join(root, "calls.log"), "");
+  for (const file of files) {
+    mkdirSync(join(root, file, ".."), { recursive: true });
+    writeFileSync(join(root, file), `// ${file}\n`.repeat(files.indexOf(file) + 1));
+  }
 
-  const child = await spawnChild({ argv: ["bash", join(root, "scripts", "test.sh")], cwd: root, env: { ...process.env, ...env }, stdin: "ignore", ownProcessGroup: true });
+  const child = await spawnChild({ argv: ["bash", join(root, "scripts", "test.sh"), ...args], cwd: root, env: { ...process.env, ...env }, stdin: "ignore", ownProcessGroup: true });
   const decoder = new TextDecoder();
   let output = "";
   const collect = async (stream: AsyncIterable<Uint8Array>) => {
@@ -94,6 +105,19 @@ describe("scripts/test.sh (npm test)", () => {
     expect(run.calls.filter((call) => call.endsWith("./tests/realcli"))).toEqual([]);
     expect(run.lastLine).toBe("7 passed, 1 failed");
     expect(run.code).toBe(1);
+  }, 60_000);
+
+  test("--fast: the inner loop's files (no browser, real-CLI or remote suites) split over two bun test processes that run at once, both counted", async () => {
+    const files = ["tests/a.test.ts", "tests/e2e/b.test.ts", "tests/realcli/c.test.ts", "tests/remote/d.test.ts", "tests/x/e.test.ts", "tests/f.test.ts", "tests/x/g.test.ts"];
+    const run = await runTestScript({ FAST: "1", SHARD_PASS: "10" }, ["--fast"], files);
+    const shards = run.calls.filter((call) => call.startsWith("test "));
+    expect(shards).toHaveLength(2);
+    const ran = shards.flatMap((call) => call.split(" ").filter((word) => word.endsWith(".test.ts"))).sort();
+    expect(ran).toEqual(["./tests/a.test.ts", "./tests/f.test.ts", "./tests/x/e.test.ts", "./tests/x/g.test.ts"]);
+    expect(shards.every((call) => call.startsWith("test --timeout=20000 "))).toBe(true);
+    expect(run.calls).not.toContain("install");
+    expect(run.lastLine).toBe("20 passed, 0 failed");
+    expect(run.code).toBe(0);
   }, 60_000);
 
   test("a part that counts no test fails the run", async () => {
