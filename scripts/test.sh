@@ -59,28 +59,34 @@ run_live() {
   "$bin/bun" test --timeout=20000 "$@" 2>&1 | tee "$work/$name.log"
   tally "$work/$name.log" "${PIPESTATUS[0]}" "$name"
 }
-# The inner loop's files, split over two bun test processes that run at once (a machine has two cores at least, and
-# one process keeps one busy): files by size, largest first, dealt alternately, so each shard gets a like share of
-# the slow ones. Each shard's output is shown when it ends, whole, and counted like any other part.
-run_sharded() {
-  local name=$1; shift
-  local -a files=() left=() right=()
-  mapfile -t files < <(ls -S "$@")
-  for i in "${!files[@]}"; do
-    if (( i % 2 == 0 )); then left+=("./${files[$i]}"); else right+=("./${files[$i]}"); fi
-  done
-  "$bin/bun" test --timeout=20000 "${left[@]}" >"$work/$name-1.log" 2>&1 &
-  local first=$!
-  local second_rc=0
+# Two bun test processes at once (a machine has two cores at least, and one process keeps one busy), LEFT and RIGHT
+# file lists (each a newline-separated list). Each one's output is shown when it ends, whole, and counted like any other part.
+run_pair() {
+  local name=$1 left_list=$2 right_list=$3
+  local -a left=() right=()
+  mapfile -t left < <(printf '%s' "$left_list" | sed '/^$/d; s#^#./#')
+  mapfile -t right < <(printf '%s' "$right_list" | sed '/^$/d; s#^#./#')
+  if [ "${#left[@]}" -eq 0 ] && [ "${#right[@]}" -eq 0 ]; then echo "no test files ($name)"; failed=$((failed + 1)); status=1; return; fi
+  local first="" first_rc=0 second_rc=0
+  if [ "${#left[@]}" -gt 0 ]; then "$bin/bun" test --timeout=20000 "${left[@]}" >"$work/$name-1.log" 2>&1 & first=$!; fi
   if [ "${#right[@]}" -gt 0 ]; then "$bin/bun" test --timeout=20000 "${right[@]}" >"$work/$name-2.log" 2>&1 || second_rc=$?; fi
-  wait "$first"
-  local first_rc=$?
-  cat "$work/$name-1.log"
-  tally "$work/$name-1.log" "$first_rc" "$name, first half"
+  if [ -n "$first" ]; then
+    wait "$first"; first_rc=$?
+    cat "$work/$name-1.log"
+    tally "$work/$name-1.log" "$first_rc" "$name, first half"
+  fi
   if [ "${#right[@]}" -gt 0 ]; then
     cat "$work/$name-2.log"
     tally "$work/$name-2.log" "$second_rc" "$name, second half"
   fi
+}
+# FILES… split in two: by size, largest first, dealt alternately, so each half gets a like share of the slow ones.
+run_sharded() {
+  local name=$1; shift
+  [ "$#" -eq 0 ] && { run_pair "$name" "" ""; return; }
+  local sorted
+  sorted=$(ls -S -- "$@")
+  run_pair "$name" "$(printf '%s\n' "$sorted" | sed -n 'p;n')" "$(printf '%s\n' "$sorted" | sed -n 'n;p')"
 }
 # The pinned real CLIs (a no-op while tests/realcli/.cache matches the pins); writes install.status when done.
 # In the background (`all`) only its start and end lines are shown, as they happen (what it installs, where, the
@@ -126,7 +132,9 @@ case "$mode" in
     installer=$!
     set +m
     "$bin/tsc" -p . || fail_early "type check failed"
-    run_live main "--path-ignore-patterns=**/realcli/**"
+    # The remote-project files (mostly waiting on sshd and the Docker engine) beside everything else: about even halves.
+    run_pair main "$(find tests/remote -name '*.test.ts' | sort)" \
+      "$(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*' | sort)"
     wait "$installer"
     installed && run_live realcli ./tests/realcli
     ;;

@@ -11,6 +11,7 @@ import { sshControlDir } from "./control-dir.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { locationAnswered } from "./location-contact.ts";
 import { inSessionTurn } from "./session-slots.ts";
+import { noteSessionStart } from "./session-starts.ts";
 import { scriptFraming } from "./script-framing.ts";
 import { remoteShellArgv, type RemoteArgvOptions } from "./transport-argv.ts";
 
@@ -51,8 +52,11 @@ export function isTransportFailure(location: RemoteLocation, code: number | null
   return location.kind === "ssh" ? code === SSH_OWN_FAILURE : code !== 0 && DOCKER_OWN_FAILURE.test(stderr);
 }
 
-/** Killed at `timeoutMs`; at most `maxBytes` of stdout kept (default 1 MiB); `stdin` fed to the script. */
-export type RemoteScriptOptions = { timeoutMs: number; maxBytes?: number; stdin?: Uint8Array | AsyncIterable<Uint8Array> };
+/**
+ * Killed at `timeoutMs`; at most `maxBytes` of stdout kept (default 1 MiB); `stdin` fed to the script; `onStarted`
+ * called when the script first prints (it is running there: the location answered).
+ */
+export type RemoteScriptOptions = { timeoutMs: number; maxBytes?: number; stdin?: Uint8Array | AsyncIterable<Uint8Array>; onStarted?: () => void };
 
 export function runRemoteScript(location: RemoteLocation, script: string, args: readonly string[], context: RemoteContext, options: RemoteScriptOptions): Promise<RemoteExecResult> {
   // Its timeout counts from its start, not from when it began to wait for a turn.
@@ -71,8 +75,15 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
   const maxBytes = options.maxBytes ?? 1024 * 1024;
   const chunks: Uint8Array[] = [];
   let size = 0;
+  const spawnedAt = performance.now();
+  let started = false;
   const stdout = (async () => {
     for await (const chunk of child.stdout) {
+      if (!started) {
+        started = true;
+        noteSessionStart(location, performance.now() - spawnedAt);
+        options.onStarted?.();
+      }
       if (size < maxBytes) chunks.push(chunk);
       size += chunk.byteLength;
       if (size > maxBytes) child.kill("SIGKILL", { group: true });
@@ -96,6 +107,8 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
   }
   await Promise.all([stdout, stderrDone]);
   if (isTransportFailure(location, exit.code, stderr)) return { kind: "unreachable", stderr: stderr.trim() };
+  // A script that printed nothing started no later than it ended.
+  if (!started) noteSessionStart(location, performance.now() - spawnedAt);
   locationAnswered(location);
   const bytes = new Uint8Array(Math.min(size, maxBytes));
   let offset = 0;

@@ -71,11 +71,12 @@ export const SWEEP_SLACK_MS = 30_000;
 
 /**
  * SIGTERM, then SIGKILL after the grace, to every remote process carrying the run cookie; given up after `timeoutMs`
- * (default: the grace plus `SWEEP_SLACK_MS`). Never throws: a location that did not answer is a result.
+ * (default: the grace plus `SWEEP_SLACK_MS`); `onStarted` is called once the sweep runs there. Never throws: a
+ * location that did not answer is a result.
  */
-export async function sweepRemoteRun(location: RemoteLocation, runId: string, graceMs: number, context: RemoteContext, timeoutMs = graceMs + SWEEP_SLACK_MS): Promise<SweepResult> {
+export async function sweepRemoteRun(location: RemoteLocation, runId: string, graceMs: number, context: RemoteContext, timeoutMs = graceMs + SWEEP_SLACK_MS, onStarted?: () => void): Promise<SweepResult> {
   const tenths = String(Math.max(1, Math.ceil(graceMs / 100)));
-  const result = await runRemoteScript(location, SWEEP_SCRIPT, [`${RUN_COOKIE_VAR}=${runId}`, tenths], context, { timeoutMs });
+  const result = await runRemoteScript(location, SWEEP_SCRIPT, [`${RUN_COOKIE_VAR}=${runId}`, tenths], context, { timeoutMs, ...(onStarted ? { onStarted } : {}) });
   if (result.kind === "timeout") return { kind: "unreached", why: `no answer within ${Math.round(timeoutMs / 100) / 10} s` };
   // A container that no longer exists has nothing of the run left running in it.
   if (result.kind === "unreachable" && location.kind === "docker" && NO_SUCH_CONTAINER.test(result.stderr)) return { kind: "swept", pids: [] };

@@ -19,6 +19,8 @@ export const LAUNCH_SCRIPT = ['cd -- "$1" || exit 96', "shift", 'exec "$@"'].joi
  * none is left. Prints each pid it signalled (one per line). Linux /proc with GNU or busybox grep's `-z`.
  */
 export const SWEEP_SCRIPT = [
+  // Said first: the sweep is running there, so the location answered (its waits below may take the grace).
+  'echo started',
   'c=$1; tenths=$2',
   "carriers() { grep -lzxF -- \"$c\" /proc/[0-9]*/environ 2>/dev/null | sed -n 's#^/proc/\\([0-9]*\\)/environ$#\\1#p' | grep -vx \"$$\"; }",
   'pids=$(carriers)',

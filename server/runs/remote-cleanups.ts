@@ -1,8 +1,10 @@
 /**
  * A remote run's clean-up is not forgotten when its location does not answer. At the end of a run (done, cancel,
- * connection lost) the sweep of whatever still carries the run's cookie there gets the grace and a moment more; a
- * location that has not answered by then (a suspended host, a cut network, a paused container) does not hold the run,
- * or a cancel, hostage: the run ends saying its clean-up is pending, and the clean-up is recorded in the store and
+ * connection lost) the sweep of whatever still carries the run's cookie there first has to start there: a location
+ * whose session does not start within a few times what its sessions took lately (session-starts.ts: about a second
+ * for a host that answers in 100 ms, at most 5 s) counts as not answering at once. A sweep that started gets the
+ * grace and a moment more. A location that has not answered (a suspended host, a cut network, a paused container)
+ * does not hold the run, or a cancel, hostage: the run ends saying its clean-up is pending, and the clean-up is recorded in the store and
  * retried — as soon as any command reaches that location again, periodically while any is pending, and on the next
  * start of od — until a sweep reaches it. The record then says when it finished (the run's summary, `cleanup`).
  *
@@ -14,10 +16,13 @@ import { onLocationAnswered } from "../remote/location-contact.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { SWEEP_SLACK_MS, sweepRemoteRun, type RunSweep, type SweepResult } from "../remote/remote-launch.ts";
 import { removeRunStaging } from "../remote/remote-staging.ts";
+import { reachWaitMs } from "../remote/session-starts.ts";
 import type { PendingSweep, PendingSweepsRepo } from "../store/pending-sweeps-repo.ts";
 
 export type RemoteCleanupTimings = {
-  /** How long past the grace a run's end (and so a cancel) waits for its sweep (default: `SWEEP_WAIT_SLACK_MS`). */
+  /** How long a run's end waits for its sweep to start there (default: from the location's recent session starts). */
+  reachWaitMs?: number;
+  /** How long past the grace a run's end (and so a cancel) waits for a sweep that started (default: `SWEEP_WAIT_SLACK_MS`). */
   sweepWaitMs?: number;
   /** How long one sweep waits for the location before it gives up (default: the grace plus `SWEEP_SLACK_MS`). */
   attemptTimeoutMs?: number;
@@ -26,17 +31,17 @@ export type RemoteCleanupTimings = {
 };
 
 /**
- * How long past the grace a run's end (and so a cancel) waits for its sweep. A location that answers at all answers a
- * sweep within the grace (the TERM wait there) and a session's start, well under a second on an idle machine; on one
- * with a load of 15–40 on two cores a session on the shared connection took ~3 s, and a sweep that merely took that
- * long must not count as a location that did not answer (the run would then skip its change snapshot and file check).
- * Past that the cancel answers and the sweep goes on, recorded as pending. A host that is gone kept a cancel waiting
- * the grace plus 30 s before.
+ * How long past the grace a run's end (and so a cancel) waits for a sweep that has started there: its TERM wait takes
+ * the grace, its KILL rounds and its exit a moment more. A location whose sweep did not start is not waited for this
+ * long (`reachWaitMs`). Past that the cancel answers and the sweep goes on, recorded as pending.
  */
 export const SWEEP_WAIT_SLACK_MS = 5000;
 
 /** Unfinished clean-ups are retried this often; any command reaching their location retries them sooner. */
 export const DEFAULT_RETRY_EVERY_MS = 60_000;
+
+/** A sweep under way: its result, and a promise settled once it runs there (the location answered). */
+type InFlightSweep = { result: Promise<SweepResult>; started: Promise<void> };
 
 export type RemoteCleanupDeps = {
   repo: PendingSweepsRepo;
@@ -44,10 +49,12 @@ export type RemoteCleanupDeps = {
   /** The TERM grace a sweep gives the run's processes before it kills them. */
   graceMs: number;
   timings?: RemoteCleanupTimings;
+  /** How a sweep is made there (default `sweepRemoteRun`; tests time it). */
+  sweep?: typeof sweepRemoteRun;
 };
 
 export class RemoteCleanups {
-  readonly #inFlight = new Map<string, Promise<SweepResult>>();
+  readonly #inFlight = new Map<string, InFlightSweep>();
   readonly #stopListening: () => void;
   readonly #attemptTimeoutMs: number;
   readonly #retryEveryMs: number;
@@ -68,12 +75,20 @@ export class RemoteCleanups {
    */
   async sweepAfterRun(runId: string, location: RemoteLocation): Promise<RunSweep> {
     const since = Date.now();
-    const sweep = this.#sweep(runId, location);
+    const { result: sweep, started } = this.#sweepInFlight(runId, location);
+    // First: does the sweep start there at all? A location that is gone answers nothing, so waiting the grace for it
+    // would only keep a cancel waiting.
+    const reachMs = this.deps.timings?.reachWaitMs ?? reachWaitMs(location);
+    const reached = await settledWithin(Promise.race([started.then(() => "started" as const), sweep]), reachMs);
+    if (reached === undefined) {
+      this.#recordPending(runId, location, since, sweep);
+      return { kind: "pending", since, why: `no answer within ${seconds(reachMs)} s` };
+    }
     const waitMs = this.deps.graceMs + this.#sweepWaitMs;
-    const early = await settledWithin(sweep, waitMs);
+    const early = reached === "started" ? await settledWithin(sweep, waitMs) : reached;
     if (early?.kind === "swept") return early;
     this.#recordPending(runId, location, since, sweep);
-    return { kind: "pending", since, why: early?.why ?? `no answer within ${seconds(waitMs)} s` };
+    return { kind: "pending", since, why: early?.why ?? `no answer within ${seconds(reachMs + waitMs)} s` };
   }
 
   /** A run that ended without its sweep (its od process died): recorded as pending, and swept now. */
@@ -94,7 +109,7 @@ export class RemoteCleanups {
     if (!this.#inFlight.size) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([Promise.allSettled([...this.#inFlight.values()]), deadline]);
+    await Promise.race([Promise.allSettled([...this.#inFlight.values()].map((sweep) => sweep.result)), deadline]);
     clearTimeout(timer);
   }
 
@@ -116,9 +131,18 @@ export class RemoteCleanups {
 
   /** The run's sweep in flight, or a new one. */
   #sweep(runId: string, location: RemoteLocation): Promise<SweepResult> {
+    return this.#sweepInFlight(runId, location).result;
+  }
+
+  /** The run's sweep in flight (with when it started there), or a new one. */
+  #sweepInFlight(runId: string, location: RemoteLocation): InFlightSweep {
     const inFlight = this.#inFlight.get(runId);
     if (inFlight) return inFlight;
-    const sweep = sweepRemoteRun(location, runId, this.deps.graceMs, this.deps.context, this.#attemptTimeoutMs).finally(() => this.#inFlight.delete(runId));
+    let markStarted!: () => void;
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
+    const sweepThere = this.deps.sweep ?? sweepRemoteRun;
+    const result = sweepThere(location, runId, this.deps.graceMs, this.deps.context, this.#attemptTimeoutMs, markStarted).finally(() => this.#inFlight.delete(runId));
+    const sweep = { result, started };
     this.#inFlight.set(runId, sweep);
     return sweep;
   }

@@ -35,7 +35,11 @@ const NEVER = 3_600_000;
  * 15–40 on two cores (and a first login ~20 s), so a shorter wait would give up on a host that answers.
  */
 const ATTEMPT_MS = 10_000;
-/** How long past the grace a run's end waits for its sweep: short, so a cancel's answer shows it does not wait longer. */
+/**
+ * How long a run's end waits for its sweep to start there, and past the grace for one that started: short, so a
+ * cancel's answer shows it does not wait longer. (By default the first follows the host's recent session starts,
+ * about a second on a quiet machine: tests/runs/remote-cleanup-waits.test.ts.)
+ */
 const ANSWER_WAIT_MS = 1000;
 
 async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
@@ -61,6 +65,7 @@ async function connect(): Promise<void> {
 }
 
 async function remoteHarness(cleanup: { sweepWaitMs: number; attemptTimeoutMs: number; retryEveryMs: number }) {
+  const timings = { reachWaitMs: ANSWER_WAIT_MS, ...cleanup };
   const h = await runHarness({
     defs: [claude],
     shims: { claude: undefined },
@@ -68,7 +73,7 @@ async function remoteHarness(cleanup: { sweepWaitMs: number; attemptTimeoutMs: n
     timeouts: { cancelGraceMs: 300 },
     projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
     remote: remoteContext(),
-    remoteCleanup: cleanup,
+    remoteCleanup: timings,
     // A loaded machine probes slowly: the run waits for what detection there finds, however long it takes.
     env: { OD_DETECTION_DEADLINE_MS: "0" },
   });

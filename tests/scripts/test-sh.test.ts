@@ -43,7 +43,10 @@ case "$1" in
 esac
 `;
 
-async function runTestScript(env: Record<string, string>, args: string[] = [], files: string[] = []) {
+/** Test files for the stand-in run: two of the main part (so two shards) and one real-CLI file. */
+const DEFAULT_FILES = ["tests/a.test.ts", "tests/remote/c.test.ts", "tests/realcli/r.test.ts"];
+
+async function runTestScript(env: Record<string, string>, args: string[] = [], files: string[] = DEFAULT_FILES) {
   const dir = tempDir("od-test-sh-");
   const root = dir.path;
   mkdirSync(join(root, "scripts"));
@@ -75,15 +78,16 @@ describe("scripts/test.sh (npm test)", () => {
   test("installs the real CLIs while the other suites run, then runs the real-CLI suite; the closing line sums both", async () => {
     const run = await runTestScript({});
     // Every bun test process gets the 20 s per-test limit (bunfig has no such key; bun's default is 5 s).
-    expect([...run.calls].sort()).toEqual(["install", "test --timeout=20000 --path-ignore-patterns=**/realcli/**", "test --timeout=20000 ./tests/realcli"]);
+    // The main part is two processes at once (the remote-project files, and the rest), beside the install.
+    expect([...run.calls].sort()).toEqual(["install", "test --timeout=20000 ./tests/a.test.ts", "test --timeout=20000 ./tests/realcli", "test --timeout=20000 ./tests/remote/c.test.ts"]);
     expect(run.calls.at(-1)).toBe("test --timeout=20000 ./tests/realcli");
-    expect(run.lastLine).toBe("145 passed, 0 failed");
+    expect(run.lastLine).toBe("245 passed, 0 failed");
     expect(run.code).toBe(0);
   }, 60_000);
 
   test("a failing real-CLI suite fails the run, its failures counted", async () => {
     const run = await runTestScript({ REAL_FAIL: "2" });
-    expect(run.lastLine).toBe("145 passed, 2 failed");
+    expect(run.lastLine).toBe("245 passed, 2 failed");
     expect(run.code).toBe(1);
   }, 60_000);
 
@@ -103,7 +107,7 @@ describe("scripts/test.sh (npm test)", () => {
     expect(run.output.indexOf("ENOSPC")).toBeGreaterThanOrEqual(0);
     expect(run.output.indexOf("ENOSPC")).toBeLessThan(run.output.indexOf(" 7 pass"));
     expect(run.calls.filter((call) => call.endsWith("./tests/realcli"))).toEqual([]);
-    expect(run.lastLine).toBe("7 passed, 1 failed");
+    expect(run.lastLine).toBe("14 passed, 1 failed");
     expect(run.code).toBe(1);
   }, 60_000);
 
@@ -122,8 +126,8 @@ describe("scripts/test.sh (npm test)", () => {
 
   test("a part that counts no test fails the run", async () => {
     const run = await runTestScript({ MAIN_PASS: "0" });
-    expect(run.output).toContain("no tests ran (main)");
-    expect(run.lastLine).toBe("45 passed, 1 failed");
+    expect(run.output).toContain("no tests ran (main, first half)");
+    expect(run.lastLine).toBe("45 passed, 2 failed");
     expect(run.code).toBe(1);
   }, 60_000);
 });
