@@ -6,7 +6,7 @@ import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
 import { dataPaths, resolveDataDir } from "../paths.ts";
-import { LocationError, parseLocation, type RemoteLocation } from "../remote/location.ts";
+import { describeLocation, parseMachineLocation, type RemoteLocation } from "../remote/location.ts";
 
 function slowestProbe(agent: AgentInfo): string {
   const entries = Object.entries(agent.probeMs).filter((entry): entry is [string, number] => typeof entry[1] === "number");
@@ -90,16 +90,14 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
     details: "With an id, show one agent in detail. --json prints the AgentInfo array (or object) instead.",
     flags: [
       { name: "json", type: "boolean", description: "Print JSON instead of a table" },
-      { name: "on", type: "string", valueName: "URL", description: "Detect on another machine or in a container: ssh://[user@]host[:port]/path or docker://CONTAINER/path" },
+      { name: "on", type: "string", valueName: "URL", description: "Detect on another machine or in a container: ssh://[user@]host[:port][/path] or docker://CONTAINER[/path]" },
     ],
     positionals: [{ name: "id", description: "Agent id to show in detail", optional: true }],
     async run(args: ParsedArgs, io: CommandIO): Promise<number> {
       let location: RemoteLocation | undefined;
       if (typeof args.flags.on === "string") {
         try {
-          const parsed = parseLocation(args.flags.on);
-          if (parsed.kind === "local") throw new LocationError("--on needs ssh://[user@]host[:port]/path or docker://CONTAINER/path");
-          location = parsed;
+          location = parseMachineLocation(args.flags.on);
         } catch (error) {
           io.stderr(`od agents: ${(error as Error).message}\n`);
           return 2;
@@ -125,6 +123,12 @@ async function printAgents(catalog: AgentCatalog, args: ParsedArgs, io: CommandI
     return 2;
   }
   const agents = location ? await catalog.detectOn(location) : await catalog.list();
+  // A machine that could not be reached has nothing to list: one line that says so and why, not a row per agent.
+  const unreached = location ? unreachedReason(agents) : undefined;
+  if (location && unreached !== undefined) {
+    io.stderr(`od agents: cannot reach ${describeLocation(location)}${unreached ? `: ${unreached}` : ""}\n`);
+    return 1;
+  }
   if (id !== undefined) {
     const agent = agents.find((entry) => entry.id === id) as AgentInfo;
     io.stdout(json ? `${JSON.stringify(agent, null, 2)}\n` : formatAgentDetail(agent));
@@ -168,4 +172,10 @@ async function readAgentCliEnv(database: string, openSqlite: SqliteOpener): Prom
   } catch {
     return {};
   }
+}
+
+/** Why no agent could be probed there (every one carries the location's `remote-unreachable` diagnostic), else undefined. */
+function unreachedReason(agents: readonly AgentInfo[]): string | undefined {
+  if (!agents.length || !agents.every((agent) => agent.diagnostics[0]?.reason === "remote-unreachable")) return undefined;
+  return agents[0]!.diagnostics[0]!.detail ?? "";
 }

@@ -9,7 +9,7 @@ import { Elysia, sse } from "elysia";
 import { RescanRequest, type AgentListResponse } from "../contracts/agents.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { HttpError, parseBody } from "./errors.ts";
-import { LocationError, parseLocation, type RemoteLocation } from "../remote/location.ts";
+import { LocationError, parseMachineLocation, type RemoteLocation } from "../remote/location.ts";
 
 function listBody(catalog: AgentCatalog, agents: AgentListResponse["agents"]): AgentListResponse {
   return catalog.profileDiagnostics.length ? { agents, profileDiagnostics: [...catalog.profileDiagnostics] } : { agents };
@@ -35,16 +35,14 @@ async function* streamAgents(catalog: AgentCatalog, maxAgeMs: number, signal: Ab
   }
 }
 
-/** `?location=` as a remote location, or a 400. */
+/** `?location=` as a machine or container (its folder optional), or a 400. */
 function remoteLocationQuery(text: string): RemoteLocation {
   try {
-    const location = parseLocation(text);
-    if (location.kind !== "local") return location;
+    return parseMachineLocation(text);
   } catch (error) {
     if (!(error instanceof LocationError)) throw error;
     throw new HttpError(400, "INVALID_LOCATION", error.message);
   }
-  throw new HttpError(400, "INVALID_LOCATION", "location must be ssh://[user@]host[:port]/path or docker://CONTAINER/path");
 }
 
 /** Routes over one in-process catalog. */

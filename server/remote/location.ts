@@ -50,6 +50,16 @@ export function parseLocation(text: string): ProjectLocation {
   throw new LocationError(`expected ssh://[user@]host[:port]/absolute/path or docker://CONTAINER/absolute/path, got ${JSON.stringify(text)}`);
 }
 
+/**
+ * A machine or container to look at (`od agents --on`, `GET /api/agents?location=`): a location URL, or one without a
+ * folder (`ssh://[user@]host[:port]`, `docker://CONTAINER`), which is taken as its root. A local path is no machine.
+ */
+export function parseMachineLocation(text: string): RemoteLocation {
+  const location = parseLocation(/^(?:ssh|docker):\/\/[^/]*$/i.test(text) ? `${text}/` : text);
+  if (location.kind === "local") throw new LocationError("expected ssh://[user@]host[:port][/path] or docker://CONTAINER[/path]");
+  return location;
+}
+
 /** The canonical text of a location (what od stores as the project's path). */
 export function formatLocation(location: ProjectLocation): string {
   if (location.kind === "local") return location.path;

@@ -47,6 +47,22 @@ export function clientEnv(env: Record<string, string | undefined>): Record<strin
   return rest;
 }
 
+/**
+ * Every command od runs there is `sh -s` (fed its script on stdin). Without a `sh` on that side's PATH the client
+ * exits 126/127 with the runtime's or the login shell's words (docker puts them on stdout): said plainly instead, since
+ * "exit 126" or "the agent could not be started" would send a person looking in the wrong place.
+ */
+const NO_SHELL = /exec: "?sh"?: (?:executable file not found|not found)|\bsh: (?:command )?not found|command not found: sh\b|unknown command:? '?sh\b/i;
+
+/** What to tell a person when the location has no `sh` for od's commands, else undefined. */
+export function missingShell(location: RemoteLocation, code: number | null, output: string): string | undefined {
+  if (code !== 126 && code !== 127) return undefined;
+  if (!NO_SHELL.test(output)) return undefined;
+  return location.kind === "docker"
+    ? `there is no sh in container ${location.container} (od runs its commands there with sh; use an image that has /bin/sh)`
+    : `there is no sh on ${describeLocation(location)}'s PATH (od runs its commands there with sh)`;
+}
+
 /** True when a finished client's exit and stderr mean the location itself failed, not the script on it. */
 export function isTransportFailure(location: RemoteLocation, code: number | null, stderr: string): boolean {
   return location.kind === "ssh" ? code === SSH_OWN_FAILURE : code !== 0 && DOCKER_OWN_FAILURE.test(stderr);
@@ -107,6 +123,8 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
   }
   await Promise.all([stdout, stderrDone]);
   if (isTransportFailure(location, exit.code, stderr)) return { kind: "unreachable", stderr: stderr.trim() };
+  const noShell = missingShell(location, exit.code, `${new TextDecoder().decode(chunks[0] ?? new Uint8Array())}\n${stderr}`);
+  if (noShell) return { kind: "unreachable", stderr: noShell };
   // A script that printed nothing started no later than it ended.
   if (!started) noteSessionStart(location, performance.now() - spawnedAt);
   locationAnswered(location);

@@ -1,12 +1,20 @@
 /**
  * The folder of a remote project, checked where it lives: one ssh (or docker exec) command that resolves it
- * (symlinks included, `pwd -P`) and says whether it is a folder. An unreachable host is a fast, typed failure.
+ * (`~` as the remote home, symlinks included, `pwd -P`) and says whether it is a folder. An unreachable host is a fast, typed failure.
  */
 import { HttpError } from "../http/errors.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 
-const RESOLVE_FOLDER_SCRIPT = 'cd -- "$1" 2>/dev/null || exit 3; pwd -P';
+/**
+ * `/~` and `/~/…` (as in `ssh://host/~/dir`, the way scp and git URLs say it) are the remote user's home and what is
+ * under it; everything else is the absolute path it says.
+ */
+const RESOLVE_FOLDER_SCRIPT = [
+  'p=$1',
+  'case $p in "/~") p=$HOME ;; "/~/"*) p=$HOME/${p#"/~/"} ;; esac',
+  'cd -- "$p" 2>/dev/null || exit 3; pwd -P',
+].join("\n");
 const CHECK_TIMEOUT_MS = 20_000;
 
 /** The folder's resolved absolute path on the remote side, or an HttpError (400 missing, 502/504 unreachable). */

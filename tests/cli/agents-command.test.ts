@@ -155,3 +155,25 @@ describe("od agents over the data dir", () => {
     expect(JSON.parse(cached.agents.pi!.entry).info.version).toBe("0.73.1");
   }, 30_000);
 });
+
+describe("od agents --on a machine", () => {
+  test("a host that cannot be reached is one line saying so and why, exit 1 — not a row per agent", async () => {
+    for (const json of [false, true]) {
+      const out = io();
+      // Port 1 on loopback: nothing listens, ssh is refused at once.
+      const code = await command.run({ flags: { on: "ssh://127.0.0.1:1", ...(json ? { json: true } : {}) }, positionals: [] }, out);
+      expect(code).toBe(1);
+      expect(out.out).toBe("");
+      expect(out.err).toMatch(/^od agents: cannot reach 127\.0\.0\.1: .*(refused|port 1)/);
+      expect(out.err.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
+  test("a machine URL is taken without a folder; a local path or a bad URL is a usage error", async () => {
+    for (const bad of ["/srv/app", "ssh://-oProxyCommand=x", "ftp://host/x"]) {
+      const out = io();
+      expect(await command.run({ flags: { on: bad }, positionals: [] }, out)).toBe(2);
+      expect(out.err).toStartWith("od agents: ");
+    }
+  });
+});

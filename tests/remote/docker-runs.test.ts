@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { createRunInputs } from "../../server/inputs/run-inputs.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
+import { reachLocation } from "../../server/remote/remote-exec.ts";
 import { SkillLibrary } from "../../server/skills/library.ts";
 import { writeSkill } from "../support/skill-fixtures.ts";
 import { tempDir } from "../support/temp.ts";
@@ -64,6 +65,16 @@ describe("docker:// projects", () => {
     expect((await projects.add("c", `docker://${docker.container}${sub}`)).path).toBe(`docker://${docker.container}${sub}`);
     await expect(projects.add("c", `docker://${docker.container}${sub}-missing`)).rejects.toMatchObject({ code: "INVALID_PROJECT_PATH" });
     await expect(projects.add("c", `docker://no-such-container-od/${sub}`)).rejects.toMatchObject({ code: "REMOTE_UNREACHABLE" });
+  });
+
+  test("a container without sh is said to have no sh, not 'exit 126' or an agent that could not start (issue #36)", async () => {
+    const bare = docker.withoutShell();
+    const context = { env: { ...process.env, ...docker.env } };
+    const location = { kind: "docker" as const, container: bare, path: "/" };
+    expect(await reachLocation(location, context)).toEqual({ reached: false, timedOut: false, why: `there is no sh in container ${bare} (od runs its commands there with sh; use an image that has /bin/sh)` });
+    await using h = await dockerHarness([]);
+    const projects = new ProjectService(h.store, join(h.projectDir, "..", "data"), context);
+    await expect(projects.add("c", `docker://${bare}/tmp`)).rejects.toMatchObject({ code: "REMOTE_UNREACHABLE", message: expect.stringContaining(`there is no sh in container ${bare}`) });
   });
 
   test("a text run streams the answer from inside the container", async () => {

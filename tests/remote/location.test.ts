@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { formatLocation, LocationError, parseLocation } from "../../server/remote/location.ts";
+import { formatLocation, LocationError, parseLocation, parseMachineLocation } from "../../server/remote/location.ts";
 import { dockerExecArgv, remoteShellArgv, sshArgv } from "../../server/remote/transport-argv.ts";
 
 describe("parseLocation", () => {
@@ -72,5 +72,16 @@ describe("argv builders", () => {
     expect(ssh.slice(-3)).toEqual(["--", "box", "exec sh -s"]);
     expect(ssh.at(-1)).toMatch(/^[a-z -]+$/);
     expect(remoteShellArgv({ kind: "docker", container: "c", path: "/x" }, { controlDir: "/d" })).toEqual(["docker", "exec", "-i", "--", "c", "sh", "-s"]);
+  });
+});
+
+describe("parseMachineLocation", () => {
+  test("takes a machine or container URL with or without a folder; the root stands for a missing one", () => {
+    expect(parseMachineLocation("ssh://me@box:2222")).toEqual({ kind: "ssh", user: "me", host: "box", port: 2222, path: "/" });
+    expect(parseMachineLocation("ssh://box/srv/app")).toEqual({ kind: "ssh", host: "box", path: "/srv/app" });
+    expect(parseMachineLocation("docker://dev")).toEqual({ kind: "docker", container: "dev", path: "/" });
+    expect(() => parseMachineLocation("/srv/app")).toThrow(LocationError);
+    expect(() => parseMachineLocation("ssh://-oProxyCommand=x")).toThrow(LocationError);
+    expect(() => parseMachineLocation("docker://")).toThrow(LocationError);
   });
 });

@@ -112,6 +112,8 @@ describe("detection on an ssh:// location", () => {
     expect(res.status).toBe(200);
     const { agents } = (await res.json()) as { agents: AgentInfo[] };
     expect(agents.find((a) => a.id === "claude")).toMatchObject({ state: "available", version: "9.8.7" });
+    const machine = await app.call(`/api/agents?location=${encodeURIComponent(`ssh://${SSH_TEST_HOST}`)}`);
+    expect(machine.status).toBe(200);
     const bad = await app.call(`/api/agents?location=${encodeURIComponent("ssh://-oProxyCommand=x/tmp")}`);
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("INVALID_LOCATION");
@@ -125,7 +127,8 @@ describe("detection on an ssh:// location", () => {
     store.appConfig.update({ agentCliEnv: { claude: { PATH: `${bin}:/usr/bin:/bin`, FAKE_CLI_VERSION: "9.8.7" } } });
     store.close();
     const child = await spawnChild({
-      argv: [process.execPath, join(root, "server", "main.ts"), "agents", "--on", `ssh://${SSH_TEST_HOST}/tmp`, "--json"],
+      // A machine URL without a folder: detection is the same for every folder there.
+      argv: [process.execPath, join(root, "server", "main.ts"), "agents", "--on", `ssh://${SSH_TEST_HOST}`, "--json"],
       // Every CLI's own result (≤ 0: no pass deadline): on a slow machine the ~80 probes there outlast the default 10 s.
       env: { PATH: "/usr/bin:/bin", HOME: dir.path, TMPDIR: tmp, OD_DATA_DIR: join(dir.path, "data"), OD_DETECTION_DEADLINE_MS: "0", ...sshd.env },
       stdin: "ignore",

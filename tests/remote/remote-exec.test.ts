@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseLocation, type SshLocation } from "../../server/remote/location.ts";
-import { runRemoteScript } from "../../server/remote/remote-exec.ts";
+import { missingShell, runRemoteScript } from "../../server/remote/remote-exec.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -62,5 +62,25 @@ describe("runRemoteScript over a real sshd", () => {
     const result = await runRemoteScript({ kind: "ssh", host: "127.0.0.1", port: sshd.port, path: "/" }, "true", [], { ...context(), controlDir: fresh.path }, { timeoutMs: 30_000 });
     expect(result.kind).toBe("unreachable");
     expect(result.kind === "unreachable" && result.stderr).toMatch(/host key|known_hosts/i);
+  });
+});
+
+describe("missingShell", () => {
+  const box = { kind: "ssh" as const, host: "box", path: "/" };
+  const dev = { kind: "docker" as const, container: "dev", path: "/" };
+  test("names a missing sh in the words of docker and of each login shell; anything else is not that", () => {
+    const said = {
+      docker: 'OCI runtime exec failed: exec failed: unable to start container process: exec: "sh": executable file not found in $PATH: unknown',
+      bash: "bash: line 1: exec: sh: not found",
+      dash: "sh: 1: exec: sh: not found",
+      zsh: "zsh:1: command not found: sh",
+      fish: "fish: Unknown command: sh",
+      tcsh: "sh: Command not found.",
+    };
+    expect(missingShell(dev, 126, said.docker)).toBe("there is no sh in container dev (od runs its commands there with sh; use an image that has /bin/sh)");
+    for (const words of Object.values(said)) expect([words, missingShell(box, 127, words)]).toEqual([words, "there is no sh on box's PATH (od runs its commands there with sh)"]);
+    expect(missingShell(box, 1, said.bash)).toBeUndefined();
+    expect(missingShell(box, 127, "bash: claude: command not found")).toBeUndefined();
+    expect(missingShell(box, 127, "zsh:1: command not found: shellcheck")).toBeUndefined();
   });
 });

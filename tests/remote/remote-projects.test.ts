@@ -1,7 +1,8 @@
 // Issue #21: a project can live on another machine. POST /api/projects takes ssh:// paths, checks the folder there
 // with one ssh command, refuses system folders on the remote side too, and says fast when the host is unreachable.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import { join } from "node:path";
 import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
@@ -47,6 +48,22 @@ describe("remote projects", () => {
     expect(project.path).toBe(`ssh://${SSH_TEST_HOST}${folder}`);
     const again = await t.json("POST", "/api/projects", { name: "again", path: `ssh://${SSH_TEST_HOST}${folder}` });
     expect(again.status).toBe(409);
+  });
+
+  test("ssh://host/~/dir is dir in the remote user's home, stored as its real path", async () => {
+    await using t = await setup();
+    // The test sshd logs in as this user, whose home is the passwd entry's.
+    const folder = mkdtempSync(join(userInfo().homedir, "od-tilde-"));
+    try {
+      const name = folder.slice(userInfo().homedir.length + 1);
+      const res = await t.json("POST", "/api/projects", { name: "home", path: `ssh://${SSH_TEST_HOST}/~/${name}` });
+      expect(res.status).toBe(201);
+      expect(((await res.json()) as { project: { path: string } }).project.path).toBe(`ssh://${SSH_TEST_HOST}${folder}`);
+      const missing = await t.json("POST", "/api/projects", { name: "x", path: `ssh://${SSH_TEST_HOST}/~/${name}-nope` });
+      expect(missing.status).toBe(400);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test("a missing remote folder is a 400; system folders there are refused too", async () => {

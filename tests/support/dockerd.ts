@@ -6,7 +6,7 @@
  * helper throws, so the tests fail with that message instead of skipping.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { tempDir } from "./temp.ts";
@@ -18,6 +18,8 @@ export type TestDocker = {
   container: string;
   /** Starts one more container like `container` (same image and mounts); returns its name. */
   another(): string;
+  /** Starts a container of the same image with no shell in it (only `sleep` in /usr/bin); returns its name. */
+  withoutShell(): string;
   /** Env for the local side: DOCKER_HOST set to the private engine. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -74,6 +76,16 @@ export async function startTestDocker(): Promise<TestDocker> {
       docker(["run", "-d", "--name", name, "--network", "none", "-v", "/usr:/usr:ro", "-v", `${tmp}:${tmp}`, "-v", `${REPO_ROOT}:${REPO_ROOT}:ro`, image, "sleep", "3600"]);
       return name;
     };
+    const withoutShell = () => {
+      const name = `od-test-noshell-${process.pid}-${Date.now()}-${count++}`;
+      const bin = join(dir, `bin-${count}`);
+      mkdirSync(bin);
+      copyFileSync("/usr/bin/sleep", join(bin, "sleep"));
+      chmodSync(join(bin, "sleep"), 0o755);
+      const libs = ["/usr/lib", "/usr/lib64"].filter((lib) => existsSync(lib)).flatMap((lib) => ["-v", `${lib}:${lib}:ro`]);
+      docker(["run", "-d", "--name", name, "--network", "none", ...libs, "-v", `${bin}:/usr/bin:ro`, image, "sleep", "3600"]);
+      return name;
+    };
     const container = another();
     const close = async () => {
       try {
@@ -83,7 +95,7 @@ export async function startTestDocker(): Promise<TestDocker> {
       }
       await stop();
     };
-    return { container, another, env: { DOCKER_HOST: env.DOCKER_HOST! }, close, [Symbol.asyncDispose]: close };
+    return { container, another, withoutShell, env: { DOCKER_HOST: env.DOCKER_HOST! }, close, [Symbol.asyncDispose]: close };
   } catch (error) {
     await stop();
     throw error;
