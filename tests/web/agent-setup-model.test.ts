@@ -147,7 +147,7 @@ describe("agent setup dialog model", () => {
   test("picking a setup-required agent in the composer opens the dialog instead of selecting it", () => {
     const { fetch, calls } = fakeFetch({});
     const app = createAppModel({ api: createApi(fetch), stream: () => () => undefined });
-    app.agents.agents.value = [dsh("setup-required")];
+    app.agents.local.agents.value = [dsh("setup-required")];
     app.composer.chooseAgent(DSH);
     expect(app.agentSetup.state.value).toMatchObject({ kind: "confirm", agentId: DSH });
     expect(app.config.config.value.agentId).toBeUndefined();

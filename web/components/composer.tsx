@@ -1,6 +1,6 @@
 /** The prompt box: agent/model/reasoning pickers, skill chips with `@` completion, image attachments, Send/Stop. */
 import { useRef, useState } from "preact/hooks";
-import type { AgentsModel } from "../state/agents.ts";
+import type { AgentsView } from "../state/agents.ts";
 import type { ComposerModel } from "../state/composer.ts";
 import type { ConversationModel } from "../state/conversation.ts";
 
@@ -11,7 +11,7 @@ export const INSTALL_MORE = "__install";
  * Installed agents first, then the ones needing od's setup step (enabled: choosing one opens its setup dialog);
  * the agents that are not installed are one last option that opens Settings on their install commands.
  */
-export function AgentPicker({ composer, agents, onInstallMore }: { composer: ComposerModel; agents: AgentsModel; onInstallMore?: () => void }) {
+export function AgentPicker({ composer, agents, onInstallMore }: { composer: ComposerModel; agents: AgentsView; onInstallMore?: () => void }) {
   const current = composer.agent.value;
   const missing = agents.groups.value.notInstalled.length;
   return (
@@ -108,7 +108,7 @@ export function Composer({
   onInstallMore,
 }: {
   composer: ComposerModel;
-  agents: AgentsModel;
+  agents: AgentsView;
   conversation: ConversationModel;
   onInstallMore?: () => void;
 }) {

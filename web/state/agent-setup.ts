@@ -11,7 +11,7 @@ import { signal } from "@preact/signals";
 import type { DshSetupResponse } from "../../server/dsh/setup-contract.ts";
 import type { ConnectionTestResult } from "../../server/runs/connection-test.ts";
 import { ApiError, errorMessage, type Api } from "../api/client.ts";
-import type { AgentsModel } from "./agents.ts";
+import type { AgentsView } from "./agents.ts";
 import type { ConfigModel } from "./config.ts";
 
 /** The working stages, in order. */
@@ -26,7 +26,7 @@ export type AgentSetupState =
 
 export interface AgentSetupDeps {
   api: Api;
-  agents: Pick<AgentsModel, "rescan" | "byId" | "error">;
+  agents: Pick<AgentsView, "rescan" | "byId" | "error">;
   config: Pick<ConfigModel, "update">;
 }
 

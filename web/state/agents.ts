@@ -1,14 +1,18 @@
 /**
- * The agent inventory: cards stream in from `POST /api/agents/rescan?stream=1` as each probe settles (then `done`),
- * with the plain list as a fallback, grouped for Settings and filtered for the picker.
+ * The agent inventory of one machine. This one: cards stream in from `POST /api/agents/rescan?stream=1` as each probe
+ * settles (then `done`), with the plain list as a fallback. Another machine or a container (a remote project's):
+ * `GET /api/agents?location=` probes there. Grouped for Settings and filtered for the picker.
  */
-import { computed, signal } from "@preact/signals";
+import { computed, signal, type ReadonlySignal } from "@preact/signals";
 import type { AgentInfo, AgentListResponse } from "../../server/contracts/agents.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 import { readSseFrames } from "../api/sse.ts";
 
 /** A page load reuses a probe pass this recent instead of probing every CLI again. */
 const PAGE_LOAD_MAX_AGE_MS = 30_000;
+
+/** How many answers a page waits for while another machine's CLIs are still being probed there. */
+const REMOTE_PROBING_ROUNDS = 6;
 
 /** The CLIs an empty state suggests first (the ones its text names), in this order; the rest follow by name. */
 export const FEATURED_AGENT_IDS = ["claude", "codex", "opencode", "copilot", "cursor-agent", "pi"];
@@ -22,7 +26,29 @@ export interface SuggestedCommand {
   command: string;
 }
 
-export function createAgentsModel(api: Api) {
+/**
+ * What the page reads of an agent inventory, whichever machine it is of (`project-agents.ts` follows the open
+ * project's).
+ */
+export interface AgentsView {
+  agents: ReadonlySignal<AgentInfo[]>;
+  load: ReadonlySignal<AgentsLoad>;
+  error: ReadonlySignal<string | null>;
+  rescanning: ReadonlySignal<boolean>;
+  groups: ReadonlySignal<{ installed: AgentInfo[]; setupRequired: AgentInfo[]; notInstalled: AgentInfo[] }>;
+  available: ReadonlySignal<AgentInfo[]>;
+  pickable: ReadonlySignal<AgentInfo[]>;
+  suggestedCommands: ReadonlySignal<SuggestedCommand[]>;
+  installSuggestions: ReadonlySignal<SuggestedCommand[]>;
+  /** Where these agents were looked for: "this machine", a host, or "container NAME". */
+  where: string;
+  refresh(): Promise<void>;
+  rescan(): Promise<void>;
+  byId(id: string | null | undefined): AgentInfo | undefined;
+}
+
+/** `machine`: a machine or container URL (`ssh://[user@]host[:port]`, `docker://NAME`); this machine when absent. */
+export function createAgentsModel(api: Api, machine?: string) {
   const agents = signal<AgentInfo[]>([], { name: "agents.list" });
   const load = signal<AgentsLoad>("idle", { name: "agents.load" });
   const error = signal<string | null>(null, { name: "agents.error" });
@@ -69,8 +95,35 @@ export function createAgentsModel(api: Api) {
     agents.value = index < 0 ? [...list, agent] : list.map((a, i) => (i === index ? agent : a));
   }
 
+  /**
+   * Another machine's agents, probed there now. The answer comes at the detection deadline; a CLI whose probes there
+   * outlast it comes back as still probing, and asking again joins the probes still running there, until every CLI
+   * has its result (or `REMOTE_PROBING_ROUNDS` answers later).
+   */
+  async function refreshThere(url: string): Promise<void> {
+    abort?.abort();
+    const controller = new AbortController();
+    abort = controller;
+    load.value = "loading";
+    error.value = null;
+    try {
+      for (let round = 1; ; round++) {
+        const list = (await api.get<AgentListResponse>(`/api/agents?location=${encodeURIComponent(url)}`)).agents;
+        if (controller.signal.aborted) return;
+        agents.value = list;
+        if (round >= REMOTE_PROBING_ROUNDS || !list.some((agent) => agent.state === "probing")) break;
+      }
+      load.value = "done";
+    } catch (listError) {
+      if (controller.signal.aborted) return;
+      error.value = errorMessage(listError);
+      load.value = "error";
+    }
+  }
+
   /** Streams cards in; falls back to the plain list if the stream fails or ends without `done`. */
   async function refresh(): Promise<void> {
+    if (machine) return refreshThere(machine);
     abort?.abort();
     const controller = new AbortController();
     abort = controller;
@@ -114,6 +167,11 @@ export function createAgentsModel(api: Api) {
 
   async function rescan(): Promise<void> {
     rescanning.value = true;
+    if (machine) {
+      await refreshThere(machine);
+      rescanning.value = false;
+      return;
+    }
     try {
       agents.value = (await api.post<AgentListResponse>("/api/agents/rescan")).agents;
       error.value = null;
@@ -133,7 +191,20 @@ export function createAgentsModel(api: Api) {
     abort?.abort();
   }
 
-  return { agents, load, error, rescanning, groups, available, pickable, suggestedCommands, installSuggestions, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
+  const where = machine ? machineLabel(machine) : "this machine";
+  return { agents, load, error, rescanning, groups, available, pickable, suggestedCommands, installSuggestions, where, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
+}
+
+/** The machine or container URL of a project path (`ssh://me@box:22/srv/app` → `ssh://me@box:22`), null for a local one. */
+export function machineOf(path: string | null | undefined): string | null {
+  return /^(?:ssh|docker):\/\/[^/]*/i.exec(path ?? "")?.[0] ?? null;
+}
+
+/** How a page names a machine URL: `me@box`, `container dev`. */
+export function machineLabel(machine: string): string {
+  const docker = /^docker:\/\/(.*)$/i.exec(machine);
+  if (docker) return `container ${docker[1]}`;
+  return machine.replace(/^ssh:\/\//i, "").replace(/:\d+$/, "");
 }
 export type AgentsModel = ReturnType<typeof createAgentsModel>;
 

@@ -6,7 +6,7 @@ import { effect, signal } from "@preact/signals";
 import type { Api } from "../api/client.ts";
 import type { RunEventStream } from "../api/run-events.ts";
 import { createAgentSetupModel } from "./agent-setup.ts";
-import { createAgentsModel } from "./agents.ts";
+import { createProjectAgentsModel } from "./project-agents.ts";
 import { createComposerModel } from "./composer.ts";
 import { createConfigModel } from "./config.ts";
 import { createConnectionTestsModel } from "./connection-tests.ts";
@@ -30,8 +30,9 @@ export interface AppEnv {
 export function createAppModel({ api, stream, schedule }: AppEnv) {
   const daemon = createDaemonModel(api);
   const config = createConfigModel(api);
-  const agents = createAgentsModel(api);
   const workspace = createWorkspaceModel(api);
+  /** The open project's machine's agents (this machine's for a local project). */
+  const agents = createProjectAgentsModel(api, workspace.project);
   const files = createFilesModel(api);
   const changes = createRunChangesModel(api);
   const skills = createSkillsModel(api);
@@ -85,7 +86,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     if (daemon.state.peek().kind !== "ready") return;
     // Skills and MCP load on demand (first `@`, Settings opened): their endpoints may not exist yet.
     await Promise.all([config.load(), workspace.loadProjects()]);
-    void agents.refresh();
+    void agents.local.refresh();
     const wanted = selection?.projectId && workspace.projects.peek().some((p) => p.id === selection.projectId) ? selection : null;
     const first = workspace.projects.peek()[0];
     if (wanted) await workspace.open(wanted.projectId, wanted.conversationId);

@@ -6,7 +6,7 @@ import { computed, signal } from "@preact/signals";
 import type { RuntimeChoice, RuntimeModelOption } from "../../server/contracts/agents.ts";
 import type { UploadResponse } from "../../server/contracts/uploads.ts";
 import { errorMessage, type Api } from "../api/client.ts";
-import type { AgentsModel } from "./agents.ts";
+import type { AgentsView } from "./agents.ts";
 import type { ConfigModel } from "./config.ts";
 import type { ConversationModel, SendRequest } from "./conversation.ts";
 import type { SkillsModel, SkillSummary } from "./optional-features.ts";
@@ -21,7 +21,7 @@ const MENTION = /(^|\s)@([\w.:-]*)$/;
 
 export interface ComposerDeps {
   api: Api;
-  agents: AgentsModel;
+  agents: AgentsView;
   config: ConfigModel;
   conversation: ConversationModel;
   skills: SkillsModel;

@@ -51,7 +51,8 @@ function NoAgentInstalled({ app }: { app: AppModel }) {
   return (
     <div class="empty-state" data-testid="no-agent">
       <h1>Install a coding agent to begin</h1>
-      <p>od drives the agent CLIs you already have — Claude Code, Codex, OpenCode, Copilot, Pi and more. None was found on this machine.</p>
+      <p>od drives the agent CLIs you already have — Claude Code, Codex, OpenCode, Copilot, Pi and more. None was found on {app.agents.where}.</p>
+      {app.agents.error.value && <p class="error" data-testid="agents-error">{app.agents.error.value}</p>}
       {commands.length > 0 && (
         <ul class="install-list">
           {commands.slice(0, INSTALL_SUGGESTIONS_SHOWN).map((c) => (
@@ -94,7 +95,7 @@ function FoundAgents({ app }: { app: AppModel }) {
   if (!found.length && agents.load.value !== "loading") return null;
   return (
     <div class="found-agents" data-testid="found-agents">
-      <span class="muted">{agents.load.value === "loading" ? "Detecting agents…" : `Found on this machine (${found.length}):`}</span>
+      <span class="muted">{agents.load.value === "loading" ? `Detecting agents on ${agents.where}…` : `Found on ${agents.where} (${found.length}):`}</span>
       <ul class="agent-chips">
         {found.map((agent) => (
           <li key={agent.id}>
@@ -150,7 +151,7 @@ export function ConversationView({ app }: { app: AppModel }) {
   const historiesLoading = timeline.some((entry) => entry.kind === "history" && conversation.historyOf(entry.message).statusLabel === "loading");
   const { ref: timelineRef, scroller } = useTimelineScroll(conversation.conversationId.value, timeline.length, historiesLoading);
 
-  const noAgents = agents.load.value === "done" && agents.available.value.length === 0;
+  const noAgents = (agents.load.value === "done" || agents.load.value === "error") && agents.available.value.length === 0;
   const ready = app.daemon.state.value.kind === "ready";
   return (
     <main class="conversation" aria-label="Conversation">

@@ -30,11 +30,13 @@ export type UiDaemonOptions = {
   fakeDshHome?: string;
   /** Wait for the start-up detection pass, so each page load starts a fresh one. */
   detectFirst?: boolean;
+  /** More environment for the daemon (e.g. `OD_SSH_CONFIG` for a test sshd). */
+  env?: Record<string, string>;
 };
 
 export async function startUiDaemon(temp: { path: string }, agents: Record<string, FakeAgentOptions>, options: UiDaemonOptions = {}): Promise<UiDaemon> {
   const fakes = fakeAgentPath(temp.path, agents);
-  const env: Record<string, string> = { PATH: fakes.path };
+  const env: Record<string, string> = { PATH: fakes.path, ...options.env };
   if (options.fakeDshHome) {
     env.DSH_BIN = join(fakes.dir, "dsh");
     env.DSH_HOME = options.fakeDshHome;
