@@ -3,6 +3,7 @@ import { render } from "preact";
 import { defaultApi, pageSession } from "./api/client.ts";
 import { createRunEventStream } from "./api/run-events.ts";
 import { createAppModel } from "./state/app.ts";
+import { browserNotify, followWaitingApprovals } from "./state/waiting-title.ts";
 import { Shell } from "./views/shell.tsx";
 
 const app = createAppModel({ api: defaultApi, stream: createRunEventStream(defaultApi) });
@@ -16,6 +17,7 @@ function readSelection(): { projectId: string | null; conversationId: string | n
 effect(() => {
   document.documentElement.dataset.theme = app.config.theme.value;
 });
+followWaitingApprovals(app.conversation.waitingApprovals, document, browserNotify);
 /** Trades the `?token=` launch code for a session first, and takes the code out of the address bar and history. */
 async function signIn(): Promise<void> {
   const search = location.search;

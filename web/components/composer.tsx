@@ -1,5 +1,6 @@
 /** The prompt box: agent/model/reasoning pickers, skill chips with `@` completion, image attachments, Send/Stop. */
 import { useRef, useState } from "preact/hooks";
+import { PERMISSION_MODES, type PermissionModeValue } from "../../server/contracts/approval-values.ts";
 import type { AgentsView } from "../state/agents.ts";
 import type { ComposerModel } from "../state/composer.ts";
 import type { ConversationModel } from "../state/conversation.ts";
@@ -101,6 +102,39 @@ function ModelPicker({ composer }: { composer: ComposerModel }) {
   );
 }
 
+const PERMISSION_LABELS: Record<PermissionModeValue, string> = {
+  bypass: "Acts without asking",
+  ask: "Asks before acting",
+  "read-only": "Read-only",
+};
+
+/** One control for how much the agent may do without asking; modes this agent cannot honour are offered disabled. */
+function PermissionPicker({ composer }: { composer: ComposerModel }) {
+  const agent = composer.agent.value;
+  if (!agent) return null;
+  const supported = composer.permissionModes.value;
+  return (
+    <select
+      data-testid="permission-picker"
+      aria-label="Permissions"
+      title={supported.length === 1 ? `${agent.name} cannot ask before it acts here` : "How much the agent may do without asking you"}
+      value={composer.permissionMode.value}
+      onChange={(e) => {
+        const mode = (e.currentTarget as HTMLSelectElement).value as PermissionModeValue;
+        // Asking for notifications needs a click: this is the one that makes a waiting question worth one.
+        if (mode === "ask" && typeof Notification !== "undefined" && Notification.permission === "default") void Notification.requestPermission();
+        void composer.choosePermissionMode(mode);
+      }}
+    >
+      {PERMISSION_MODES.map((mode) => (
+        <option key={mode} value={mode} disabled={!supported.includes(mode)}>
+          {PERMISSION_LABELS[mode]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 export function Composer({
   composer,
   agents,
@@ -196,6 +230,7 @@ export function Composer({
       <div class="composer-bar">
         <AgentPicker composer={composer} agents={agents} onInstallMore={onInstallMore} />
         <ModelPicker composer={composer} />
+        <PermissionPicker composer={composer} />
         <button type="button" class="ghost" title="Attach images" onClick={() => fileInput.current?.click()}>
           Attach
         </button>

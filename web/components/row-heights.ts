@@ -24,6 +24,8 @@ export function estimateItem(item: RunItem, gap: number): number {
       return 36 + gap;
     case "notice":
       return 36 + gap;
+    case "approval":
+      return (item.decision || item.closed ? 64 : 140) + gap;
     case "tool": {
       if (item.children) return 120 + item.children.length * 40 + gap;
       const output = item.result ?? "";

@@ -6,6 +6,7 @@ import { computed, signal } from "@preact/signals";
 import type { RuntimeChoice, RuntimeModelOption } from "../../server/contracts/agents.ts";
 import type { UploadResponse } from "../../server/contracts/uploads.ts";
 import { errorMessage, type Api } from "../api/client.ts";
+import type { PermissionModeValue } from "../../server/contracts/approval-values.ts";
 import type { AgentsView } from "./agents.ts";
 import type { ConfigModel } from "./config.ts";
 import type { ConversationModel, SendRequest } from "./conversation.ts";
@@ -63,6 +64,24 @@ export function createComposerModel({ api, agents, config, conversation, skills,
   const selectedReasoning = computed(() => choice.value.reasoning ?? reasoningOptions.value.find((r) => r.default)?.id ?? "", {
     name: "composer.reasoning",
   });
+  /**
+   * How much the agent may do without asking: the project's remembered mode, else the agent's default, else
+   * `bypass` (od's default); a mode the agent cannot honour falls back to `bypass`, which every agent has.
+   */
+  const permissionModes = computed<PermissionModeValue[]>(() => agent.value?.permissionModes ?? ["bypass"], { name: "composer.permissionModes" });
+  /** The mode remembered for the project (else the agent), if any: the daemon applies it to a run that names none. */
+  const rememberedMode = computed<PermissionModeValue | undefined>(() => {
+    const project = conversation.projectId.value;
+    const cfg = config.config.value;
+    return (project ? cfg.projectPermissionModes?.[project] : undefined) ?? (agent.value ? cfg.agentPermissionModes?.[agent.value.id] : undefined);
+  });
+  const permissionMode = computed<PermissionModeValue>(
+    () => {
+      const wanted = rememberedMode.value ?? "bypass";
+      return permissionModes.value.includes(wanted) ? wanted : "bypass";
+    },
+    { name: "composer.permissionMode" },
+  );
   const customModelAllowed = computed(() => agent.value?.supportsCustomModel !== false, { name: "composer.customModelAllowed" });
   const mentionQuery = computed(() => (skills.supported.value ? (MENTION.exec(text.value)?.[2] ?? null) : null), { name: "composer.mentionQuery" });
   const mentionOptions = computed(() => (mentionQuery.value === null ? [] : skills.complete(mentionQuery.value)), { name: "composer.mentionOptions" });
@@ -103,6 +122,13 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     if (!id) return;
     const next = { ...config.choiceFor(id), model: model || undefined, ...(reasoning !== undefined ? { reasoning: reasoning || undefined } : {}) };
     void config.update({ agentModels: { [id]: next } });
+  }
+
+  /** Remembered for the open project (Send with no project open remembers it for the one it opens). */
+  async function choosePermissionMode(mode: PermissionModeValue): Promise<void> {
+    const project = await projectForInput();
+    if (!project) return;
+    void config.update({ projectPermissionModes: { [project]: mode } });
   }
 
   function chooseReasoning(reasoning: string): void {
@@ -158,6 +184,8 @@ export function createComposerModel({ api, agents, config, conversation, skills,
       agentId: chosen.id,
       ...(model && model !== "default" ? { model } : {}),
       ...(reasoning ? { reasoning } : {}),
+      // Said whenever it is not the daemon's own default, so a remembered mode this agent lacks is never asked for.
+      ...(permissionMode.peek() !== "bypass" || rememberedMode.peek() !== undefined ? { permissionMode: permissionMode.peek() } : {}),
       ...(attachments.peek().length ? { attachments: attachments.peek().map((a) => a.path) } : {}),
       ...(skillIds.peek().length ? { skillIds: skillIds.peek() } : {}),
     };
@@ -189,6 +217,9 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     reasoningOptions,
     selectedReasoning,
     customModelAllowed,
+    permissionModes,
+    permissionMode,
+    choosePermissionMode,
     mentionQuery,
     mentionOptions,
     canSend,

@@ -2,6 +2,7 @@
  * The open conversation: its persisted messages plus a live RunModel per active run. On a reload it fetches the
  * messages and the active runs, and re-opens each run's event stream from id 0; the run model de-duplicates.
  */
+import type { ApprovalDecision } from "../../server/contracts/approvals.ts";
 import { computed, signal, type Signal } from "@preact/signals";
 import type { Message } from "../../server/contracts/projects.ts";
 import type { CreateRunRequest, RunHistoryResponse, RunSummary } from "../../server/contracts/runs.ts";
@@ -44,6 +45,8 @@ export function createConversationModel(options: ConversationModelOptions) {
   let histories = new Map<string, Signal<RunState>>();
 
   const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
+  /** How many questions of this conversation's live runs wait for the person (the tab's title says so). */
+  const waitingApprovals = computed(() => runs.value.reduce((n, run) => n + run.state.value.openApprovals, 0), { name: "conversation.waitingApprovals" });
 
   const timeline = computed<TimelineEntry[]>(
     () => {
@@ -187,12 +190,19 @@ export function createConversationModel(options: ConversationModelOptions) {
     runs.value = [];
   }
 
+  /** The person's answer to one question of a run; throws with od's reason (e.g. already answered). */
+  async function answerApproval(runId: string, approvalId: string, decision: ApprovalDecision, message?: string): Promise<void> {
+    await api.post(`/api/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(approvalId)}`, message ? { decision, message } : { decision });
+  }
+
   function dispose(): void {
     generation++;
     disposeRuns();
   }
 
   return {
+    waitingApprovals,
+    answerApproval,
     projectId,
     conversationId,
     messages,

@@ -7,7 +7,7 @@ import type { AgentEvent } from "../../server/contracts/events.ts";
 import { OUTPUT_TRUNCATED } from "../../server/contracts/output-truncated.ts";
 import type { OutputTruncatedDetail, RunEvent, RunEventOf } from "../../server/contracts/runs.ts";
 import type { RunDraft } from "./run-draft.ts";
-import type { NoticeItem, TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
+import type { ApprovalItem, NoticeItem, TextItem, ThinkingItem, ToolItem } from "./run-state.ts";
 import { applyToolResult, applyToolUse, markLastFailedRefused, newTool, PERMISSION_REFUSED, settleRunningTools, toolIn, unfinishedStateFor } from "./tool-fold.ts";
 
 /** What a fold means for the rest of the page. */
@@ -54,6 +54,7 @@ export function foldRunEvent(draft: RunDraft, event: RunEvent): FoldEffect {
       closeThinking(draft);
       if (event.status === "failed") dropRepeatsOfReason(draft, event.reason);
       settleRunningTools(draft, unfinishedStateFor(event.status));
+      closeOpenApprovals(draft);
       s.end = {
         status: event.status,
         reason: event.reason,
@@ -169,12 +170,39 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       draft.appendOutput(event.line.endsWith("\n") ? event.line : `${event.line}\n`);
       break;
     case "approval_request":
-    case "approval_resolved":
-      // Approval cards are drawn elsewhere (not folded into the answer yet).
+      draft.add({
+        kind: "approval",
+        key: draft.key(),
+        runId: draft.state.runId,
+        approvalId: event.approvalId,
+        toolName: event.toolName,
+        approvalKind: event.kind,
+        title: event.title,
+        input: event.input,
+        options: event.options,
+      });
+      draft.state.openApprovals += 1;
       break;
+    case "approval_resolved": {
+      const index = draft.findLast((item) => item.kind === "approval" && item.approvalId === event.approvalId);
+      if (index < 0) break;
+      const approval = draft.edit<ApprovalItem>(index);
+      if (!approval.decision && !approval.closed) draft.state.openApprovals = Math.max(0, draft.state.openApprovals - 1);
+      approval.decision = event.decision;
+      approval.by = event.by;
+      break;
+    }
     default:
       unreachable(event);
   }
+}
+
+/** A question still open when its run ended can no longer be answered (an od that stopped never said how it ended). */
+function closeOpenApprovals(draft: RunDraft): void {
+  draft.state.openApprovals = 0;
+  draft.state.items.forEach((item, index) => {
+    if (item.kind === "approval" && !item.decision && !item.closed) draft.edit<ApprovalItem>(index).closed = true;
+  });
 }
 
 /**

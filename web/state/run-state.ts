@@ -2,6 +2,7 @@
  * The view model of one assistant turn, folded from its RunEvents (live, or stored and replayed as history). These are UI
  * shapes, not wire shapes: the wire types come from server/contracts and are only read here.
  */
+import type { ApprovalDecision, ApprovalKind, ApprovalResolvedBy } from "../../server/contracts/approvals.ts";
 import type { ToolKind } from "../../server/contracts/events.ts";
 import type { FailureCategory } from "../../server/contracts/runs.ts";
 
@@ -62,7 +63,26 @@ export interface NoticeItem {
   link?: { href: string; label: string };
 }
 
-export type RunItem = TextItem | ThinkingItem | ToolItem | NoticeItem;
+/**
+ * A question the agent asked before acting (a run in `ask` mode), and what became of it: answered by the person, by
+ * the timeout or by a cancel, or left open when the run ended without an answer (`closed`).
+ */
+export interface ApprovalItem {
+  kind: "approval";
+  key: string;
+  runId: string;
+  approvalId: string;
+  toolName: string;
+  approvalKind: ApprovalKind;
+  title: string;
+  input: unknown;
+  options: ApprovalDecision[];
+  decision?: ApprovalDecision;
+  by?: ApprovalResolvedBy;
+  closed?: boolean;
+}
+
+export type RunItem = TextItem | ThinkingItem | ToolItem | NoticeItem | ApprovalItem;
 
 /** Token and cost totals, shown under the answer. */
 export interface RunUsage {
@@ -111,10 +131,12 @@ export interface RunState {
   output: string;
   /** The highest event id folded so far (-1 before any), for replay de-duplication. */
   lastEventId: number;
+  /** Questions of the agent waiting for the person's answer now (kept by the fold, so nothing scans the items). */
+  openApprovals: number;
 }
 
 export function emptyRunState(runId: string): RunState {
-  return { runId, statusLabel: "connecting", items: [], files: [], output: "", lastEventId: -1 };
+  return { runId, statusLabel: "connecting", items: [], files: [], output: "", lastEventId: -1, openApprovals: 0 };
 }
 
 /** Is the turn over? */

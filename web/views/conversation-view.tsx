@@ -4,6 +4,7 @@ import { memo } from "preact/compat";
 import { CopyCommand } from "../components/copy-button.tsx";
 import { Composer } from "../components/composer.tsx";
 import { estimateRun } from "../components/row-heights.ts";
+import { ApprovalAnswerContext } from "../components/approval-card.tsx";
 import { RunView } from "../components/run-view.tsx";
 import { ScrollerContext, VirtualList } from "../components/virtual-list.tsx";
 import type { AppModel } from "../state/app.ts";
@@ -154,6 +155,7 @@ export function ConversationView({ app }: { app: AppModel }) {
   const noAgents = (agents.load.value === "done" || agents.load.value === "error") && agents.available.value.length === 0;
   const ready = app.daemon.state.value.kind === "ready";
   return (
+    <ApprovalAnswerContext.Provider value={conversation.answerApproval}>
     <main class="conversation" aria-label="Conversation">
       <div class="timeline" data-testid="timeline" ref={timelineRef}>
         {!workspace.project.value && !noAgents && ready && <FirstScreen app={app} />}
@@ -190,5 +192,6 @@ export function ConversationView({ app }: { app: AppModel }) {
       </div>
       {ready && <Composer composer={app.composer} agents={agents} conversation={conversation} onInstallMore={() => app.openSettings("not-installed")} />}
     </main>
+    </ApprovalAnswerContext.Provider>
   );
 }

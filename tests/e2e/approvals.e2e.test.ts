@@ -1,0 +1,89 @@
+// Issue #37 on the page, in Chromium against the built binary: a fake Claude Code that asks before it writes (Claude's
+// can_use_tool control request). The composer's permission control asks for `ask` (remembered for the project); the
+// question shows as a card while the tab's title says the run waits; Allow once lets the write happen, Deny (with a
+// message) does not; after a reload the cards show what was decided, by whom.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { tempDir } from "../support/temp.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+
+const TEXT_FIXTURE = join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl");
+
+describe("approvals on the page", () => {
+  const temp = tempDir("od-e2e-approvals-");
+  let ui: UiDaemon;
+
+  beforeAll(async () => {
+    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await ui?.close();
+    temp[Symbol.dispose]();
+  });
+
+  function askToWrite(target: string): void {
+    ui.fakes.script("claude", [
+      { readLine: true },
+      { canUseTool: { tool_name: "Write", input: { file_path: target, content: "hi" }, writeFile: { path: target, content: "hi" } } },
+      { outFile: TEXT_FIXTURE },
+    ]);
+  }
+
+  async function send(page: Page, prompt: string): Promise<void> {
+    await page.fill("[data-testid=composer-input]", prompt);
+    await page.keyboard.press("Enter");
+  }
+
+  test("ask: the card waits for the person, the title says so; allow once writes, deny does not; a reload shows who decided", async () => {
+    const project = await ui.project("asking");
+    const first = join(project.path, "first.txt");
+    const second = join(project.path, "second.txt");
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
+      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+      await page.selectOption("[data-testid=agent-picker]", "claude");
+      await page.selectOption("[data-testid=permission-picker]", "ask");
+      // Remembered for the project.
+      const remembered = async () => (await ui.api<{ config: { projectPermissionModes?: Record<string, string> } }>("/api/app-config")).config.projectPermissionModes?.[project.id];
+      for (let i = 0; i < 100 && (await remembered()) !== "ask"; i++) await Bun.sleep(50);
+      expect(await remembered()).toBe("ask");
+
+      askToWrite(first);
+      await send(page, "Write first.txt");
+      const card = page.locator("[data-testid=approval-card][data-state=open]");
+      await card.waitFor({ timeout: 60_000 });
+      expect(await card.textContent()).toContain("first.txt");
+      expect(await page.title()).toContain("Waiting for your answer");
+      expect(existsSync(first)).toBe(false);
+      await page.click("[data-testid=approval-allow_once]");
+      await page.waitForSelector("[data-testid=approval-card][data-state=resolved-allow_once]");
+      await page.waitForSelector("[data-testid=run-status][data-running=false][data-status=succeeded]", { timeout: 60_000 });
+      expect(existsSync(first)).toBe(true);
+      expect(await page.title()).toBe("od");
+
+      askToWrite(second);
+      await send(page, "Write second.txt");
+      await page.locator("[data-testid=approval-card][data-state=open]").waitFor({ timeout: 60_000 });
+      await page.fill("[data-testid=approval-message]", "not that file");
+      await page.click("[data-testid=approval-deny]");
+      await page.waitForSelector("[data-testid=approval-card][data-state=resolved-deny]");
+      await page.waitForFunction(() => document.querySelectorAll("[data-testid=run-status][data-running=false]").length === 2, undefined, { timeout: 60_000 });
+      expect(existsSync(second)).toBe(false);
+      const denied = ui.fakes.ledger().filter((line) => line.event === "control-response").map((line) => JSON.parse(String(line.line)).response.response);
+      expect(denied.at(-1)).toMatchObject({ behavior: "deny", message: expect.stringContaining("not that file") });
+
+      await page.reload();
+      await page.waitForSelector("[data-testid=approval-card][data-state=resolved-deny]", { timeout: 30_000 });
+      const outcomes = await page.locator("[data-testid=approval-outcome]").allTextContents();
+      expect(outcomes).toEqual(["Allowed once by you", "Denied by you"]);
+      expect(await page.locator("[data-testid=approval-card][data-state=open]").count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});
