@@ -65,7 +65,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),
       // What a run gets besides the prompt: skills, MCP servers, image uploads.
       skillRoutes(services.skills, projectDirOf, services.remote),
-      mcpRoutes({ userPath: dataPaths(dataDir).mcp, projectDirOf, defs: services.defs, remote: services.remote }),
+      mcpRoutes({ userPath: dataPaths(dataDir).mcp, projectDirOf, defs: services.defs, remote: services.remote, consents: store.mcpConsents }),
       uploadRoutes((id) => uploadsRootOf(services.projects.require(id), dataPaths(dataDir).remoteUploads)),
       connectionTestRoutes({ catalog: services.catalog, defs: services.defs, env: options.env, dataDir, appConfig: () => store.appConfig.get() }),
       openApiRoutes(options.openApi ?? generatedOpenApi(VERSION)),

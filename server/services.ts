@@ -40,6 +40,8 @@ export type ServicesOptions = {
   checkpointAfterRuns?: boolean;
   /** Bundled skills embedded in the binary (server/skills/bundled-index.ts); absent → the source folder. */
   bundledSkillFiles?: BundledSkillFiles;
+  /** Start projects' own MCP servers without their consent (`od run --trust-project-mcp`). */
+  trustProjectMcp?: boolean;
 };
 
 export function createServices(options: ServicesOptions): Services {
@@ -88,6 +90,7 @@ export function createServices(options: ServicesOptions): Services {
     outputDir: paths.runOutput,
     remote,
     space: new DiskSpace(paths.spaceReserve),
+    ...(options.trustProjectMcp ? { trustProjectMcp: true } : {}),
     ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store) } : {}),
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();

@@ -32,6 +32,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       { name: "model", type: "string", valueName: "MODEL", description: "model id (default: the agent's own default)" },
       { name: "reasoning", type: "string", valueName: "LEVEL", description: "reasoning / effort level" },
       { name: "permission-mode", type: "string", valueName: "MODE", description: "bypass (default), ask (each tool call is asked on the terminal: y once, a for this run, n deny), or read-only" },
+      { name: "trust-project-mcp", type: "boolean", description: "start the project's own MCP servers (.od/mcp-config.json) without the consent the page asks for" },
       { name: "json", type: "boolean", description: "print every run event as one JSON line" },
       { name: "data-dir", type: "string", valueName: "DIR", description: "where od keeps its data (default $OD_DATA_DIR or ~/.od)" },
     ],
@@ -71,7 +72,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       if (tightened.length) io.stderr(tightenedNotice(tightened));
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
-        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles });
+        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles, trustProjectMcp: flags["trust-project-mcp"] === true });
         // A remote folder is checked (and resolved) on its host; the project it already is, is reused.
         const existing = remoteUrl ? undefined : store.projects.byPath(realPath(projectDir));
         const knownIds = new Set(store.projects.list().map((known) => known.id));

@@ -10,7 +10,7 @@ import { AppConfigPatch, AppConfigResponse } from "./app-config.ts";
 import { AnswerApprovalRequest, AnswerApprovalResponse } from "./approvals.ts";
 import { ConnectionTestRequest, ConnectionTestResult } from "./connection-test.ts";
 import { HealthResponse } from "./http.ts";
-import { McpConfigResponse, McpQuery, PutMcpRequest } from "./mcp.ts";
+import { GrantMcpConsentRequest, McpConfigResponse, McpConsentResponse, McpQuery, PutMcpRequest } from "./mcp.ts";
 import {
   Conversation,
   CreateConversationRequest,
@@ -301,6 +301,23 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: "GET", path: "/api/mcp", summary: "External MCP servers (?projectId= for the project's list)", auth: "bearer",
     query: McpQuery,
     replies: [{ status: 200, json: McpConfigResponse }], errors: { 400: "BAD_REQUEST", 404: NO_PROJECT },
+  },
+  {
+    method: "GET", path: "/api/projects/:id/mcp-consent", summary: "A project's own MCP servers and whether the person approved them", auth: "bearer",
+    replies: [{ status: 200, json: McpConsentResponse }],
+    errors: { 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE", 504: "REMOTE_UNREACHABLE" },
+  },
+  {
+    method: "POST", path: "/api/projects/:id/mcp-consent", summary: "Approve a project's own MCP servers (the list with this hash)", auth: "bearer",
+    body: { schema: GrantMcpConsentRequest, required: true },
+    replies: [{ status: 200, json: McpConsentResponse }],
+    // The list changed since the person saw it: they approve what they saw, never what is there now.
+    errors: { 400: BAD_BODY, 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 409: "MCP_CONFIG_CHANGED", 502: "REMOTE_UNREACHABLE", 504: "REMOTE_UNREACHABLE" },
+  },
+  {
+    method: "DELETE", path: "/api/projects/:id/mcp-consent", summary: "Take back the approval of a project's own MCP servers", auth: "bearer",
+    replies: [{ status: 200, json: McpConsentResponse }],
+    errors: { 404: `${NO_PROJECT}, INVALID_PROJECT_PATH`, 502: "REMOTE_UNREACHABLE", 504: "REMOTE_UNREACHABLE" },
   },
   {
     method: "PUT", path: "/api/mcp", summary: "Replace the MCP server list (?projectId= for the project's list)", auth: "bearer",

@@ -68,3 +68,20 @@ export const McpConfigResponse = z.object({
   }),
 });
 export type McpConfigResponse = z.infer<typeof McpConfigResponse>;
+
+/**
+ * `GET /api/projects/:id/mcp-consent`: the project's own servers (`.od/mcp-config.json`), which start only once the
+ * person approved exactly this list for this project. `serversHash` is what `POST` approves.
+ */
+export const McpConsentResponse = z.object({
+  servers: z.array(McpServer),
+  serversHash: z.string(),
+  /** `approved`: this list may start; `needed`: it may not yet (never approved, or changed since); `none`: no servers. */
+  status: z.enum(["approved", "needed", "none"]),
+  /** When the current consent was given (absent without one; a consent to an older list is kept until replaced). */
+  grantedAt: z.number().optional(),
+});
+export type McpConsentResponse = z.infer<typeof McpConsentResponse>;
+
+/** `POST /api/projects/:id/mcp-consent`: approve the list with this hash (the one the person saw). */
+export const GrantMcpConsentRequest = z.object({ serversHash: z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest") });

@@ -5,13 +5,15 @@
  * in those agents' own config).
  */
 import { Elysia } from "elysia";
-import { McpInjectionMode, McpQuery, PutMcpRequest, type McpConfigFile, type McpConfigResponse } from "../contracts/mcp.ts";
+import { GrantMcpConsentRequest, McpInjectionMode, McpQuery, PutMcpRequest, type McpConfigFile, type McpConfigResponse, type McpConsentResponse } from "../contracts/mcp.ts";
+import { projectServersHash } from "../mcp/project-consent.ts";
+import type { McpConsentsRepo } from "../store/mcp-consents-repo.ts";
 import { mergeMcpServers, projectMcpPath, readMcpFile, writeMcpFile, type McpList } from "../mcp/config-files.ts";
 import { remoteLocationOf } from "../remote/location.ts";
 import type { RemoteContext } from "../remote/remote-exec.ts";
 import { readRemoteMcpList, remoteMcpPath, writeRemoteMcpList } from "../remote/remote-mcp-file.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
-import { parseBody } from "./errors.ts";
+import { HttpError, parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
 
 export type McpRouteDeps = {
@@ -21,6 +23,9 @@ export type McpRouteDeps = {
   defs: readonly Pick<RuntimeAgentDef, "id" | "name" | "externalMcpInjection">[];
   /** How projects on other machines are reached. */
   remote: RemoteContext;
+  /** Which project server lists the person approved. */
+  consents: Pick<McpConsentsRepo, "get" | "grant" | "revoke">;
+  now?: () => number;
 };
 
 /** One list: where it is, and how it is read and written. */
@@ -35,7 +40,31 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
     if (!location) return localScope("project", projectMcpPath(folder));
     return { scope: "project", path: remoteMcpPath(location), read: () => readRemoteMcpList(location, deps.remote), write: (file) => writeRemoteMcpList(location, deps.remote, file) };
   };
+  const projectScope = (projectId: string) => scopeOf({ projectId });
+  const consentOf = async (projectId: string): Promise<McpConsentResponse> => {
+    const { servers } = await projectScope(projectId).read();
+    const serversHash = projectServersHash(servers);
+    const consent = deps.consents.get(projectId);
+    const status = servers.length === 0 ? "none" : consent?.serversHash === serversHash ? "approved" : "needed";
+    return { servers, serversHash, status, ...(consent ? { grantedAt: consent.grantedAt } : {}) };
+  };
   return new Elysia({ name: "mcp" })
+    // A project's own servers start programs: they reach runs once the person approved that exact list.
+    .get("/api/projects/:id/mcp-consent", ({ params }) => consentOf(params.id))
+    .post("/api/projects/:id/mcp-consent", async ({ params, body }) => {
+      const { serversHash } = parseBody(GrantMcpConsentRequest, body);
+      const current = await consentOf(params.id);
+      if (current.serversHash !== serversHash) {
+        throw new HttpError(409, "MCP_CONFIG_CHANGED", "the project's .od/mcp-config.json changed since it was shown: review its servers again");
+      }
+      deps.consents.grant(params.id, serversHash, (deps.now ?? Date.now)());
+      return consentOf(params.id);
+    })
+    .delete("/api/projects/:id/mcp-consent", async ({ params }) => {
+      const current = await consentOf(params.id);
+      deps.consents.revoke(params.id);
+      return { servers: current.servers, serversHash: current.serversHash, status: current.servers.length ? "needed" : "none" } satisfies McpConsentResponse;
+    })
     .get("/api/mcp", ({ query }) => describe(deps, scopeOf(query)))
     .put("/api/mcp", async ({ query, body }) => {
       const scope = scopeOf(query);

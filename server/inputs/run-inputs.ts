@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import type { McpServer } from "../contracts/mcp.ts";
 import { projectMcpPath, readMcpFile } from "../mcp/config-files.ts";
 import { planMcpInjection } from "../mcp/injection.ts";
+import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
 import { runMcpServers } from "../mcp/run-servers.ts";
 import { isInside } from "../projects/paths.ts";
 import type { McpServerConfig } from "../runtimes/protocols/types.ts";
@@ -33,6 +34,8 @@ export type RunInputsRequest = {
   skillIds: readonly string[];
   attachments: readonly string[];
   note: (note: RunInputNote) => void;
+  /** Whether the project's own MCP servers may start (absent: they may; the run service always says). */
+  projectMcpConsent?: ProjectMcpConsent;
 };
 
 export type PreparedRunInputs = {
@@ -87,7 +90,7 @@ export function createRunInputs(deps: RunInputsDeps = {}): RunInputsProvider {
 async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest): Promise<PreparedRunInputs> {
   const { note } = request;
   const skills = await prepareSkills(deps, request);
-  const servers = mcpServersFor(deps, request.projectDir, note);
+  const servers = mcpServersFor(deps, request.projectDir, note, request.projectMcpConsent);
   // The MCP config and prompt files, in a folder only this user can enter, removed at the run's end.
   const temp = new RunTempFolder(request.runId, deps.tempDir);
   const mcp = planMcpInjection(request.def, servers, { folder: temp });
@@ -155,7 +158,7 @@ function externalRoots(skills: LoadedSkill[], projectDir: string): string[] {
   return roots;
 }
 
-function mcpServersFor(deps: RunInputsDeps, projectDir: string, note: (n: RunInputNote) => void): McpServer[] {
+function mcpServersFor(deps: RunInputsDeps, projectDir: string, note: (n: RunInputNote) => void, consent: ProjectMcpConsent | undefined): McpServer[] {
   const user = deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] };
-  return runMcpServers(user, readMcpFile(projectMcpPath(projectDir)), note);
+  return runMcpServers(user, readMcpFile(projectMcpPath(projectDir)), note, consent);
 }

@@ -12,6 +12,7 @@ import { chooseSkills, skillsUsedNote, wantsSkills } from "../inputs/skill-choic
 import { HttpError } from "../http/errors.ts";
 import { readMcpFile } from "../mcp/config-files.ts";
 import { claudeMcpConfig, planMcpInjection } from "../mcp/injection.ts";
+import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
 import { runMcpServers } from "../mcp/run-servers.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
@@ -41,6 +42,8 @@ export type RemoteRunInputsRequest = {
   /** The folder on this machine a remote project's uploads are kept in (attachments resolve against it). */
   uploadsRoot?: string;
   note: (note: RunInputNote) => void;
+  /** Whether the project's own MCP servers may start (absent: they may; the run service always says). */
+  projectMcpConsent?: ProjectMcpConsent;
 };
 
 export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request: RemoteRunInputsRequest): Promise<PreparedRunInputs> {
@@ -48,7 +51,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   // The project's own skills are read there, and shadow the user's and the bundled ones as locally.
   const project = wantsSkills(deps.skills, request) ? await remoteProjectSkills(request) : undefined;
   const skills = chooseSkills(deps.skills, { ...(project ? { project } : {}), skillIds: request.skillIds, message: request.message, note });
-  const servers = runMcpServers(deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] }, await readRemoteMcpList(request.location, request.context), note);
+  const servers = runMcpServers(deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] }, await readRemoteMcpList(request.location, request.context), note, request.projectMcpConsent);
   const images = remoteImages(request);
 
   const entries: TarEntry[] = [];

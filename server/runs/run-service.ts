@@ -112,6 +112,8 @@ export type RunServiceDeps = {
   space?: DiskSpace;
   /** How a remote run's clean-up that could not reach its location is retried (default: remote-cleanups.ts). */
   remoteCleanup?: RemoteCleanupTimings;
+  /** Start every project's own MCP servers without asking for consent (`od run --trust-project-mcp`). */
+  trustProjectMcp?: boolean;
 };
 
 /** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
@@ -528,6 +530,8 @@ export class RunService {
       skillIds: run.request.skillIds ?? [],
       attachments: run.request.attachments ?? [],
       note: (note: RunInputNote) => emit({ type: "diagnostic", ...note }),
+      // A project's own MCP servers start programs: only the list the person approved for this project (mcp/project-consent.ts).
+      projectMcpConsent: (hash: string) => this.deps.trustProjectMcp === true || store.mcpConsents.get(project.id)?.serversHash === hash,
     };
     const provider = this.deps.inputs ?? defaultInputs;
     const inputs = location

@@ -203,4 +203,17 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX pending_sweeps_unfinished ON pending_sweeps(finished_at) WHERE finished_at IS NULL;
     `,
   },
+  {
+    version: 12,
+    name: "consent to a project's own MCP servers",
+    // A project's .od/mcp-config.json starts programs (Issue #37): its servers reach a run only once the person has
+    // approved that exact list (its hash) for that project. A changed file has another hash, so it asks again.
+    sql: `
+      CREATE TABLE mcp_consents (
+        project_id TEXT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+        servers_hash TEXT NOT NULL,
+        granted_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

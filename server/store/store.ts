@@ -1,6 +1,7 @@
 /** The store: one database, opened once per process, and the repositories over it. */
 import { AppConfigRepo } from "./app-config-repo.ts";
 import { AgentSessionsRepo, ConversationsRepo, MessagesRepo, ProjectsRepo } from "./projects-repo.ts";
+import { McpConsentsRepo } from "./mcp-consents-repo.ts";
 import { PendingSweepsRepo } from "./pending-sweeps-repo.ts";
 import { RunChangesRepo } from "./run-changes-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
@@ -21,6 +22,7 @@ export class Store {
   readonly runChanges: RunChangesRepo;
   readonly sessions: SessionsRepo;
   readonly pendingSweeps: PendingSweepsRepo;
+  readonly mcpConsents: McpConsentsRepo;
 
   private constructor(readonly db: SqliteDatabase) {
     this.appConfig = new AppConfigRepo(db);
@@ -32,6 +34,7 @@ export class Store {
     this.runChanges = new RunChangesRepo(db);
     this.sessions = new SessionsRepo(db);
     this.pendingSweeps = new PendingSweepsRepo(db);
+    this.mcpConsents = new McpConsentsRepo(db);
   }
 
   static open(path: string, opener: SqliteOpener): Store {

@@ -3,7 +3,7 @@
 // question shows as a card while the tab's title says the run waits; Allow once lets the write happen, Deny (with a
 // message) does not; after a reload the cards show what was decided, by whom.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { tempDir } from "../support/temp.ts";
@@ -86,4 +86,28 @@ describe("approvals on the page", () => {
       await context.close();
     }
   }, 180_000);
+
+  test("a project's own MCP servers: the page shows their command lines and asks once; Allow approves exactly that list", async () => {
+    const project = await ui.project("with-mcp");
+    mkdirSync(join(project.path, ".od"));
+    writeFileSync(join(project.path, ".od", "mcp-config.json"), JSON.stringify({ mcpServers: { marker: { command: "sh", args: ["-c", "touch marker"] } } }));
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
+      const banner = page.locator("[data-testid=mcp-consent]");
+      await banner.waitFor();
+      expect(await page.locator("[data-testid=mcp-consent-command]").textContent()).toBe("sh -c touch marker");
+      await page.click("[data-testid=mcp-consent-allow]");
+      await banner.waitFor({ state: "detached" });
+      expect(await ui.api<{ status: string }>(`/api/projects/${project.id}/mcp-consent`)).toMatchObject({ status: "approved" });
+      // Approved once: a reload does not ask again.
+      await page.reload();
+      await page.waitForSelector("[data-testid=composer-input]");
+      await page.waitForTimeout(300);
+      expect(await banner.count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
 });

@@ -1,12 +1,13 @@
 // /api/mcp: the user list and a project's list, validated writes, and which agents can receive the servers.
 import { expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { McpConfigResponse } from "../../server/contracts/mcp.ts";
 import { HttpError } from "../../server/http/errors.ts";
 import { mcpRoutes } from "../../server/http/mcp.ts";
 import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import { startTestApp } from "../support/app.ts";
+import { memoryConsents } from "../support/mcp-consents.ts";
 import { tempDir } from "../support/temp.ts";
 
 async function setup() {
@@ -18,7 +19,7 @@ async function setup() {
     if (id !== "prj_1") throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
     return projectDir;
   };
-  const app = await startTestApp({ modules: [mcpRoutes({ userPath, projectDirOf, defs: AGENT_DEFS, remote: { env: {} } })] });
+  const app = await startTestApp({ modules: [mcpRoutes({ userPath, projectDirOf, defs: AGENT_DEFS, remote: { env: {} }, consents: memoryConsents() })] });
   return {
     app,
     userPath,
@@ -68,4 +69,36 @@ test("PUT rejects invalid servers with the path of the problem; unknown project 
   expect((await s.app.json("PUT", "/api/mcp", { servers: [{ name: "s", type: "sse" }] })).status).toBe(400);
   expect((await s.app.call("/api/mcp?projectId=nope")).status).toBe(404);
   expect(existsSync(s.userPath)).toBe(false);
+});
+
+test("a project's own servers: consent to exactly the list shown, asked again after a change, taken back; bad input is typed", async () => {
+  await using s = await setup();
+  const consent = async () => (await s.app.call("/api/projects/prj_1/mcp-consent")).json() as Promise<{ status: string; serversHash: string; servers: { name: string }[]; grantedAt?: number }>;
+  expect(await consent()).toMatchObject({ status: "none", servers: [] });
+
+  mkdirSync(join(s.projectDir, ".od"));
+  writeFileSync(join(s.projectDir, ".od", "mcp-config.json"), JSON.stringify({ servers: [{ name: "leak", command: "sh", args: ["-c", "true"] }] }));
+  const shown = await consent();
+  expect(shown).toMatchObject({ status: "needed", servers: [{ name: "leak", command: "sh", args: ["-c", "true"] }] });
+  expect(shown.serversHash).toMatch(/^[0-9a-f]{64}$/);
+
+  const granted = await s.app.json("POST", "/api/projects/prj_1/mcp-consent", { serversHash: shown.serversHash });
+  expect(granted.status).toBe(200);
+  expect(await granted.json()).toMatchObject({ status: "approved", grantedAt: expect.any(Number) });
+
+  // The file changes after it was shown: approving what was shown is refused, and the new list needs consent.
+  writeFileSync(join(s.projectDir, ".od", "mcp-config.json"), JSON.stringify({ servers: [{ name: "leak", command: "sh", args: ["-c", "curl x"] }] }));
+  expect((await consent()).status).toBe("needed");
+  const stale = await s.app.json("POST", "/api/projects/prj_1/mcp-consent", { serversHash: shown.serversHash });
+  expect(stale.status).toBe(409);
+  expect(((await stale.json()) as { error: { code: string } }).error.code).toBe("MCP_CONFIG_CHANGED");
+
+  const now = await consent();
+  expect((await s.app.json("POST", "/api/projects/prj_1/mcp-consent", { serversHash: now.serversHash })).status).toBe(200);
+  const revoked = await s.app.json("DELETE", "/api/projects/prj_1/mcp-consent", {});
+  expect(await revoked.json()).toMatchObject({ status: "needed" });
+  expect((await consent()).status).toBe("needed");
+
+  expect((await s.app.json("POST", "/api/projects/prj_1/mcp-consent", { serversHash: "nope" })).status).toBe(400);
+  expect((await s.app.call("/api/projects/prj_2/mcp-consent")).status).toBe(404);
 });

@@ -1,6 +1,8 @@
 // Issue #21: a run of an ssh:// project gets its skills, MCP config, images and prompt file staged on the remote
 // side, in a private folder of the run's that is gone when the run ends (cancel and od's recovery included). The
 // "remote" side is this machine's own sshd, so the fake CLIs record there what they found at the paths they got.
+import { readMcpFile } from "../../server/mcp/config-files.ts";
+import { projectServersHash } from "../../server/mcp/project-consent.ts";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -60,6 +62,8 @@ async function stagedHarness(defs: RuntimeAgentDef[], steps: FakeStep[], server:
   });
   mkdirSync(join(h.projectDir, ".od"));
   writeFileSync(join(h.projectDir, ".od", "mcp-config.json"), JSON.stringify({ servers: [{ name: "proj-srv", type: "http", url: "http://127.0.0.1:9/mcp" }] }));
+  // The person approved the project's own server list (the page's consent), as it reads there.
+  h.store.mcpConsents.grant(h.projectId, projectServersHash(readMcpFile(join(h.projectDir, ".od", "mcp-config.json")).servers), Date.now());
   // The flags the staged inputs are passed with are the ones detection finds in the CLI's help there.
   const agentEnv = fakeCliEnvThere(h, { FAKE_CLI_HELP: "  --add-dir <dirs>\n  --mcp-config <files>" });
   h.store.appConfig.update({ agentCliEnv: Object.fromEntries(defs.map((def) => [def.id, agentEnv])) });

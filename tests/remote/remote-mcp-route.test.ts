@@ -8,6 +8,7 @@ import { mcpRoutes } from "../../server/http/mcp.ts";
 import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import { startTestApp } from "../support/app.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { memoryConsents } from "../support/mcp-consents.ts";
 import { tempDir } from "../support/temp.ts";
 
 let sshd: TestSshd;
@@ -22,7 +23,7 @@ async function setup(folderName: string, host = SSH_TEST_HOST) {
   mkdirSync(projectDir);
   const userPath = join(temp.path, "data", "mcp.json");
   const app = await startTestApp({
-    modules: [mcpRoutes({ userPath, projectDirOf: () => `ssh://${host}${projectDir}`, defs: AGENT_DEFS, remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir } })],
+    modules: [mcpRoutes({ userPath, projectDirOf: () => `ssh://${host}${projectDir}`, defs: AGENT_DEFS, remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir }, consents: memoryConsents() })],
   });
   return {
     app,

@@ -50,6 +50,8 @@ export async function inputsHarness(options: {
   /** fake-cli steps, or the ACP / pi script (without `ledger`). */
   script?: unknown;
   copy?: TreeCopier;
+  /** Start projects' own MCP servers without consent (`od run --trust-project-mcp`). */
+  trustProjectMcp?: boolean;
 }): Promise<InputsHarness> {
   const temp = tempDir("od-inputs-");
   const dir = (name: string) => {
@@ -106,6 +108,7 @@ ${exec}
     agents: { list: async () => infos, capabilities: () => ({}), liveModels: () => undefined },
     env,
     inputs: createRunInputs({ skills, userMcpPath, tempDir: mcpTempDir, ...(options.copy ? { copy: options.copy } : {}) }),
+    ...(options.trustProjectMcp ? { trustProjectMcp: true } : {}),
   });
   const project = store.projects.create("test", projectDir);
   const read = (path: string) => (existsSync(path) ? readFileSync(path, "utf8") : undefined);

@@ -6,6 +6,7 @@ import { effect, signal } from "@preact/signals";
 import type { Api } from "../api/client.ts";
 import type { RunEventStream } from "../api/run-events.ts";
 import { createAgentSetupModel } from "./agent-setup.ts";
+import { createMcpConsentModel } from "./mcp-consent.ts";
 import { createProjectAgentsModel } from "./project-agents.ts";
 import { createComposerModel } from "./composer.ts";
 import { createConfigModel } from "./config.ts";
@@ -37,6 +38,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   const changes = createRunChangesModel(api);
   const skills = createSkillsModel(api);
   const mcp = createMcpModel(api);
+  const mcpConsent = createMcpConsentModel(api);
   const conversation = createConversationModel({
     api,
     stream,
@@ -75,6 +77,11 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     effect(() => {
       if (settingsOpen.value) void mcp.load();
     }),
+    // The open project's own MCP servers: asked about when it opens, and again after each run (the file may change).
+    effect(() => {
+      const project = workspace.projectId.value;
+      if (conversation.activeRun.value === null) void mcpConsent.load(project);
+    }),
     effect(() => {
       const project = workspace.projectId.value;
       if (composer.text.value.includes("@")) void skills.load(project);
@@ -99,6 +106,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { api, daemon, config, changes, agents, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, usage, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, changes, agents, mcpConsent, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, usage, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

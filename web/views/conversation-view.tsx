@@ -5,6 +5,7 @@ import { CopyCommand } from "../components/copy-button.tsx";
 import { Composer } from "../components/composer.tsx";
 import { estimateRun } from "../components/row-heights.ts";
 import { ApprovalAnswerContext } from "../components/approval-card.tsx";
+import { McpConsentBanner } from "../components/mcp-consent-banner.tsx";
 import { RunView } from "../components/run-view.tsx";
 import { ScrollerContext, VirtualList } from "../components/virtual-list.tsx";
 import type { AppModel } from "../state/app.ts";
@@ -190,6 +191,7 @@ export function ConversationView({ app }: { app: AppModel }) {
           />
         </ScrollerContext.Provider>
       </div>
+      {ready && workspace.project.value && <McpConsentBanner model={app.mcpConsent} />}
       {ready && <Composer composer={app.composer} agents={agents} conversation={conversation} onInstallMore={() => app.openSettings("not-installed")} />}
     </main>
     </ApprovalAnswerContext.Provider>
