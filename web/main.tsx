@@ -3,6 +3,7 @@ import { render } from "preact";
 import { defaultApi, pageSession } from "./api/client.ts";
 import { createRunEventStream } from "./api/run-events.ts";
 import { createAppModel } from "./state/app.ts";
+import { stopOnEscape } from "./state/stop-on-escape.ts";
 import { browserNotify, followWaitingApprovals } from "./state/waiting-title.ts";
 import { Shell } from "./views/shell.tsx";
 
@@ -18,6 +19,11 @@ effect(() => {
   document.documentElement.dataset.theme = app.config.theme.value;
 });
 followWaitingApprovals(app.conversation.waitingApprovals, document, browserNotify);
+stopOnEscape(document, document, () => {
+  if (!app.conversation.activeRun.peek()) return false;
+  void app.conversation.stop();
+  return true;
+});
 /** Trades the `?token=` launch code for a session first, and takes the code out of the address bar and history. */
 async function signIn(): Promise<void> {
   const search = location.search;

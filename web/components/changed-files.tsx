@@ -41,12 +41,15 @@ export function ChangedFiles({ runId, model, onOpenFile }: { runId: string; mode
               {KIND_MARK[change.kind]}
             </span>{" "}
             <code>{change.path}</code> <span class="diff-add-count">+{change.additions}</span> <span class="diff-del-count">−{change.deletions}</span>
-            {onOpenFile && change.kind !== "deleted" && (
-              <button type="button" class="link small" onClick={(e) => (e.preventDefault(), onOpenFile(change.path))}>
+          </summary>
+          {/* Not inside the summary: a control inside another control is one a screen reader cannot reach. */}
+          {onOpenFile && change.kind !== "deleted" && (
+            <div class="change-actions">
+              <button type="button" class="link small" aria-label={`Open ${change.path}`} onClick={() => onOpenFile(change.path)}>
                 open
               </button>
-            )}
-          </summary>
+            </div>
+          )}
           <Diff change={change} />
         </details>
       ))}

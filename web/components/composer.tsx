@@ -4,6 +4,7 @@ import { PERMISSION_MODES, type PermissionModeValue } from "../../server/contrac
 import type { AgentsView } from "../state/agents.ts";
 import type { ComposerModel } from "../state/composer.ts";
 import type { ConversationModel } from "../state/conversation.ts";
+import { CloseIcon } from "./icons.tsx";
 
 /** The picker's last option: not an agent, it opens Settings on the agents that are not installed. */
 export const INSTALL_MORE = "__install";
@@ -156,10 +157,8 @@ export function Composer({
       e.preventDefault();
       if (mentions[0] && composer.mentionQuery.value !== null) composer.acceptMention(mentions[0]);
       else void composer.submit();
-    } else if (e.key === "Escape" && running) {
-      e.preventDefault();
-      void conversation.stop();
     }
+    // Esc stops the run from anywhere in the page (useStopOnEscape), the composer included.
   };
 
   return (
@@ -187,7 +186,7 @@ export function Composer({
             <span key={id} class="chip" data-testid="skill-chip">
               @{id}
               <button type="button" class="chip-x" aria-label={`Remove ${id}`} onClick={() => composer.removeSkill(id)}>
-                ×
+                <CloseIcon />
               </button>
             </span>
           ))}
@@ -195,7 +194,7 @@ export function Composer({
             <span key={a.path} class="chip" data-testid="attachment-chip">
               🖼 {a.name}
               <button type="button" class="chip-x" aria-label={`Remove ${a.name}`} onClick={() => composer.removeAttachment(a.path)}>
-                ×
+                <CloseIcon />
               </button>
             </span>
           ))}
@@ -212,7 +211,11 @@ export function Composer({
           ))}
         </ul>
       )}
+      <label class="visually-hidden" for="composer-input">
+        Message to the agent
+      </label>
       <textarea
+        id="composer-input"
         data-testid="composer-input"
         rows={3}
         placeholder="Ask your agent… (Enter to send, Shift+Enter for a new line, @ for skills)"

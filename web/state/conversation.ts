@@ -45,6 +45,21 @@ export function createConversationModel(options: ConversationModelOptions) {
   let histories = new Map<string, Signal<RunState>>();
 
   const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
+  /**
+   * What a screen reader is told (a polite live region): the newest run's phase — working, waiting for an answer,
+   * how it ended — never its streamed text, so it speaks a few times a run, not with every delta.
+   */
+  const announcement = computed(
+    () => {
+      const run = runs.value.at(-1);
+      if (!run) return "";
+      const state = run.state.value;
+      if (state.end) return state.end.status === "succeeded" ? "The agent finished." : state.end.status === "canceled" ? "The run was stopped." : `The run failed: ${state.end.reason}`;
+      if (state.openApprovals > 0) return "The agent asks before it acts: your answer is needed.";
+      return "The agent is working.";
+    },
+    { name: "conversation.announcement" },
+  );
   /** How many questions of this conversation's live runs wait for the person (the tab's title says so). */
   const waitingApprovals = computed(() => runs.value.reduce((n, run) => n + run.state.value.openApprovals, 0), { name: "conversation.waitingApprovals" });
 
@@ -201,6 +216,7 @@ export function createConversationModel(options: ConversationModelOptions) {
   }
 
   return {
+    announcement,
     waitingApprovals,
     answerApproval,
     projectId,

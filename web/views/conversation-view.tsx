@@ -191,6 +191,9 @@ export function ConversationView({ app }: { app: AppModel }) {
           />
         </ScrollerContext.Provider>
       </div>
+      <div class="visually-hidden" role="status" aria-live="polite" data-testid="run-announcer">
+        {conversation.announcement.value}
+      </div>
       {ready && workspace.project.value && <McpConsentBanner model={app.mcpConsent} />}
       {ready && <Composer composer={app.composer} agents={agents} conversation={conversation} onInstallMore={() => app.openSettings("not-installed")} />}
     </main>

@@ -1,6 +1,7 @@
 /** The right column: files the agents wrote, and a preview (sandboxed frame for HTML/SVG, safe Markdown, text). */
 import { Markdown } from "../components/markdown.tsx";
 import type { FilesModel } from "../state/files.ts";
+import { CloseIcon, RefreshIcon } from "../components/icons.tsx";
 
 function size(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -18,8 +19,8 @@ function Preview({ files }: { files: FilesModel }) {
         <a href={url} target="_blank" rel="noopener noreferrer" data-testid="open-in-tab">
           Open in new tab
         </a>
-        <button type="button" class="icon" title="Close preview" onClick={() => void files.select(null)}>
-          ×
+        <button type="button" class="icon" title="Close preview" aria-label="Close preview" onClick={() => void files.select(null)}>
+          <CloseIcon />
         </button>
       </div>
       {kind === "frame" && (
@@ -40,12 +41,12 @@ export function FilesPanel({ files, onClose }: { files: FilesModel; onClose?: ()
       <div class="sidebar-head">
         <h2>Files</h2>
         {files.projectId.value && (
-          <button type="button" class="ghost small" title="Refresh" onClick={() => void files.refresh()}>
-            ↻
+          <button type="button" class="ghost small" title="Refresh" aria-label="Refresh files" onClick={() => void files.refresh()}>
+            <RefreshIcon />
           </button>
         )}
         <button type="button" class="icon drawer-close" aria-label="Close files" onClick={onClose}>
-          ×
+          <CloseIcon />
         </button>
       </div>
       {files.files.value.length === 0 && <p class="empty">Files your agents write appear here.</p>}

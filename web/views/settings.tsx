@@ -7,6 +7,7 @@ import { AgentCard, MissingAgentRow } from "../components/agent-card.tsx";
 import { CopyCommand } from "../components/copy-button.tsx";
 import type { AppModel } from "../state/app.ts";
 import type { McpModel } from "../state/optional-features.ts";
+import { CloseIcon } from "../components/icons.tsx";
 
 function McpEditor({ mcp }: { mcp: McpModel }) {
   const [text, setText] = useState(mcp.json.value);
@@ -146,7 +147,7 @@ export function Settings({ app }: { app: AppModel }) {
         <header class="settings-head">
           <h2>Settings</h2>
           <button type="button" class="icon" aria-label="Close settings" onClick={close}>
-            ×
+            <CloseIcon />
           </button>
         </header>
         <section>

@@ -1,5 +1,7 @@
 /** Projects and their conversations: create, open an existing folder, rename, delete. */
 import { useState } from "preact/hooks";
+import { AskDialog, type Ask } from "../components/ask-dialog.tsx";
+import { CloseIcon, PencilIcon, TrashIcon } from "../components/icons.tsx";
 import type { WorkspaceModel } from "../state/workspace.ts";
 
 function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDone: (created: boolean) => void }) {
@@ -37,15 +39,13 @@ function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDo
   );
 }
 
-function rename(current: string, apply: (value: string) => void): void {
-  const next = prompt("New name", current)?.trim();
-  if (next && next !== current) apply(next);
-}
-
 /** `onNavigate`: a project or conversation was opened (closes the sidebar when it is a drawer). */
 export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; onNavigate?: () => void }) {
   const [adding, setAdding] = useState(false);
+  const [ask, setAsk] = useState<Ask | null>(null);
   const projectId = workspace.projectId.value;
+  const rename = (title: string, current: string, apply: (value: string) => void) => setAsk({ kind: "rename", title, label: "New name", value: current, onDone: apply });
+  const remove = (title: string, message: string, confirmLabel: string, apply: () => void) => setAsk({ kind: "confirm", title, message, confirmLabel, onDone: apply });
   return (
     <aside class="sidebar" aria-label="Projects" data-testid="sidebar">
       <div class="sidebar-head">
@@ -54,7 +54,7 @@ export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; 
           + New
         </button>
         <button type="button" class="icon drawer-close" aria-label="Close projects" onClick={onNavigate}>
-          ×
+          <CloseIcon />
         </button>
       </div>
       {adding && (
@@ -82,16 +82,25 @@ export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; 
               >
                 {project.name}
               </button>
-              <button type="button" class="icon" title="Rename project" onClick={() => rename(project.name, (name) => void workspace.renameProject(project.id, name))}>
-                ✎
+              <button
+                type="button"
+                class="icon"
+                title="Rename project"
+                aria-label={`Rename project ${project.name}`}
+                data-testid="rename-project"
+                onClick={() => rename("Rename project", project.name, (name) => void workspace.renameProject(project.id, name))}
+              >
+                <PencilIcon />
               </button>
               <button
                 type="button"
                 class="icon"
                 title="Remove project (the folder stays on disk)"
-                onClick={() => confirm(`Remove “${project.name}” from od? The folder stays on disk.`) && void workspace.deleteProject(project.id)}
+                aria-label={`Remove project ${project.name}`}
+                data-testid="remove-project"
+                onClick={() => remove("Remove project", `Remove “${project.name}” from od? The folder stays on disk.`, "Remove", () => void workspace.deleteProject(project.id))}
               >
-                🗑
+                <TrashIcon />
               </button>
             </div>
             {project.id === projectId && (
@@ -122,11 +131,25 @@ export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; 
                       >
                         {c.title || "Untitled"}
                       </button>
-                      <button type="button" class="icon" title="Rename" onClick={() => rename(c.title, (title) => void workspace.renameConversation(c.id, title))}>
-                        ✎
+                      <button
+                        type="button"
+                        class="icon"
+                        title="Rename"
+                        aria-label={`Rename conversation ${c.title || "Untitled"}`}
+                        data-testid="rename-conversation"
+                        onClick={() => rename("Rename conversation", c.title, (title) => void workspace.renameConversation(c.id, title))}
+                      >
+                        <PencilIcon />
                       </button>
-                      <button type="button" class="icon" title="Delete" onClick={() => confirm(`Delete “${c.title}”?`) && void workspace.deleteConversation(c.id)}>
-                        🗑
+                      <button
+                        type="button"
+                        class="icon"
+                        title="Delete"
+                        aria-label={`Delete conversation ${c.title || "Untitled"}`}
+                        data-testid="delete-conversation"
+                        onClick={() => remove("Delete conversation", `Delete “${c.title || "Untitled"}”? Its messages and runs go with it.`, "Delete", () => void workspace.deleteConversation(c.id))}
+                      >
+                        <TrashIcon />
                       </button>
                     </div>
                   </li>
@@ -137,6 +160,7 @@ export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; 
         ))}
       </ul>
       {workspace.error.value && <p class="error">{workspace.error.value}</p>}
+      <AskDialog ask={ask} onClose={() => setAsk(null)} />
     </aside>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { UsageRun } from "../../server/contracts/usage.ts";
 import { UsageChart } from "../components/usage-chart.tsx";
 import { dailyUsage, DEFAULT_MODEL, type UsageMetric, type UsageModel } from "../state/usage.ts";
+import { CloseIcon } from "../components/icons.tsx";
 
 const METRICS: Array<[UsageMetric, string]> = [
   ["tokens", "Tokens"],
@@ -59,7 +60,7 @@ export function UsageView({ usage }: { usage: UsageModel }) {
         <header class="settings-head">
           <h2>Usage</h2>
           <button type="button" class="icon" aria-label="Close usage" onClick={usage.close}>
-            ×
+            <CloseIcon />
           </button>
         </header>
         <div class="row usage-controls">
