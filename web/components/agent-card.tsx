@@ -6,6 +6,7 @@ import type { ConfigModel } from "../state/config.ts";
 import type { ConnectionTestsModel } from "../state/connection-tests.ts";
 import { safeHref } from "../lib/markdown.ts";
 import { CopyCommand } from "./copy-button.tsx";
+import { shortVersion } from "../lib/agent-version.ts";
 
 const STATE_LABEL: Record<AgentInfo["state"], string> = { available: "installed", "setup-required": "setup required", unavailable: "not installed", probing: "probing…" };
 
@@ -23,9 +24,19 @@ function ConnectionTest({ agent, config, tests }: { agent: AgentInfo; config: Co
   const result = state?.kind === "done" ? state.result : undefined;
   return (
     <div class="row connection-test">
-      <button type="button" class="small" data-testid="test-connection" disabled={state?.kind === "running"} onClick={() => void tests.run(agent.id, config.choiceFor(agent.id))}>
+      <button
+        type="button"
+        class="small"
+        data-testid="test-connection"
+        aria-describedby={`test-connection-note-${agent.id}`}
+        disabled={state?.kind === "running"}
+        onClick={() => void tests.run(agent.id, config.choiceFor(agent.id))}
+      >
         {state?.kind === "running" ? "Testing…" : "Test connection"}
       </button>
+      <span class="muted small-note" id={`test-connection-note-${agent.id}`} data-testid="test-connection-note">
+        makes one real model call with your account
+      </span>
       {result && (
         <span class={result.ok ? "ok" : "error"} data-testid="card-connection-result" data-ok={String(result.ok)} data-kind={result.kind ?? ""}>
           {result.ok ? `works (${(result.latencyMs / 1000).toFixed(1)} s)` : `${result.kind ?? "failed"}: ${result.detail ?? ""}`}
@@ -156,7 +167,7 @@ export function AgentCard({ agent, config, onRescan, onSetup, connectionTests }:
     <article class={`agent-card state-${agent.state}`} data-testid="agent-card" data-agent-id={agent.id} data-state={agent.state}>
       <header>
         <strong>{agent.name}</strong> <span class={`badge ${agent.state}`}>{STATE_LABEL[agent.state]}</span>
-        {agent.version && <span class="muted"> {agent.version}</span>}
+        {agent.version && <span class="muted" title={agent.version}> {shortVersion(agent.version)}</span>}
       </header>
       <dl>
         {agent.path && (

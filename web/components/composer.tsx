@@ -84,15 +84,14 @@ function ModelPicker({ composer }: { composer: ComposerModel }) {
           onChange={(e) => composer.chooseModel((e.currentTarget as HTMLInputElement).value.trim())}
         />
       )}
-      {composer.reasoningOptions.value.length > 0 && (
+      {composer.reasoningChoices.value.length > 0 && (
         <select
           data-testid="reasoning-picker"
           aria-label="Reasoning"
           value={composer.selectedReasoning.value}
           onChange={(e) => composer.chooseReasoning((e.currentTarget as HTMLSelectElement).value)}
         >
-          <option value="">Default reasoning</option>
-          {composer.reasoningOptions.value.map((r) => (
+          {composer.reasoningChoices.value.map((r) => (
             <option key={r.id} value={r.id}>
               {r.label}
             </option>

@@ -61,9 +61,19 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     () => models.value.find((m) => m.id === selectedModel.value)?.reasoningOptions ?? agent.value?.reasoningOptions ?? [],
     { name: "composer.reasoningOptions" },
   );
-  const selectedReasoning = computed(() => choice.value.reasoning ?? reasoningOptions.value.find((r) => r.default)?.id ?? "", {
-    name: "composer.reasoning",
-  });
+  /** What the reasoning picker lists: one default (the CLI's own setting, sent as no flag), then the agent's levels. */
+  const reasoningChoices = computed<RuntimeChoice[]>(
+    () => (reasoningOptions.value.length ? [{ id: "", label: "Default reasoning" }, ...reasoningOptions.value.filter((r) => r.id !== "default")] : []),
+    { name: "composer.reasoningChoices" },
+  );
+  const selectedReasoning = computed(
+    () => {
+      const id = choice.value.reasoning ?? reasoningOptions.value.find((r) => r.default)?.id ?? "";
+      // The agent's own "default" is the picker's "Default reasoning" (""): no flag, the CLI's own setting.
+      return id === "default" ? "" : id;
+    },
+    { name: "composer.reasoning" },
+  );
   /**
    * How much the agent may do without asking: the project's remembered mode, else the agent's default, else
    * `bypass` (od's default); a mode the agent cannot honour falls back to `bypass`, which every agent has.
@@ -215,6 +225,7 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     models,
     selectedModel,
     reasoningOptions,
+    reasoningChoices,
     selectedReasoning,
     customModelAllowed,
     permissionModes,

@@ -6,6 +6,7 @@ import { Composer } from "../components/composer.tsx";
 import { estimateRun } from "../components/row-heights.ts";
 import { ApprovalAnswerContext } from "../components/approval-card.tsx";
 import { McpConsentBanner } from "../components/mcp-consent-banner.tsx";
+import { shortVersion } from "../lib/agent-version.ts";
 import { RunView } from "../components/run-view.tsx";
 import { ScrollerContext, VirtualList } from "../components/virtual-list.tsx";
 import type { AppModel } from "../state/app.ts";
@@ -112,7 +113,7 @@ function FoundAgents({ app }: { app: AppModel }) {
               onClick={() => composer.chooseAgent(agent.id)}
             >
               {agent.name}
-              {agent.state === "setup-required" ? " — set up…" : agent.version ? <span class="muted"> {agent.version}</span> : null}
+              {agent.state === "setup-required" ? " — set up…" : agent.version ? <span class="muted"> {shortVersion(agent.version)}</span> : null}
             </button>
           </li>
         ))}
