@@ -45,18 +45,19 @@ describe("a remote project from the page", () => {
       await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
       await page.waitForSelector("[data-testid=composer-input]");
       // Detection over ssh takes a moment: the picker fills in with the host's agents.
-      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached", timeout: 120_000 });
-      await page.waitForFunction((host) => document.querySelector("[data-testid=found-agents]")?.textContent?.includes(`Found on ${host}`), SSH_TEST_HOST, { timeout: 120_000 });
+      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached", timeout: 240_000 });
+      await page.waitForFunction((host) => document.querySelector("[data-testid=found-agents]")?.textContent?.includes(`Found on ${host}`), SSH_TEST_HOST, { timeout: 240_000 });
       expect(await page.locator("[data-testid=no-agent]").count()).toBe(0);
       await page.selectOption("[data-testid=agent-picker]", "claude");
       await page.fill("[data-testid=composer-input]", "Say hello from there");
       await page.keyboard.press("Enter");
-      await page.waitForSelector("[data-testid=run-status][data-running=false][data-status=succeeded]", { timeout: 60_000 });
+      await page.waitForSelector("[data-testid=run-status][data-running=false][data-status=succeeded]", { timeout: 180_000 });
       expect(await page.locator("[data-testid=timeline]").textContent()).toContain("od-fake: user_messages=1");
       // It ran on the host: the fake there saw the prompt, in the project's folder.
       expect(there.ledger().some((line) => line.event === "stdin-line" && String(line.line).includes("Say hello from there"))).toBe(true);
     } finally {
       await context.close();
     }
-  }, 180_000);
+    // Detection over ssh probes every def there, a session each: minutes on a loaded 2-core machine.
+  }, 360_000);
 });

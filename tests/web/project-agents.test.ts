@@ -91,3 +91,28 @@ describe("the agents the page offers are the open project's machine's", () => {
     app.dispose();
   });
 });
+
+test("a host still probing: what it has shows at once, the rest follows; a settled agent never goes back to probing; no 'none found' meanwhile", async () => {
+  const probingPi = { ...agent("pi", "Pi", false), state: "probing" } as AgentInfo;
+  const answers = [
+    [agent("claude", "Claude Code", true), probingPi],
+    [{ ...agent("claude", "Claude Code", false), state: "probing" } as AgentInfo, agent("pi", "Pi", true)],
+  ];
+  let asked = 0;
+  const { fetch } = fakeFetch({
+    "GET /api/health": () => Response.json({ ok: true, version: "0.1.0" }),
+    "GET /api/app-config": () => Response.json({ config: {} }),
+    "GET /api/projects": () => Response.json({ projects: [there] }),
+    "GET /api/agents": () => Response.json({ agents: [] }),
+    [`GET /api/agents?location=${encodeURIComponent(MACHINE)}`]: () => Response.json({ agents: answers[Math.min(asked++, answers.length - 1)] }),
+    "GET /api/projects/p-there/conversations": () => Response.json({ conversations: [] }),
+    "GET /api/projects/p-there/files": () => Response.json({ files: [] }),
+  });
+  const app = createAppModel({ api: createApi(fetch), stream: () => () => undefined, schedule: manualScheduler().schedule });
+  await app.start({ projectId: "p-there", conversationId: null });
+  await until(() => app.agents.load.value === "done");
+  await until(() => !app.agents.probing.value);
+  expect(asked).toBe(2);
+  expect(app.agents.pickable.value.map((a) => `${a.id}:${a.state}`)).toEqual(["claude:available", "pi:available"]);
+  app.dispose();
+});

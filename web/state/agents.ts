@@ -11,8 +11,8 @@ import { readSseFrames } from "../api/sse.ts";
 /** A page load reuses a probe pass this recent instead of probing every CLI again. */
 const PAGE_LOAD_MAX_AGE_MS = 30_000;
 
-/** How many answers a page waits for while another machine's CLIs are still being probed there. */
-const REMOTE_PROBING_ROUNDS = 6;
+/** How many answers a page asks for while another machine's CLIs are still being probed there (each at the detection deadline). */
+const REMOTE_PROBING_ROUNDS = 12;
 
 /** The CLIs an empty state suggests first (the ones its text names), in this order; the rest follow by name. */
 export const FEATURED_AGENT_IDS = ["claude", "codex", "opencode", "copilot", "cursor-agent", "pi"];
@@ -37,6 +37,7 @@ export interface AgentsView {
   rescanning: ReadonlySignal<boolean>;
   groups: ReadonlySignal<{ installed: AgentInfo[]; setupRequired: AgentInfo[]; notInstalled: AgentInfo[] }>;
   available: ReadonlySignal<AgentInfo[]>;
+  probing: ReadonlySignal<boolean>;
   pickable: ReadonlySignal<AgentInfo[]>;
   suggestedCommands: ReadonlySignal<SuggestedCommand[]>;
   installSuggestions: ReadonlySignal<SuggestedCommand[]>;
@@ -69,6 +70,8 @@ export function createAgentsModel(api: Api, machine?: string) {
     { name: "agents.groups" },
   );
   const available = computed(() => groups.value.installed, { name: "agents.available" });
+  /** Some CLI's probes are still running (its result follows): no "none was found" yet. */
+  const probing = computed(() => agents.value.some((a) => a.state === "probing"), { name: "agents.probing" });
   /** What the agent picker offers: installed agents first, then the ones a setup step would make usable. */
   const pickable = computed(() => [...groups.value.installed, ...groups.value.setupRequired], { name: "agents.pickable" });
   /** Copyable commands from the diagnostics of agents that are not usable yet (for the "install one" state). */
@@ -97,8 +100,9 @@ export function createAgentsModel(api: Api, machine?: string) {
 
   /**
    * Another machine's agents, probed there now. The answer comes at the detection deadline; a CLI whose probes there
-   * outlast it comes back as still probing, and asking again joins the probes still running there, until every CLI
-   * has its result (or `REMOTE_PROBING_ROUNDS` answers later).
+   * outlast it comes back as still probing. The page shows what it has from the first answer on, and asks again in
+   * the background (a later answer's result replaces "still probing"; a settled result is never put back to
+   * probing) until every CLI has its result, or `REMOTE_PROBING_ROUNDS` answers later.
    */
   async function refreshThere(url: string): Promise<void> {
     abort?.abort();
@@ -110,12 +114,14 @@ export function createAgentsModel(api: Api, machine?: string) {
       for (let round = 1; ; round++) {
         const list = (await api.get<AgentListResponse>(`/api/agents?location=${encodeURIComponent(url)}`)).agents;
         if (controller.signal.aborted) return;
-        agents.value = list;
-        if (round >= REMOTE_PROBING_ROUNDS || !list.some((agent) => agent.state === "probing")) break;
+        agents.value = round === 1 ? list : settledFirst(agents.peek(), list);
+        load.value = "done";
+        if (round >= REMOTE_PROBING_ROUNDS || !agents.peek().some((agent) => agent.state === "probing")) break;
       }
-      load.value = "done";
     } catch (listError) {
       if (controller.signal.aborted) return;
+      // A later round's failure keeps what the earlier ones found.
+      if (load.peek() === "done") return;
       error.value = errorMessage(listError);
       load.value = "error";
     }
@@ -192,7 +198,7 @@ export function createAgentsModel(api: Api, machine?: string) {
   }
 
   const where = machine ? machineLabel(machine) : "this machine";
-  return { agents, load, error, rescanning, groups, available, pickable, suggestedCommands, installSuggestions, where, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
+  return { agents, load, error, rescanning, groups, available, probing, pickable, suggestedCommands, installSuggestions, where, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
 }
 
 /** The machine or container URL of a project path (`ssh://me@box:22/srv/app` → `ssh://me@box:22`), null for a local one. */
@@ -211,6 +217,12 @@ export type AgentsModel = ReturnType<typeof createAgentsModel>;
 /** The copyable commands (install, log in) the agent's diagnostics offer, first one first. */
 export function copyCommands(agent: AgentInfo): string[] {
   return agent.diagnostics.flatMap((d) => d.fixActions.flatMap((f) => (f.kind === "copyCommand" ? [f.command] : [])));
+}
+
+/** `next`, except that an agent `previous` had settled keeps that result where `next` still probes it. */
+export function settledFirst(previous: readonly AgentInfo[], next: readonly AgentInfo[]): AgentInfo[] {
+  const settled = new Map(previous.filter((agent) => agent.state !== "probing").map((agent) => [agent.id, agent]));
+  return next.map((agent) => (agent.state === "probing" ? (settled.get(agent.id) ?? agent) : agent));
 }
 
 function byName(a: AgentInfo, b: AgentInfo): number {

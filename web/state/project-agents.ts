@@ -40,6 +40,7 @@ export function createProjectAgentsModel(api: Api, project: ReadonlySignal<Proje
     rescanning: computed(() => current.value.rescanning.value),
     groups: computed(() => current.value.groups.value),
     available: computed(() => current.value.available.value),
+    probing: computed(() => current.value.probing.value),
     pickable: computed(() => current.value.pickable.value),
     suggestedCommands: computed(() => current.value.suggestedCommands.value),
     installSuggestions: computed(() => current.value.installSuggestions.value),

@@ -95,10 +95,11 @@ function FoundAgents({ app }: { app: AppModel }) {
   const found = agents.pickable.value;
   const missing = agents.groups.value.notInstalled.length;
   const current = composer.agent.value?.id;
-  if (!found.length && agents.load.value !== "loading") return null;
+  const detecting = agents.load.value === "loading" || (agents.probing.value && !found.length);
+  if (!found.length && !detecting) return null;
   return (
     <div class="found-agents" data-testid="found-agents">
-      <span class="muted">{agents.load.value === "loading" ? `Detecting agents on ${agents.where}…` : `Found on ${agents.where} (${found.length}):`}</span>
+      <span class="muted">{detecting ? `Detecting agents on ${agents.where}…` : `Found on ${agents.where} (${found.length}):`}</span>
       <ul class="agent-chips">
         {found.map((agent) => (
           <li key={agent.id}>
@@ -154,7 +155,7 @@ export function ConversationView({ app }: { app: AppModel }) {
   const historiesLoading = timeline.some((entry) => entry.kind === "history" && conversation.historyOf(entry.message).statusLabel === "loading");
   const { ref: timelineRef, scroller } = useTimelineScroll(conversation.conversationId.value, timeline.length, historiesLoading);
 
-  const noAgents = (agents.load.value === "done" || agents.load.value === "error") && agents.available.value.length === 0;
+  const noAgents = (agents.load.value === "done" || agents.load.value === "error") && agents.available.value.length === 0 && !agents.probing.value;
   const ready = app.daemon.state.value.kind === "ready";
   return (
     <ApprovalAnswerContext.Provider value={conversation.answerApproval}>
