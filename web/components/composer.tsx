@@ -4,7 +4,7 @@ import { PERMISSION_MODES, type PermissionModeValue } from "../../server/contrac
 import type { AgentsView } from "../state/agents.ts";
 import type { ComposerModel } from "../state/composer.ts";
 import type { ConversationModel } from "../state/conversation.ts";
-import { CloseIcon } from "./icons.tsx";
+import { CloseIcon, ImageIcon } from "./icons.tsx";
 
 /** The picker's last option: not an agent, it opens Settings on the agents that are not installed. */
 export const INSTALL_MORE = "__install";
@@ -191,7 +191,7 @@ export function Composer({
           ))}
           {composer.attachments.value.map((a) => (
             <span key={a.path} class="chip" data-testid="attachment-chip">
-              🖼 {a.name}
+              <ImageIcon size={14} /> {a.name}
               <button type="button" class="chip-x" aria-label={`Remove ${a.name}`} onClick={() => composer.removeAttachment(a.path)}>
                 <CloseIcon />
               </button>

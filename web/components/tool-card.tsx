@@ -6,6 +6,8 @@
 import { editDiff } from "../lib/edit-diff.ts";
 import type { ToolItem } from "../state/run-state.ts";
 import { DiffView } from "./diff-view.tsx";
+import type { JSX } from "preact";
+import { BanIcon, BoltIcon, BoxCheckIcon, BoxIcon, CheckIcon, CrossIcon, DotsIcon, HalfIcon, StopIcon } from "./icons.tsx";
 
 const KIND_LABEL: Record<ToolItem["toolKind"], string> = {
   file_write: "Wrote",
@@ -83,7 +85,7 @@ function lineCount(text: string): number {
 }
 
 /** The mark in a card's first line for each state: a call cut off by its run's end is neither done nor failed. */
-const STATE_MARK: Record<ToolItem["state"], string> = { running: "…", done: "✓", error: "✕", canceled: "■", interrupted: "↯" };
+const STATE_MARK: Record<ToolItem["state"], (props: { size?: number }) => JSX.Element> = { running: DotsIcon, done: CheckIcon, error: CrossIcon, canceled: StopIcon, interrupted: BoltIcon };
 
 /** What went wrong, in one word: refused beats a call its run's end cut off, beats a non-zero exit code, beats a plain failure. */
 function FailureMark({ tool }: { tool: ToolItem }) {
@@ -111,8 +113,8 @@ export function ToolHead({ tool, onOpenFile }: { tool: ToolItem; onOpenFile?: (p
   const isFile = (tool.toolKind === "file_write" || tool.toolKind === "file_edit") && tool.path;
   return (
     <div class="tool-head">
-      <span class="tool-state" aria-label={tool.refused ? "refused" : tool.state}>
-        {tool.refused ? "⊘" : STATE_MARK[tool.state]}
+      <span class="tool-state" role="img" aria-label={tool.refused ? "refused" : tool.state}>
+        {tool.refused ? <BanIcon size={14} /> : STATE_MARK[tool.state]({ size: 14 })}
       </span>
       <span class="tool-kind">{KIND_LABEL[tool.toolKind]}</span>
       {isFile && onOpenFile ? (
@@ -160,7 +162,7 @@ export function ToolBody({ tool }: { tool: ToolItem }) {
         <ul class="todo-list">
           {list.map((todo, i) => (
             <li key={i} data-status={todo.status}>
-              <span class="todo-mark">{todo.status === "completed" ? "☑" : todo.status === "in_progress" ? "◐" : "☐"}</span> {todo.content}
+              <span class="todo-mark" role="img" aria-label={todo.status.replace("_", " ")}>{todo.status === "completed" ? <BoxCheckIcon size={14} /> : todo.status === "in_progress" ? <HalfIcon size={14} /> : <BoxIcon size={14} />}</span> {todo.content}
             </li>
           ))}
         </ul>

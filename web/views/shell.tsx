@@ -11,9 +11,11 @@ import { FilesPanel } from "./files-panel.tsx";
 import { Settings } from "./settings.tsx";
 import { Sidebar } from "./sidebar.tsx";
 import { UsageView } from "./usage-view.tsx";
+import type { JSX } from "preact";
+import { MenuIcon } from "../components/icons.tsx";
 
-/** `icon`: shown before the label, which narrow phones drop (an icon alone must be one everyone reads, like ☰). */
-function DrawerToggle({ app, drawer, label, icon }: { app: AppModel; drawer: Exclude<Drawer, null>; label: string; icon?: string }) {
+/** `icon`: shown before the label, which narrow phones drop (an icon alone must be one everyone reads, like a menu's three lines). */
+function DrawerToggle({ app, drawer, label, icon }: { app: AppModel; drawer: Exclude<Drawer, null>; label: string; icon?: JSX.Element }) {
   const open = app.drawer.value === drawer;
   return (
     <button
@@ -49,7 +51,7 @@ export function Shell({ app }: { app: AppModel }) {
   return (
     <div class={`shell${drawer ? ` drawer-${drawer}` : ""}`} data-state={state.kind}>
       <header class="topbar">
-        <DrawerToggle app={app} drawer="projects" label="Projects" icon="☰" />
+        <DrawerToggle app={app} drawer="projects" label="Projects" icon={<MenuIcon />} />
         <span class="brand">od</span>
         <span class="daemon-status" id="daemon-status">
           {state.kind === "ready" && `connected · v${state.version}`}
