@@ -15,7 +15,8 @@ mkdirSync(screenshots, { recursive: true });
 
 /** The fake that answers `--version` late, so its card must arrive after the others. */
 const SLOW_AGENT = "opencode";
-const SLOW_VERSION_MS = 1500;
+// Long enough that a loaded machine (the fast fake's own probes slowed to over a second) still shows the two apart.
+const SLOW_VERSION_MS = 4000;
 
 describe("the od UI in Chromium, driving fake agent CLIs", () => {
   const temp = tempDir("od-e2e-ui-");
