@@ -6,12 +6,12 @@
  * The SSE client only looks for the `end` frame, so it adds as little as a client can.
  *   bun run bench/api-run.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { figureOf, type Figure } from "./support/figures.ts";
-import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
-import { startBenchDaemon, type BenchDaemon } from "./support/daemon.ts";
-import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
+import { CLAUDE_ARGS, CLAUDE_STDIN } from "./support/claude-script.ts";
+import { startClaudeDaemon } from "./support/claude-daemon.ts";
+import type { BenchDaemon } from "./support/daemon.ts";
+import { workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
 
@@ -43,14 +43,8 @@ async function apiRun(bench: BenchDaemon, projectId: string): Promise<number> {
 
 export async function measureApiRun(): Promise<Figure[]> {
   using dir = workDir("api-run");
-  const od = await odBinary();
-  const bin = fakeBin(dir.path, { claude: FAKE_CLI });
-  const script = writeClaudeScript(join(dir.path, "script.json"), LINES);
-  const env = benchEnv(bin, dir.path, { FAKE_CLI_SCRIPT: `@${script}` });
-  const projectDir = join(dir.path, "project");
-  mkdirSync(projectDir);
-  await using bench = await startBenchDaemon(od, join(dir.path, "data"), env);
-  const projectId = await bench.project(projectDir);
+  await using daemon = await startClaudeDaemon(dir.path, LINES);
+  const { bench, projectId, bin, env, projectDir } = daemon;
   note(`api run: ${loadText()}`);
   const runs = await interleaved(benchReps(), {
     od: async () => {

@@ -7,12 +7,12 @@
  * Every run must deliver as many frames as one run alone does (no event lost), else the bench fails.
  *   bun run bench/concurrency.ts          (OD_BENCH_REPS=N for N rounds, default 5)
  */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { figureOf, type Figure } from "./support/figures.ts";
-import { CLAUDE_ARGS, CLAUDE_STDIN, writeClaudeScript } from "./support/claude-script.ts";
-import { readBlocks, startBenchDaemon, type BenchDaemon } from "./support/daemon.ts";
-import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
+import { CLAUDE_ARGS, CLAUDE_STDIN } from "./support/claude-script.ts";
+import { startClaudeDaemon } from "./support/claude-daemon.ts";
+import { readBlocks, type BenchDaemon } from "./support/daemon.ts";
+import { workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess, procStatusMb, samplePeakRss } from "./support/process.ts";
 import { percentile } from "./support/stats.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
@@ -94,14 +94,8 @@ async function fiftyClisAlone(bin: string, env: Record<string, string>, cwd: str
 
 export async function measureConcurrency(): Promise<Figure[]> {
   using dir = workDir("concurrency");
-  const od = await odBinary();
-  const bin = fakeBin(dir.path, { claude: FAKE_CLI });
-  const script = writeClaudeScript(join(dir.path, "script.json"), LINES);
-  const env = benchEnv(bin, dir.path, { FAKE_CLI_SCRIPT: `@${script}` });
-  const projectDir = join(dir.path, "project");
-  mkdirSync(projectDir);
-  await using bench = await startBenchDaemon(od, join(dir.path, "data"), env);
-  const projectId = await bench.project(projectDir);
+  await using daemon = await startClaudeDaemon(dir.path, LINES);
+  const { bench, projectId, bin, env, projectDir } = daemon;
   const alone = await oneRun(bench, projectId);
   await Bun.sleep(SETTLE_MS);
   note(`concurrency: ${RUNS} runs × ${LINES} lines; one run alone sends ${alone.frames} frames; ${loadText()}`);

@@ -41,8 +41,10 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
     return { scope: "project", path: remoteMcpPath(location), read: () => readRemoteMcpList(location, deps.remote), write: (file) => writeRemoteMcpList(location, deps.remote, file) };
   };
   const projectScope = (projectId: string) => scopeOf({ projectId });
-  const consentOf = async (projectId: string): Promise<McpConsentResponse> => {
-    const { servers } = await projectScope(projectId).read();
+  /** The project's servers as read now (where the project lives: one read, over ssh for a remote one). */
+  const serversOf = async (projectId: string) => (await projectScope(projectId).read()).servers;
+  /** What the person's consent says of `servers`. */
+  const consentOf = (projectId: string, servers: McpConsentResponse["servers"]): McpConsentResponse => {
     const serversHash = projectServersHash(servers);
     const consent = deps.consents.get(projectId);
     const status = servers.length === 0 ? "none" : consent?.serversHash === serversHash ? "approved" : "needed";
@@ -50,20 +52,20 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
   };
   return new Elysia({ name: "mcp" })
     // A project's own servers start programs: they reach runs once the person approved that exact list.
-    .get("/api/projects/:id/mcp-consent", ({ params }) => consentOf(params.id))
+    .get("/api/projects/:id/mcp-consent", async ({ params }) => consentOf(params.id, await serversOf(params.id)))
     .post("/api/projects/:id/mcp-consent", async ({ params, body }) => {
       const { serversHash } = parseBody(GrantMcpConsentRequest, body);
-      const current = await consentOf(params.id);
-      if (current.serversHash !== serversHash) {
+      const servers = await serversOf(params.id);
+      if (projectServersHash(servers) !== serversHash) {
         throw new HttpError(409, "MCP_CONFIG_CHANGED", "the project's .od/mcp-config.json changed since it was shown: review its servers again");
       }
       deps.consents.grant(params.id, serversHash, (deps.now ?? Date.now)());
-      return consentOf(params.id);
+      return consentOf(params.id, servers);
     })
     .delete("/api/projects/:id/mcp-consent", async ({ params }) => {
-      const current = await consentOf(params.id);
+      const servers = await serversOf(params.id);
       deps.consents.revoke(params.id);
-      return { servers: current.servers, serversHash: current.serversHash, status: current.servers.length ? "needed" : "none" } satisfies McpConsentResponse;
+      return consentOf(params.id, servers);
     })
     .get("/api/mcp", ({ query }) => describe(deps, scopeOf(query)))
     .put("/api/mcp", async ({ query, body }) => {

@@ -123,7 +123,8 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
   }
   await Promise.all([stdout, stderrDone]);
   if (isTransportFailure(location, exit.code, stderr)) return { kind: "unreachable", stderr: stderr.trim() };
-  const noShell = missingShell(location, exit.code, `${new TextDecoder().decode(chunks[0] ?? new Uint8Array())}\n${stderr}`);
+  // Docker puts its own words on stdout: read them only for the two exits that can mean a missing sh.
+  const noShell = exit.code === 126 || exit.code === 127 ? missingShell(location, exit.code, `${new TextDecoder().decode(chunks[0] ?? new Uint8Array())}\n${stderr}`) : undefined;
   if (noShell) return { kind: "unreachable", stderr: noShell };
   // A script that printed nothing started no later than it ended.
   if (!started) noteSessionStart(location, performance.now() - spawnedAt);

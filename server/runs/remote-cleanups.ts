@@ -4,9 +4,10 @@
  * whose session does not start within a few times what its sessions took lately (session-starts.ts: about a second
  * for a host that answers in 100 ms, at most 5 s) counts as not answering at once. A sweep that started gets the
  * grace and a moment more. A location that has not answered (a suspended host, a cut network, a paused container)
- * does not hold the run, or a cancel, hostage: the run ends saying its clean-up is pending, and the clean-up is recorded in the store and
- * retried — as soon as any command reaches that location again, periodically while any is pending, and on the next
- * start of od — until a sweep reaches it. The record then says when it finished (the run's summary, `cleanup`).
+ * does not hold the run, or a cancel, hostage: the run ends saying its clean-up is pending, and the clean-up is
+ * recorded in the store and retried — as soon as any command reaches that location again, periodically while any is
+ * pending, and on the next start of od — until a sweep reaches it. The record then says when it finished (the run's
+ * summary, `cleanup`).
  *
  * One place owns these sweeps: at most one per run is in flight, and after `dispose` nothing more is started or
  * written (a sweep still in flight ends by its own timeout; an unfinished record waits for the next start).

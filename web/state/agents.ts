@@ -98,6 +98,16 @@ export function createAgentsModel(api: Api, machine?: string) {
     agents.value = index < 0 ? [...list, agent] : list.map((a, i) => (i === index ? agent : a));
   }
 
+  /** A new load: the one still going is abandoned (its answer is ignored), and the inventory says it is loading. */
+  function beginLoad(): AbortController {
+    abort?.abort();
+    const controller = new AbortController();
+    abort = controller;
+    load.value = "loading";
+    error.value = null;
+    return controller;
+  }
+
   /**
    * Another machine's agents, probed there now. The answer comes at the detection deadline; a CLI whose probes there
    * outlast it comes back as still probing. The page shows what it has from the first answer on, and asks again in
@@ -105,11 +115,7 @@ export function createAgentsModel(api: Api, machine?: string) {
    * probing) until every CLI has its result, or `REMOTE_PROBING_ROUNDS` answers later.
    */
   async function refreshThere(url: string): Promise<void> {
-    abort?.abort();
-    const controller = new AbortController();
-    abort = controller;
-    load.value = "loading";
-    error.value = null;
+    const controller = beginLoad();
     try {
       for (let round = 1; ; round++) {
         const list = (await api.get<AgentListResponse>(`/api/agents?location=${encodeURIComponent(url)}`)).agents;
@@ -130,11 +136,7 @@ export function createAgentsModel(api: Api, machine?: string) {
   /** Streams cards in; falls back to the plain list if the stream fails or ends without `done`. */
   async function refresh(): Promise<void> {
     if (machine) return refreshThere(machine);
-    abort?.abort();
-    const controller = new AbortController();
-    abort = controller;
-    load.value = "loading";
-    error.value = null;
+    const controller = beginLoad();
     try {
       // A POST: probing is work, which no GET starts. A pass from the last 30 s is replayed instead of re-run.
       const res = await api.raw("/api/agents/rescan?stream=1", {
