@@ -14,6 +14,8 @@ export type GarbagePacer = {
   count(chars: number): void;
   /** Characters counted since the last collection. */
   readonly pendingChars: number;
+  /** Characters counted over the pacer's life: a collection does not reset it. */
+  readonly totalChars: number;
 };
 
 export type GarbagePacerOptions = { everyChars: number; minIntervalMs: number; collect: () => void; now?: () => number };
@@ -21,10 +23,12 @@ export type GarbagePacerOptions = { everyChars: number; minIntervalMs: number; c
 export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
   const now = options.now ?? (() => performance.now());
   let pendingChars = 0;
+  let totalChars = 0;
   let lastCollectionAt = now();
   return {
     count(chars) {
       pendingChars += chars;
+      totalChars += chars;
       if (pendingChars < options.everyChars || now() - lastCollectionAt < options.minIntervalMs) return;
       pendingChars = 0;
       options.collect();
@@ -32,6 +36,9 @@ export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
     },
     get pendingChars() {
       return pendingChars;
+    },
+    get totalChars() {
+      return totalChars;
     },
   };
 }
