@@ -5,7 +5,8 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { appConfigRoutes } from "./http/app-config.ts";
 import { DISK_FULL_MESSAGE, isDiskFull } from "./store/disk-space.ts";
-import { HttpError } from "./http/errors.ts";
+import { OdError } from "./errors.ts";
+import { failureResponse } from "./http/errors.ts";
 import { PayloadTooLargeError, payloadTooLarge } from "./http/body-limit.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { healthRoutes } from "./http/health.ts";
@@ -30,7 +31,7 @@ export async function createApp(deps: AppDeps) {
   const app = new Elysia({ aot: false })
     .onRequest(({ request }) => guard(request))
     .onError(({ code, error }) => {
-      if (error instanceof HttpError) return Response.json(error.toBody(), { status: error.status });
+      if (error instanceof OdError) return failureResponse(error);
       // A body that streamed past its route's limit (server/http/body-limit.ts), however the read surfaced it.
       const tooLarge = payloadTooLargeIn(error);
       if (tooLarge) return payloadTooLarge(tooLarge.limit);

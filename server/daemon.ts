@@ -21,12 +21,9 @@ import type { BundledSkillFiles } from "./skills/bundled-root.ts";
 import { SessionsRepo } from "./store/sessions-repo.ts";
 import type { SqliteOpener } from "./store/sqlite.ts";
 import { VERSION } from "./version.ts";
+import type { HttpServe } from "./platform/http-serve.ts";
 
-export type HttpServe = (options: {
-  fetch: (request: Request) => Response | Promise<Response>;
-  port: number;
-  hostname: string;
-}) => { port: number; stop(): Promise<void> };
+export type { HttpServe };
 
 export type DaemonOptions = {
   port: number;

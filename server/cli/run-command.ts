@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { isPromptText } from "../contracts/prompt-text.ts";
 import type { RunEventOf } from "../contracts/runs.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
 import { isDirectory } from "../projects/paths.ts";
 import { isRemoteUrl } from "../remote/location.ts";
@@ -82,9 +82,9 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         } catch (error) {
           // A folder that cannot be a project (the filesystem root, a system folder, od's data dir) is a usage error;
           // a host that cannot be reached is a failure.
-          if (!(error instanceof HttpError)) throw error;
+          if (!(error instanceof OdError)) throw error;
           io.stderr(`od: ${error.message}\n`);
-          return error.status >= 500 ? 1 : 2;
+          return isUsageError(error) ? 2 : 1;
         }
         let created;
         try {
@@ -100,9 +100,9 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
         } catch (error) {
           // A rejected run leaves no trace: the folder becomes a project only once a run of it starts.
           if (!knownIds.has(project.id)) store.projects.delete(project.id);
-          if (error instanceof HttpError) {
+          if (error instanceof OdError) {
             io.stderr(`od: ${error.message}\n`);
-            return error.status === 400 || error.status === 404 ? 2 : 1;
+            return isUsageError(error) ? 2 : 1;
           }
           throw error;
         }
@@ -234,4 +234,9 @@ function realPath(path: string): string {
 /** The last segment of a remote URL's path (the project's default name); "" when it cannot be parsed. */
 function remoteFolderName(url: string): string {
   return url.replace(/\/+$/, "").split("/").at(-1) ?? "";
+}
+
+/** A refusal of what the person typed (exit 2), not a failure of a machine or of od (exit 1). */
+function isUsageError(error: OdError): boolean {
+  return error.kind === "invalid" || error.kind === "not_found";
 }

@@ -50,4 +50,3 @@ export type AppConfigPatch = z.infer<typeof AppConfigPatch>;
 
 export const AppConfigResponse = z.object({ config: AppConfig });
 
-export { applyAppConfigPatch } from "./app-config-patch.ts";

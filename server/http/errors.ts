@@ -1,27 +1,53 @@
 /** Typed HTTP failures: thrown by route handlers, turned into `{error:{code,message}}` by the app's error hook. */
 import type { z } from "zod";
 import type { ErrorBody } from "../contracts/http.ts";
+import { OdError, type FailureKind } from "../errors.ts";
 
-export class HttpError extends Error {
+/** The status each kind of od failure answers with. */
+const STATUS_OF: Record<FailureKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  machine_failed: 502,
+  unavailable: 503,
+  machine_timeout: 504,
+  storage_full: 507,
+};
+
+const KIND_OF = new Map<number, FailureKind>(Object.entries(STATUS_OF).map(([kind, status]) => [status, kind as FailureKind]));
+
+/** An answer only the HTTP layer gives (a status with no domain kind, e.g. 403 or 429, keeps its number). */
+export class HttpError extends OdError {
   override name = "HttpError";
   constructor(
     readonly status: number,
-    readonly code: string,
+    code: string,
     message: string,
-    readonly issues?: ErrorBody["error"]["issues"],
+    issues?: ErrorBody["error"]["issues"],
   ) {
-    super(message);
+    super(KIND_OF.get(status) ?? "invalid", code, message, issues);
   }
+}
 
-  toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.issues ? { issues: this.issues } : {}) } };
-  }
+/** The status of a failure: an HttpError's own, else its kind's. */
+export function statusOf(error: OdError): number {
+  return error instanceof HttpError ? error.status : STATUS_OF[error.kind];
+}
+
+export function errorBody(error: OdError): ErrorBody {
+  return { error: { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) } };
+}
+
+/** The response for any od failure. */
+export function failureResponse(error: OdError): Response {
+  return Response.json(errorBody(error), { status: statusOf(error) });
 }
 
 export function errorResponse(status: number, code: string, message: string): Response {
-  return Response.json(new HttpError(status, code, message).toBody(), { status });
+  return failureResponse(new HttpError(status, code, message));
 }
-
 /** Validate a request body against a schema; a failure is a 400 naming every issue's path. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body);

@@ -22,9 +22,9 @@ import { resolveRunImages } from "./run-images.ts";
 import { RunTempFolder } from "./run-temp-folder.ts";
 import { remoteUploadsRoot } from "./upload-root.ts";
 import { chooseSkills, skillsUsedNote } from "./skill-choice.ts";
+import type { PreparedRunInputs, RunInputNote } from "./prepared-inputs.ts";
 
-/** A diagnostic for the run's event stream. */
-export type RunInputNote = { kind: string; message: string; detail?: unknown };
+export type { PreparedRunInputs, RunInputNote } from "./prepared-inputs.ts";
 
 export type RunInputsRequest = {
   runId: string;
@@ -36,27 +36,6 @@ export type RunInputsRequest = {
   note: (note: RunInputNote) => void;
   /** Whether the project's own MCP servers may start (absent: they may; the run service always says). */
   projectMcpConsent?: ProjectMcpConsent;
-};
-
-export type PreparedRunInputs = {
-  /** Skill instructions for `composePrompt`'s `systemPreamble` ("" when no skill is selected). */
-  systemPreamble: string;
-  /** Folders outside the project the agent may read (roots of the selected skills). */
-  extraAllowedDirs: string[];
-  /** RuntimeContext additions: `skillDirs` (staged skill folders), `mcpConfigPath`. */
-  context: Pick<RuntimeContext, "skillDirs" | "mcpConfigPath">;
-  /** For protocol transports (`acp-merge`). */
-  mcpServers: McpServerConfig[];
-  /** Absolute, validated image paths (empty when the def takes no images), where the agent runs. */
-  imagePaths: string[];
-  /** The same images on this machine, for transports that send their bytes (set when they differ: remote runs). */
-  localImagePaths?: string[];
-  /** Where a `promptViaFile` def's prompt file goes, and how it is written (in the run's private folder, here or there). */
-  promptFile?: { path(attempt: number): string; write(path: string, content: string): Promise<void> };
-  /** Adds env-borne config (OPENCODE_CONFIG_CONTENT, …) to the child's env, in place. */
-  applyEnv(env: Record<string, string>): Record<string, string>;
-  /** Removes temp files (on a remote location too); idempotent. */
-  cleanup(): void | Promise<void>;
 };
 
 /** A run on a remote location: its inputs are staged there (server/remote/remote-staged-inputs.ts). */

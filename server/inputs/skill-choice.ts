@@ -4,7 +4,7 @@
  */
 import { selectSkills } from "../skills/compose.ts";
 import type { LoadedSkill, ProjectSkills, SkillLibrary } from "../skills/library.ts";
-import type { RunInputNote } from "./run-inputs.ts";
+import type { RunInputNote } from "./prepared-inputs.ts";
 
 /** The usable skills a run selected (explicit ids, then `@mentions`), in order; [] when none. */
 export function chooseSkills(

@@ -1,5 +1,5 @@
 /** Bun.serve behind a tiny interface the daemon uses (Deno has its own in server/deno.ts). */
-import type { HttpServe } from "../daemon.ts";
+import type { HttpServe } from "./http-serve.ts";
 
 export const serveWithBun: HttpServe = ({ fetch, port, hostname }) => {
   // idleTimeout 0: SSE streams stay quiet for long stretches between agent events (heartbeats keep proxies happy).

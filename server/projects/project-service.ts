@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Project, ProjectFile } from "../contracts/projects.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { dataPaths } from "../paths.ts";
 import { PRIVATE_DIR_MODE } from "../private-data-dir.ts";
 import type { Store } from "../store/store.ts";
@@ -36,18 +36,18 @@ export class ProjectService {
     try {
       location = parseLocation(path) as RemoteLocation;
     } catch (error) {
-      if (error instanceof LocationError) throw new HttpError(400, "INVALID_PROJECT_PATH", error.message);
+      if (error instanceof LocationError) throw new OdError("invalid", "INVALID_PROJECT_PATH", error.message);
       throw error;
     }
     const refusedAsGiven = refusedSystemFolder(location.path);
-    if (refusedAsGiven) throw new HttpError(400, "INVALID_PROJECT_PATH", `${refusedAsGiven}; choose a folder of your own`);
+    if (refusedAsGiven) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refusedAsGiven}; choose a folder of your own`);
     const real = { ...location, path: await resolveRemoteFolder(location, this.remote) };
     const refused = refusedSystemFolder(real.path);
-    if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
+    if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
     const url = formatLocation(real);
     const existing = this.store.projects.byPath(url);
     if (existing && options.reuse) return existing;
-    if (existing) throw new HttpError(409, "PROJECT_EXISTS", `${url} is already the project "${existing.name}" (${existing.id})`);
+    if (existing) throw new OdError("conflict", "PROJECT_EXISTS", `${url} is already the project "${existing.name}" (${existing.id})`);
     return this.store.projects.create(name, url);
   }
 
@@ -64,21 +64,21 @@ export class ProjectService {
   }
 
   private registerExisting(name: string, path: string): Project {
-    if (isRemoteUrl(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", "a remote project is added with add(), which checks its folder");
-    if (!isAbsolute(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
-    if (!isDirectory(path)) throw new HttpError(400, "INVALID_PROJECT_PATH", `no such folder: ${path}`);
+    if (isRemoteUrl(path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", "a remote project is added with add(), which checks its folder");
+    if (!isAbsolute(path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
+    if (!isDirectory(path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `no such folder: ${path}`);
     const real = realpathSync(path);
     const refused = refusedProjectFolder(real, this.realDataDir());
-    if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
+    if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
     const existing = this.store.projects.byPath(real);
-    if (existing) throw new HttpError(409, "PROJECT_EXISTS", `${real} is already the project "${existing.name}" (${existing.id})`);
+    if (existing) throw new OdError("conflict", "PROJECT_EXISTS", `${real} is already the project "${existing.name}" (${existing.id})`);
     return this.store.projects.create(name, real);
   }
 
   /** The project, or a 404. */
   require(id: string): Project {
     const project = this.store.projects.get(id);
-    if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
+    if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${id}`);
     return project;
   }
 
@@ -89,14 +89,14 @@ export class ProjectService {
   readableFile(project: Project, relPath: string): string {
     // On another machine: only the path's shape can be checked here; the read there checks the rest.
     if (remoteLocationOf(project.path)) {
-      if (!isInsideRemoteFolder(relPath)) throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+      if (!isInsideRemoteFolder(relPath)) throw new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
       return relPath;
     }
     const dataDir = this.realDataDir();
     const refused = refusedProjectFolder(project.path, dataDir);
-    if (refused) throw new HttpError(400, "INVALID_PROJECT_PATH", `files of this project are not served: ${refused}`);
+    if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `files of this project are not served: ${refused}`);
     const file = relPath ? resolveInsideProject(project.path, relPath) : undefined;
-    if (!file || isPrivateDataPath(file, dataDir)) throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+    if (!file || isPrivateDataPath(file, dataDir)) throw new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
     return file;
   }
 
@@ -123,7 +123,7 @@ export class ProjectService {
 
   /** Files in the project folder, newest first, with the run that last wrote each one when od saw it. */
   listFiles(project: Project): ProjectFile[] {
-    if (remoteLocationOf(project.path)) throw new HttpError(400, "INVALID_PROJECT_PATH", "the files of a remote project are listed with files()");
+    if (remoteLocationOf(project.path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", "the files of a remote project are listed with files()");
     return this.#withWriters(project, snapshotFiles(project.path, { maxFiles: MAX_LISTED_FILES }));
   }
 

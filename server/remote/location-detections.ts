@@ -5,7 +5,7 @@
  * deadline; a CLI still probing at the deadline shows its last complete result there, as the local catalog does.
  */
 import type { AgentInfo } from "../contracts/agents.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { CapabilityMemory } from "../runtimes/capabilities.ts";
 import { DetectionPass } from "../runtimes/detection-pass.ts";
 import { MemoryDetectionCache } from "../runtimes/detection-cache.ts";
@@ -78,7 +78,7 @@ export class LocationDetections {
 
   /**
    * The location's agents for a run there: the kept result while it is fresh (unless `fresh`), else one probe now. A
-   * location that cannot be reached is a REMOTE_UNREACHABLE HttpError (502, or 504 when it did not answer in time).
+   * location that cannot be reached is a REMOTE_UNREACHABLE OdError (machine_failed, or machine_timeout when it did not answer in time).
    */
   async forRun(location: RemoteLocation, context?: RemoteContext, options: { fresh?: boolean } = {}): Promise<LocationAgents> {
     const state = this.#state(location);
@@ -88,8 +88,8 @@ export class LocationDetections {
       const outcome = await this.#probe(location, context);
       if (!outcome.reached) {
         const where = describeLocation(location);
-        if (outcome.timedOut) throw new HttpError(504, "REMOTE_UNREACHABLE", `${where} did not answer: ${outcome.why}`);
-        throw new HttpError(502, "REMOTE_UNREACHABLE", `cannot reach ${where}: ${outcome.why || "no reason given"}`);
+        if (outcome.timedOut) throw new OdError("machine_timeout", "REMOTE_UNREACHABLE", `${where} did not answer: ${outcome.why}`);
+        throw new OdError("machine_failed", "REMOTE_UNREACHABLE", `cannot reach ${where}: ${outcome.why || "no reason given"}`);
       }
     }
     return {

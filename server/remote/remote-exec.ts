@@ -6,7 +6,7 @@
  * Never throws: an unreachable host or a missing container is a result, told apart from the script's own exit.
  */
 import { spawnChild, type ChildHandle } from "../platform/process.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { sshControlDir } from "./control-dir.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { locationAnswered } from "./location-contact.ts";
@@ -139,10 +139,10 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
   return { kind: "exited", code: exit.code, stdout: bytes, stderr };
 }
 
-/** The script's exit, or the REMOTE_UNREACHABLE HttpError (504 when it did not answer in time) for an API answer. */
+/** The script's exit, or the REMOTE_UNREACHABLE OdError (machine_timeout when it did not answer in time) for an API answer. */
 export function expectExited(location: RemoteLocation, result: RemoteExecResult): Extract<RemoteExecResult, { kind: "exited" }> {
   if (result.kind === "exited") return result;
-  throw new HttpError(result.kind === "timeout" ? 504 : 502, "REMOTE_UNREACHABLE", `cannot reach ${describeLocation(location)}${result.stderr ? `: ${result.stderr}` : ""}`);
+  throw new OdError(result.kind === "timeout" ? "machine_timeout" : "machine_failed", "REMOTE_UNREACHABLE", `cannot reach ${describeLocation(location)}${result.stderr ? `: ${result.stderr}` : ""}`);
 }
 
 /** How long the check that a location answers at all waits. */

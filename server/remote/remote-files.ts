@@ -3,7 +3,7 @@
  * one file's bytes (`cat` of a regular file that resolves inside the project, at most a size cap), each one
  * command over ssh or docker exec. Paths are arguments of fixed scripts, never script text.
  */
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { HIDDEN_DIRS, type FileStamp } from "../projects/file-snapshot.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
@@ -45,17 +45,17 @@ export function parseFileList(output: string): Map<string, FileStamp> {
 export async function listRemoteFiles(location: RemoteLocation, context: RemoteContext, maxFiles: number): Promise<Map<string, FileStamp>> {
   const result = await runRemoteScript(location, LIST_SCRIPT, [location.path, String(maxFiles)], context, { timeoutMs: TIMEOUT_MS, maxBytes: 16 * 1024 * 1024 });
   const output = expectExited(location, result);
-  if (output.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${describeLocation(location)}`);
-  if (output.code === GNU_TOOLS_MISSING_EXIT) throw new HttpError(502, "REMOTE_TOOLS_MISSING", gnuToolsMissingText("the files panel", describeLocation(location)));
+  if (output.code === 3) throw new OdError("not_found", "INVALID_PROJECT_PATH", `the project folder is missing on ${describeLocation(location)}`);
+  if (output.code === GNU_TOOLS_MISSING_EXIT) throw new OdError("machine_failed", "REMOTE_TOOLS_MISSING", gnuToolsMissingText("the files panel", describeLocation(location)));
   return parseFileList(new TextDecoder().decode(output.stdout));
 }
 
 export async function readRemoteFile(location: RemoteLocation, context: RemoteContext, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const missing = () => new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+  const missing = () => new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
   if (!isInsideRemoteFolder(relPath)) throw missing();
   const result = await runRemoteScript(location, READ_SCRIPT, [location.path, relPath, String(maxBytes)], context, { timeoutMs: TIMEOUT_MS, maxBytes: maxBytes + 1 });
   const output = expectExited(location, result);
-  if (output.code === 5) throw new HttpError(413, "FILE_TOO_LARGE", `${relPath} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  if (output.code === 5) throw new OdError("too_large", "FILE_TOO_LARGE", `${relPath} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
   if (output.code !== 0) throw missing();
   return new Uint8Array(output.stdout);
 }

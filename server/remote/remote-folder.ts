@@ -2,7 +2,7 @@
  * The folder of a remote project, checked where it lives: one ssh (or docker exec) command that resolves it
  * (`~` as the remote home, symlinks included, `pwd -P`) and says whether it is a folder. An unreachable host is a fast, typed failure.
  */
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
 import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 
@@ -17,16 +17,16 @@ const RESOLVE_FOLDER_SCRIPT = [
 ].join("\n");
 const CHECK_TIMEOUT_MS = 20_000;
 
-/** The folder's resolved absolute path on the remote side, or an HttpError (400 missing, 502/504 unreachable). */
+/** The folder's resolved absolute path on the remote side, or an OdError (invalid when missing, machine_failed/machine_timeout when unreachable). */
 export async function resolveRemoteFolder(location: RemoteLocation, context: RemoteContext): Promise<string> {
   const result = await runRemoteScript(location, RESOLVE_FOLDER_SCRIPT, [location.path], context, { timeoutMs: CHECK_TIMEOUT_MS, maxBytes: 64 * 1024 });
   const where = describeLocation(location);
-  if (result.kind === "unreachable") throw new HttpError(502, "REMOTE_UNREACHABLE", `cannot reach ${where}: ${result.stderr || "no reason given"}`);
-  if (result.kind === "timeout") throw new HttpError(504, "REMOTE_UNREACHABLE", `${where} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`);
-  if (result.code === 3) throw new HttpError(400, "INVALID_PROJECT_PATH", `no such folder on ${where}: ${location.path}`);
+  if (result.kind === "unreachable") throw new OdError("machine_failed", "REMOTE_UNREACHABLE", `cannot reach ${where}: ${result.stderr || "no reason given"}`);
+  if (result.kind === "timeout") throw new OdError("machine_timeout", "REMOTE_UNREACHABLE", `${where} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`);
+  if (result.code === 3) throw new OdError("invalid", "INVALID_PROJECT_PATH", `no such folder on ${where}: ${location.path}`);
   const resolved = new TextDecoder().decode(result.stdout).replace(/\n$/, "");
   if (result.code !== 0 || !resolved.startsWith("/")) {
-    throw new HttpError(502, "REMOTE_UNREACHABLE", `could not check ${location.path} on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
+    throw new OdError("machine_failed", "REMOTE_UNREACHABLE", `could not check ${location.path} on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
   }
   return resolved;
 }

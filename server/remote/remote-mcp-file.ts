@@ -4,7 +4,7 @@
  * else a diagnostic), writes are atomic (a temp file beside it, then `mv`) and 0600, the bytes on stdin.
  */
 import type { McpConfigFile } from "../contracts/mcp.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { parseMcpEntries, type McpList } from "../mcp/config-files.ts";
 import { describeLocation, formatLocation, type RemoteLocation } from "./location.ts";
 import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
@@ -33,7 +33,7 @@ export async function readRemoteMcpList(location: RemoteLocation, context: Remot
   try {
     text = new TextDecoder().decode(await readRemoteFile(location, context, REMOTE_PROJECT_MCP_FILE, MAX_BYTES));
   } catch (error) {
-    if (error instanceof HttpError && error.code === "FILE_NOT_FOUND") return { servers: [], diagnostics: [] };
+    if (error instanceof OdError && error.code === "FILE_NOT_FOUND") return { servers: [], diagnostics: [] };
     return { servers: [], diagnostics: [`${where}: unreadable (${(error as Error).message})`] };
   }
   try {
@@ -43,7 +43,7 @@ export async function readRemoteMcpList(location: RemoteLocation, context: Remot
   }
 }
 
-/** Writes the list there; an HttpError when the host or the folder cannot be reached. */
+/** Writes the list there; an OdError when the host or the folder cannot be reached. */
 export async function writeRemoteMcpList(location: RemoteLocation, context: RemoteContext, file: McpConfigFile): Promise<void> {
   const bytes = new TextEncoder().encode(`${JSON.stringify({ servers: file.servers }, null, 2)}\n`);
   const result = expectExited(location, await runRemoteScript(location, WRITE_SCRIPT, [location.path, REMOTE_PROJECT_MCP_FILE], context, {
@@ -53,6 +53,6 @@ export async function writeRemoteMcpList(location: RemoteLocation, context: Remo
     })(),
   }));
   const where = describeLocation(location);
-  if (result.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
-  if (result.code !== 0) throw new HttpError(502, "REMOTE_WRITE_FAILED", `could not write ${REMOTE_PROJECT_MCP_FILE} on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
+  if (result.code === 3) throw new OdError("not_found", "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
+  if (result.code !== 0) throw new OdError("machine_failed", "REMOTE_WRITE_FAILED", `could not write ${REMOTE_PROJECT_MCP_FILE} on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
 }

@@ -6,7 +6,7 @@
  * through a symlink there (a skill folder or SKILL.md that is one is left out, and so are linked files).
  */
 import { SKILL_ID_PATTERN } from "../contracts/skill-id.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { MAX_LISTED_FILES, MAX_SKILL_FILE_BYTES, skillFromText, skillIdFrom, type LoadedSkill } from "../skills/library.ts";
 import { nulRecords, readSections } from "./framed-sections.ts";
 import { describeLocation, type RemoteLocation } from "./location.ts";
@@ -44,18 +44,18 @@ for d in *; do
 done
 exit 0`;
 
-/** The project's own skills there, as the skill library loads local ones; an HttpError when they cannot be read. */
+/** The project's own skills there, as the skill library loads local ones; an OdError when they cannot be read. */
 export async function readRemoteProjectSkills(location: RemoteLocation, context: RemoteContext): Promise<LoadedSkill[]> {
   const where = describeLocation(location);
   const result = expectExited(location, await runRemoteScript(location, LIST_SCRIPT, [location.path, String(MAX_LISTED_FILES), String(MAX_SKILL_FILE_BYTES)], context, {
     timeoutMs: TIMEOUT_MS,
     maxBytes: MAX_OUTPUT_BYTES,
   }));
-  if (result.code === 3) throw new HttpError(404, "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
-  if (result.code === GNU_TOOLS_MISSING_EXIT) throw new HttpError(502, "REMOTE_TOOLS_MISSING", gnuToolsMissingText("reading the project's skills", where));
+  if (result.code === 3) throw new OdError("not_found", "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
+  if (result.code === GNU_TOOLS_MISSING_EXIT) throw new OdError("machine_failed", "REMOTE_TOOLS_MISSING", gnuToolsMissingText("reading the project's skills", where));
   const sections = result.code === 0 ? readSections(result.stdout) : undefined;
   if (!sections || sections.length % 4 !== 0) {
-    throw new HttpError(502, "REMOTE_READ_FAILED", `could not read the project's skills on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
+    throw new OdError("machine_failed", "REMOTE_READ_FAILED", `could not read the project's skills on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
   }
   return parseRemoteSkills(location.path, sections);
 }

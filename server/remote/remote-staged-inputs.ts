@@ -7,9 +7,9 @@
  */
 import { basename } from "node:path";
 import { resolveRunImages } from "../inputs/run-images.ts";
-import type { PreparedRunInputs, RunInputNote } from "../inputs/run-inputs.ts";
+import type { PreparedRunInputs, RunInputNote } from "../inputs/prepared-inputs.ts";
 import { chooseSkills, skillsUsedNote, wantsSkills } from "../inputs/skill-choice.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { readMcpFile } from "../mcp/config-files.ts";
 import { claudeMcpConfig, planMcpInjection } from "../mcp/injection.ts";
 import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
@@ -129,7 +129,7 @@ async function remoteProjectSkills(request: RemoteRunInputsRequest): Promise<{ s
   try {
     return { skills: await readRemoteProjectSkills(request.location, request.context) };
   } catch (error) {
-    if (!(error instanceof HttpError)) throw error;
+    if (!(error instanceof OdError)) throw error;
     request.note({ kind: "remote_inputs", message: `${error.message}; the run goes on without the project's own skills` });
     return undefined;
   }

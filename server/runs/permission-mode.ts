@@ -4,7 +4,7 @@
  */
 import type { PermissionMode } from "../contracts/approvals.ts";
 import type { AppConfig } from "../contracts/app-config.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { permissionModesOf } from "../runtimes/permission-modes.ts";
 import type { EnvMap, RuntimeAgentDef } from "../runtimes/types.ts";
 
@@ -19,7 +19,7 @@ export function resolveRunPermissionMode(
   const modes = permissionModesOf(def, env);
   if (!modes.includes(mode)) {
     const source = requested ? "" : " (the default for this project or agent)";
-    throw new HttpError(400, "PERMISSION_MODE_UNSUPPORTED", `${def.name} cannot run in '${mode}' mode${source}; its modes: ${modes.join(", ")}`);
+    throw new OdError("invalid", "PERMISSION_MODE_UNSUPPORTED", `${def.name} cannot run in '${mode}' mode${source}; its modes: ${modes.join(", ")}`);
   }
   return mode;
 }

@@ -7,7 +7,7 @@ import { transportFacts } from "./transport-facts.ts";
 import type { AgentInfo } from "../contracts/agents.ts";
 import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
-import { HttpError } from "../http/errors.ts";
+import { OdError } from "../errors.ts";
 import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
 import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts";
 import { resolveInsideProject } from "../projects/paths.ts";
@@ -213,11 +213,11 @@ export class RunService {
 
   /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
   async create(request: CreateRunRequest): Promise<{ runId: string; conversationId: string }> {
-    if (this.#shuttingDown) throw new HttpError(503, "UPSTREAM_UNAVAILABLE", "od is shutting down");
-    if (!this.#space.available()) throw new HttpError(507, "DISK_FULL", DISK_FULL_MESSAGE);
+    if (this.#shuttingDown) throw new OdError("unavailable", "UPSTREAM_UNAVAILABLE", "od is shutting down");
+    if (!this.#space.available()) throw new OdError("storage_full", "DISK_FULL", DISK_FULL_MESSAGE);
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
-    if (!project) throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
+    if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
     // On another machine or in a container, what detection found there decides: this machine's says nothing of it.
     const location = remoteLocationOf(project.path);
     // A local folder's state before the run is taken while the agent is chosen and the run recorded: in a git work
@@ -237,7 +237,7 @@ export class RunService {
     if (request.conversationId) {
       const conversation = store.conversations.get(request.conversationId);
       if (!conversation || conversation.projectId !== project.id) {
-        throw new HttpError(404, "CONVERSATION_NOT_FOUND", `no conversation ${request.conversationId} in this project`);
+        throw new OdError("not_found", "CONVERSATION_NOT_FOUND", `no conversation ${request.conversationId} in this project`);
       }
       this.recoverInterruptedRuns({ conversationId: request.conversationId });
     }
@@ -247,7 +247,7 @@ export class RunService {
     // cannot both start a run in one conversation between the check and the insert.
     const { conversationId, history, assistantMessageId } = this.#storingNew(() => store.transaction(() => {
       if (request.conversationId && store.runs.list({ conversationId: request.conversationId, status: "active" }).length) {
-        throw new HttpError(409, "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
+        throw new OdError("conflict", "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
       }
       const conversationId = request.conversationId ?? store.conversations.create(project.id, titleFrom(request.message)).id;
       const history = store.messages.transcript(conversationId);
@@ -336,9 +336,9 @@ export class RunService {
   /** Forward another user message into a running stream-json turn. */
   async input(runId: string, message: string): Promise<void> {
     const live = this.#live.get(runId);
-    if (!live) throw new HttpError(409, "RUN_NOT_LIVE", "this run is not running");
-    if (!live.input) throw new HttpError(409, "INPUT_NOT_SUPPORTED", "this agent does not accept messages mid-turn (or its turn has ended)");
-    if (!(await live.input.send(streamJsonUserLine(message)))) throw new HttpError(409, "INPUT_NOT_SUPPORTED", "the agent's input is closed");
+    if (!live) throw new OdError("conflict", "RUN_NOT_LIVE", "this run is not running");
+    if (!live.input) throw new OdError("conflict", "INPUT_NOT_SUPPORTED", "this agent does not accept messages mid-turn (or its turn has ended)");
+    if (!(await live.input.send(streamJsonUserLine(message)))) throw new OdError("conflict", "INPUT_NOT_SUPPORTED", "the agent's input is closed");
     live.log.append({ type: "diagnostic", kind: "input", message: "forwarded a message to the running agent", detail: { message } });
   }
 
@@ -381,7 +381,7 @@ export class RunService {
       return { def: this.#chooseAgent(agentId, kept), detected: kept };
     } catch (error) {
       // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
-      if (!kept.kept || !(error instanceof HttpError) || error.code === "UNKNOWN_AGENT") throw error;
+      if (!kept.kept || !(error instanceof OdError) || error.code === "UNKNOWN_AGENT") throw error;
       const fresh = await awaitProbingAgent(await this.#locations.forRun(location, this.#remote, { fresh: true }), this.#wantedAgentId(agentId), this.deps.defs);
       return { def: this.#chooseAgent(agentId, fresh), detected: fresh };
     }
@@ -399,19 +399,19 @@ export class RunService {
     const available = (id: string) => infos.find((info) => info.id === id)?.state === "available";
     if (agentId) {
       const def = this.deps.defs.find((d) => d.id === agentId);
-      if (!def) throw new HttpError(400, "UNKNOWN_AGENT", `unknown agent '${agentId}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
+      if (!def) throw new OdError("invalid", "UNKNOWN_AGENT", `unknown agent '${agentId}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
       if (!available(agentId)) {
         // The first diagnostic says why and, for a missing CLI, how to install it or point <ID>_BIN (or PATH) at it.
         const diagnostic = infos.find((i) => i.id === agentId)?.diagnostics[0];
         const why = diagnostic ? [diagnostic.message, diagnostic.detail].filter(Boolean).join(" ").replace(/\s*\n\s*/g, " ") : "it is not installed";
-        throw new HttpError(400, "AGENT_UNAVAILABLE", `${def.name} is not available${on}: ${why}`);
+        throw new OdError("invalid", "AGENT_UNAVAILABLE", `${def.name} is not available${on}: ${why}`);
       }
       return def;
     }
     const configured = this.deps.store.appConfig.get().agentId;
     const chosen = (configured && available(configured) ? configured : undefined) ?? infos.find((i) => i.state === "available")?.id;
     const def = chosen ? this.deps.defs.find((d) => d.id === chosen) : undefined;
-    if (!def) throw new HttpError(400, "NO_AGENT_AVAILABLE", detected.where ? `no agent CLI is available${on}; install one there` : "no agent CLI is available; install one and rescan");
+    if (!def) throw new OdError("invalid", "NO_AGENT_AVAILABLE", detected.where ? `no agent CLI is available${on}; install one there` : "no agent CLI is available; install one and rescan");
     return def;
   }
 
@@ -419,16 +419,16 @@ export class RunService {
     const explicit = model && model !== "default" ? model : null;
     const known = liveModels ?? def.fallbackModels;
     if (explicit) {
-      if (/\s/.test(explicit) || explicit.length > 200) throw new HttpError(400, "INVALID_MODEL", `'${explicit}' is not a valid model id`);
+      if (/\s/.test(explicit) || explicit.length > 200) throw new OdError("invalid", "INVALID_MODEL", `'${explicit}' is not a valid model id`);
       if (def.supportsCustomModel === false && !known.some((m) => m.id === explicit)) {
-        throw new HttpError(400, "UNKNOWN_MODEL", `${def.name} has no model '${explicit}' (choose one of: ${known.map((m) => m.id).join(", ")})`);
+        throw new OdError("invalid", "UNKNOWN_MODEL", `${def.name} has no model '${explicit}' (choose one of: ${known.map((m) => m.id).join(", ")})`);
       }
     }
     if (reasoning && reasoning !== "default") {
       const modelChoices = explicit ? known.find((m) => m.id === explicit)?.reasoningOptions : undefined;
       const choices = modelChoices ?? def.reasoningOptions;
       if (!choices?.some((c) => c.id === reasoning)) {
-        throw new HttpError(400, "UNKNOWN_REASONING", `${def.name} has no reasoning option '${reasoning}'`);
+        throw new OdError("invalid", "UNKNOWN_REASONING", `${def.name} has no reasoning option '${reasoning}'`);
       }
     }
   }
@@ -766,7 +766,7 @@ export class RunService {
     } catch (error) {
       if (!isDiskFull(error)) throw error;
       this.#space.exhausted();
-      throw new HttpError(507, "DISK_FULL", DISK_FULL_MESSAGE);
+      throw new OdError("storage_full", "DISK_FULL", DISK_FULL_MESSAGE);
     }
   }
 

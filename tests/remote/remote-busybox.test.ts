@@ -91,7 +91,7 @@ describe("a host with busybox tools", () => {
 
   test("the project's own skills say GNU tools are missing there, not that it has none", async () => {
     await using t = await setup();
-    await expect(readRemoteProjectSkills(t.location, t.remote)).rejects.toMatchObject({ status: 502, code: "REMOTE_TOOLS_MISSING" });
+    await expect(readRemoteProjectSkills(t.location, t.remote)).rejects.toMatchObject({ kind: "machine_failed", code: "REMOTE_TOOLS_MISSING" });
   });
 });
 

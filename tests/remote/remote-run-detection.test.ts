@@ -50,7 +50,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
   test("an agent not installed there is refused at once: 400 AGENT_UNAVAILABLE naming the host and why; nothing runs", async () => {
     await using h = await remoteHarness();
     const refused = h.service.create({ projectId: h.projectId, agentId: "codex", message: "hi" });
-    await expect(refused).rejects.toMatchObject({ status: 400, code: "AGENT_UNAVAILABLE" });
+    await expect(refused).rejects.toMatchObject({ kind: "invalid", code: "AGENT_UNAVAILABLE" });
     const message = (await refused.catch((error: Error) => error.message)) as string;
     expect(message).toStartWith(`Codex is not available on ${SSH_TEST_HOST}: `);
     expect(message).toContain(`not found on the PATH of ${SSH_TEST_HOST}`);
@@ -77,7 +77,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
 
   test("nothing available there is 400 NO_AGENT_AVAILABLE naming the host", async () => {
     await using h = await remoteHarness({ defs: [codex] });
-    await expect(h.service.create({ projectId: h.projectId, message: "hi" })).rejects.toMatchObject({ status: 400, code: "NO_AGENT_AVAILABLE", message: expect.stringContaining(SSH_TEST_HOST) });
+    await expect(h.service.create({ projectId: h.projectId, message: "hi" })).rejects.toMatchObject({ kind: "invalid", code: "NO_AGENT_AVAILABLE", message: expect.stringContaining(SSH_TEST_HOST) });
   });
 
   test("the flags come from the CLI's help there", async () => {
@@ -90,7 +90,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
   test("a model is checked against the list the CLI gave there", async () => {
     await using h = await remoteHarness({ defs: [amr], agentEnv: { FAKE_CLI_MODELS: JSON.stringify({ data: [{ id: "public_model_glm_5_1" }] }) } });
     const refused = h.service.create({ projectId: h.projectId, agentId: "amr", model: "not-there", message: "hi" });
-    await expect(refused).rejects.toMatchObject({ status: 400, code: "UNKNOWN_MODEL", message: expect.stringContaining("glm-5.1") });
+    await expect(refused).rejects.toMatchObject({ kind: "invalid", code: "UNKNOWN_MODEL", message: expect.stringContaining("glm-5.1") });
   });
 
   test("an agent still being probed there at the deadline: the run waits for its probes, then starts (issue #34)", async () => {
@@ -106,7 +106,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
     await using h = await remoteHarness();
     const project = h.store.projects.create("gone", "ssh://127.0.0.1:1/srv/app");
     const started = Date.now();
-    await expect(h.service.create({ projectId: project.id, agentId: "claude", message: "hi" })).rejects.toMatchObject({ status: 502, code: "REMOTE_UNREACHABLE", message: expect.stringContaining("cannot reach 127.0.0.1") });
+    await expect(h.service.create({ projectId: project.id, agentId: "claude", message: "hi" })).rejects.toMatchObject({ kind: "machine_failed", code: "REMOTE_UNREACHABLE", message: expect.stringContaining("cannot reach 127.0.0.1") });
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(h.store.runs.list({ projectId: project.id })).toEqual([]);
   });

@@ -1,0 +1,32 @@
+/**
+ * The shape of `server/`, checked on the source: no import circle anywhere, and the domain (runs, projects, agents,
+ * machines, inputs, storage, …) never reaches up into the HTTP layer or the CLI: it throws OdErrors (server/errors.ts)
+ * and the layers above turn them into answers.
+ */
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { importCircles, importGraph } from "../support/import-graph.ts";
+
+const ROOT = resolve(import.meta.dir, "../..");
+const graph = importGraph(ROOT);
+
+/** The layers above the domain: the entry points, the CLI, the HTTP app and its routes. */
+const TOP = [/^server\/http\//, /^server\/cli\//, /^server\/(app|main|daemon|engine|engine-loader|early|embedded|binary|services|deno)\.ts$/];
+const isTop = (file: string) => TOP.some((pattern) => pattern.test(file));
+
+describe("server/ layers", () => {
+  test("the graph is read (a broken reader would pass every rule below)", () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get("server/runs/run-service.ts")?.length).toBeGreaterThan(10);
+    expect(importCircles(new Map([["a", ["b"]], ["b", ["a"]], ["c", ["a"]]]))).toEqual([["a", "b"]]);
+  });
+
+  test("no import circle", () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  test("nothing below the HTTP layer and the CLI imports them", () => {
+    const upward = [...graph].flatMap(([file, targets]) => (isTop(file) ? [] : targets.filter(isTop).map((target) => `${file} → ${target}`)));
+    expect(upward).toEqual([]);
+  });
+});
