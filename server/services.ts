@@ -13,7 +13,7 @@ import { AgentCatalog, discoverAcpModels, passDeadlineFromEnv } from "./runtimes
 import { FileDetectionCache } from "./runtimes/detection-cache.ts";
 import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
-import type { RemoteContext } from "./remote/remote-exec.ts";
+import type { RemoteContext } from "./machines/remote-exec.ts";
 import { DiskSpace } from "./store/disk-space.ts";
 import type { Store } from "./store/store.ts";
 

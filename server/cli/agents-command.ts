@@ -6,7 +6,7 @@ import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
 import { dataPaths, resolveDataDir } from "../paths.ts";
-import { describeLocation, parseMachineLocation, type RemoteLocation } from "../remote/location.ts";
+import { describeLocation, parseMachineLocation, type RemoteLocation } from "../machines/machine-url.ts";
 
 function slowestProbe(agent: AgentInfo): string {
   const entries = Object.entries(agent.probeMs).filter((entry): entry is [string, number] => typeof entry[1] === "number");

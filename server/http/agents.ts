@@ -9,7 +9,7 @@ import { Elysia, sse } from "elysia";
 import { RescanRequest, type AgentListResponse } from "../contracts/agents.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { HttpError, parseBody } from "./errors.ts";
-import { LocationError, parseMachineLocation, type RemoteLocation } from "../remote/location.ts";
+import { LocationError, parseMachineLocation, type RemoteLocation } from "../machines/machine-url.ts";
 
 function listBody(catalog: AgentCatalog, agents: AgentListResponse["agents"]): AgentListResponse {
   return catalog.profileDiagnostics.length ? { agents, profileDiagnostics: [...catalog.profileDiagnostics] } : { agents };

@@ -9,8 +9,8 @@ import { GrantMcpConsentRequest, McpInjectionMode, McpQuery, PutMcpRequest, type
 import { projectServersHash } from "../mcp/project-consent.ts";
 import type { McpConsentsRepo } from "../store/mcp-consents-repo.ts";
 import { mergeMcpServers, projectMcpPath, readMcpFile, writeMcpFile, type McpList } from "../mcp/config-files.ts";
-import { remoteLocationOf } from "../remote/location.ts";
-import type { RemoteContext } from "../remote/remote-exec.ts";
+import { remoteLocationOf } from "../machines/machine-url.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
 import { readRemoteMcpList, remoteMcpPath, writeRemoteMcpList } from "../remote/remote-mcp-file.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { HttpError, parseBody } from "./errors.ts";

@@ -1,6 +1,4 @@
 /** Projects, conversations, messages and project files. */
-import { constants } from "node:fs";
-import { open, type FileHandle } from "node:fs/promises";
 import { FileLinkRequest, type FileLinkResponse } from "../contracts/session.ts";
 import type { Credentials } from "./credentials.ts";
 import { extname } from "node:path";
@@ -98,40 +96,11 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
     })
     .get("/api/projects/:id/files/raw", async ({ params, query }) => {
       const relPath = typeof query.path === "string" ? query.path : "";
-      const file = projects.readableFile(projects.require(params.id), relPath);
-      const type = PREVIEW_TYPES[extname(file).toLowerCase()] ?? "text/plain; charset=utf-8";
-      // A project on another machine or in a container is read there, under the same rules.
-      const bytes = (await projects.remoteFile(projects.require(params.id), relPath, MAX_RAW_BYTES)) ?? (await readRegularFile(file, relPath));
+      const type = PREVIEW_TYPES[extname(relPath).toLowerCase()] ?? "text/plain; charset=utf-8";
+      // Read on the project's machine, under the same rules wherever that is.
+      const bytes = await projects.readFile(projects.require(params.id), relPath, MAX_RAW_BYTES);
       return new Response(bytes, { headers: { "content-type": type, ...UNTRUSTED_FILE_HEADERS } });
     });
-
-/**
- * A regular file's bytes, at most MAX_RAW_BYTES, read asynchronously. Opened non-blocking and checked on the open
- * descriptor, so a FIFO or device swapped in after any earlier check can neither hang the daemon nor be read.
- */
-async function readRegularFile(file: string, relPath: string): Promise<Uint8Array<ArrayBuffer>> {
-  let handle: FileHandle;
-  try {
-    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    throw new HttpError(404, "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
-  }
-  try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw new HttpError(404, "FILE_NOT_FOUND", `${relPath} is not a regular file`);
-    if (stat.size > MAX_RAW_BYTES) throw new HttpError(413, "FILE_TOO_LARGE", `${relPath} is larger than 20 MB`);
-    const bytes = new Uint8Array(stat.size);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
-}
 
 export function requireConversation(store: Store, id: string) {
   const conversation = store.conversations.get(id);

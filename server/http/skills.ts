@@ -5,8 +5,8 @@
  */
 import { Elysia } from "elysia";
 import { ImportSkillRequest, ListSkillsQuery, type SkillSummary } from "../contracts/skills.ts";
-import { remoteLocationOf } from "../remote/location.ts";
-import type { RemoteContext } from "../remote/remote-exec.ts";
+import { remoteLocationOf } from "../machines/machine-url.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
 import { readRemoteProjectSkills } from "../remote/remote-skills.ts";
 import { SkillError, type LoadedSkill, type ProjectSkills, type SkillLibrary } from "../skills/library.ts";
 import { HttpError, parseBody } from "./errors.ts";

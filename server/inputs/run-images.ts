@@ -4,7 +4,7 @@
  * anything else is skipped with a reason (the run goes on).
  */
 import { closeSync, openSync, readSync, statSync } from "node:fs";
-import { resolveInsideProject } from "../projects/paths.ts";
+import { resolveInsideProject } from "../machines/folder-paths.ts";
 import { sniffImageType } from "./image-type.ts";
 
 export const MAX_RUN_IMAGE_BYTES = 20 * 1024 * 1024;

@@ -4,7 +4,7 @@
  * where a run copies the images it attaches to the remote side. Either way an upload's path is project-relative.
  */
 import { join } from "node:path";
-import { isRemoteUrl } from "../remote/location.ts";
+import { isRemoteUrl } from "../machines/machine-url.ts";
 
 /** The folder `.od/uploads/…` paths of a remote project resolve in, on this machine. */
 export function remoteUploadsRoot(remoteUploadsDir: string, projectId: string): string {

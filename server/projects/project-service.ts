@@ -1,19 +1,21 @@
-/** Creating and listing projects, and reading the files in them — with every path validated. */
+/**
+ * Creating and listing projects, and reading the files in them — with every path validated. A project's folder is on
+ * its machine (machines/machine-of.ts): this one, an ssh host or a container; each question goes to that machine.
+ */
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Project, ProjectFile } from "../contracts/projects.ts";
 import { OdError } from "../errors.ts";
 import { dataPaths } from "../paths.ts";
 import { PRIVATE_DIR_MODE } from "../private-data-dir.ts";
 import type { Store } from "../store/store.ts";
-import { snapshotFiles, type FileStamp } from "./file-snapshot.ts";
-import { listRemoteFiles, readRemoteFile } from "../remote/remote-files.ts";
-import { isInsideRemoteFolder } from "../remote/remote-run-inputs.ts";
-import { folderSlug, isDirectory, resolveInsideProject } from "./paths.ts";
+import type { FileStamp } from "../machines/folder-snapshot.ts";
+import { folderSlug } from "../machines/folder-paths.ts";
+import type { MachinePlace } from "../machines/machine.ts";
+import { placeOf } from "../machines/machine-of.ts";
+import { LocationError } from "../machines/machine-url.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
 import { isPrivateDataPath, refusedProjectFolder, refusedSystemFolder } from "./system-roots.ts";
-import { formatLocation, isRemoteUrl, LocationError, parseLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
-import { resolveRemoteFolder } from "../remote/remote-folder.ts";
-import type { RemoteContext } from "../remote/remote-exec.ts";
 
 const MAX_LISTED_FILES = 2000;
 
@@ -26,33 +28,27 @@ export class ProjectService {
   ) {}
 
   /**
-   * `create`, also for a project on another machine or in a container (`ssh://…`, `docker://…`): the folder is
-   * checked there, and the canonical URL of its resolved path is what od stores. `reuse`: a folder that already
-   * is a project gives that project back instead of a 409 (`od run --project`).
+   * A project in `path` on its machine (`ssh://…` and `docker://…` name another one): the folder is checked there,
+   * and its resolved path (a URL for another machine) is what od stores. Without a path: a new folder in the data
+   * dir. `reuse`: a folder that already is a project gives that project back instead of a 409 (`od run --project`).
    */
   async add(name: string, path?: string, options: { reuse?: boolean } = {}): Promise<Project> {
-    if (path === undefined || !isRemoteUrl(path)) return this.create(name, path);
-    let location: RemoteLocation;
-    try {
-      location = parseLocation(path) as RemoteLocation;
-    } catch (error) {
-      if (error instanceof LocationError) throw new OdError("invalid", "INVALID_PROJECT_PATH", error.message);
-      throw error;
-    }
-    const refusedAsGiven = refusedSystemFolder(location.path);
+    if (path === undefined) return this.create(name);
+    const { machine, folder } = this.placeOf(path);
+    const refusedAsGiven = refusedSystemFolder(folder);
     if (refusedAsGiven) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refusedAsGiven}; choose a folder of your own`);
-    const real = { ...location, path: await resolveRemoteFolder(location, this.remote) };
-    const refused = refusedSystemFolder(real.path);
+    const real = await machine.resolveFolder(folder);
+    const refused = this.#refusedFolder({ machine, folder: real });
     if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
-    const url = formatLocation(real);
-    const existing = this.store.projects.byPath(url);
+    const stored = machine.projectPath(real);
+    const existing = this.store.projects.byPath(stored);
     if (existing && options.reuse) return existing;
-    if (existing) throw new OdError("conflict", "PROJECT_EXISTS", `${url} is already the project "${existing.name}" (${existing.id})`);
-    return this.store.projects.create(name, url);
+    if (existing) throw new OdError("conflict", "PROJECT_EXISTS", `${stored} is already the project "${existing.name}" (${existing.id})`);
+    return this.store.projects.create(name, stored);
   }
 
-  create(name: string, path?: string): Project {
-    if (path !== undefined) return this.registerExisting(name, path);
+  /** A new project in a new folder of the data dir. */
+  create(name: string): Project {
     const root = dataPaths(this.dataDir).projects;
     // Private like the rest of the data dir (the agent's files inside keep their own modes).
     mkdirSync(root, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -63,16 +59,25 @@ export class ProjectService {
     return this.store.projects.create(name, realpathSync(folder));
   }
 
-  private registerExisting(name: string, path: string): Project {
-    if (isRemoteUrl(path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", "a remote project is added with add(), which checks its folder");
-    if (!isAbsolute(path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
-    if (!isDirectory(path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `no such folder: ${path}`);
-    const real = realpathSync(path);
-    const refused = refusedProjectFolder(real, this.realDataDir());
-    if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
-    const existing = this.store.projects.byPath(real);
-    if (existing) throw new OdError("conflict", "PROJECT_EXISTS", `${real} is already the project "${existing.name}" (${existing.id})`);
-    return this.store.projects.create(name, real);
+  /** The machine and folder of a project path; a malformed machine URL is a 400. */
+  placeOf(path: string): MachinePlace {
+    try {
+      return placeOf(path, this.remote);
+    } catch (error) {
+      if (error instanceof LocationError) throw new OdError("invalid", "INVALID_PROJECT_PATH", error.message);
+      throw error;
+    }
+  }
+
+  /** Why a folder cannot be a project: a system folder, or od's own data dir (which is on this machine). */
+  #refusedFolder(place: MachinePlace): string | undefined {
+    if (place.machine.key !== this.#dataMachineKey) return refusedSystemFolder(place.folder);
+    return refusedProjectFolder(place.folder, this.realDataDir());
+  }
+
+  /** The machine the data dir is on: this one. */
+  get #dataMachineKey(): string {
+    return placeOf(this.dataDir, this.remote).machine.key;
   }
 
   /** The project, or a 404. */
@@ -83,21 +88,24 @@ export class ProjectService {
   }
 
   /**
-   * The absolute path of a file inside the project that may be served: inside the folder even through symlinks,
-   * never od's own data, never in a project registered before system folders were refused. Else a 404/400.
+   * The file inside the project that may be served (on this machine: inside the folder even through symlinks,
+   * never od's own data, never in a project registered before system folders were refused). Else a 404/400.
    */
   readableFile(project: Project, relPath: string): string {
-    // On another machine: only the path's shape can be checked here; the read there checks the rest.
-    if (remoteLocationOf(project.path)) {
-      if (!isInsideRemoteFolder(relPath)) throw new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
-      return relPath;
-    }
-    const dataDir = this.realDataDir();
-    const refused = refusedProjectFolder(project.path, dataDir);
+    const place = this.placeOf(project.path);
+    const refused = this.#refusedFolder(place);
     if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `files of this project are not served: ${refused}`);
-    const file = relPath ? resolveInsideProject(project.path, relPath) : undefined;
-    if (!file || isPrivateDataPath(file, dataDir)) throw new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
+    const file = place.machine.fileInside(place.folder, relPath);
+    const isOdData = place.machine.key === this.#dataMachineKey && file !== undefined && isPrivateDataPath(file, this.realDataDir());
+    if (!file || isOdData) throw new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
     return file;
+  }
+
+  /** A project's file, read on its machine: a regular file inside the folder, at most `maxBytes`; else 404/413. */
+  async readFile(project: Project, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+    this.readableFile(project, relPath);
+    const { machine, folder } = this.placeOf(project.path);
+    return machine.readFile(folder, relPath, maxBytes);
   }
 
   private realDataDir(): string {
@@ -108,23 +116,10 @@ export class ProjectService {
     }
   }
 
-  /** `listFiles`, also for a project on another machine or in a container (listed there). */
+  /** Files in the project folder (listed on its machine), newest first, with the run that last wrote each one when od saw it. */
   async files(project: Project): Promise<ProjectFile[]> {
-    const location = remoteLocationOf(project.path);
-    if (!location) return this.listFiles(project);
-    return this.#withWriters(project, await listRemoteFiles(location, this.remote, MAX_LISTED_FILES));
-  }
-
-  /** A remote project's file, read there (a regular file inside the folder, at most `maxBytes`); else 404/413. */
-  remoteFile(project: Project, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> | undefined {
-    const location = remoteLocationOf(project.path);
-    return location ? readRemoteFile(location, this.remote, relPath, maxBytes) : undefined;
-  }
-
-  /** Files in the project folder, newest first, with the run that last wrote each one when od saw it. */
-  listFiles(project: Project): ProjectFile[] {
-    if (remoteLocationOf(project.path)) throw new OdError("invalid", "INVALID_PROJECT_PATH", "the files of a remote project are listed with files()");
-    return this.#withWriters(project, snapshotFiles(project.path, { maxFiles: MAX_LISTED_FILES }));
+    const { machine, folder } = this.placeOf(project.path);
+    return this.#withWriters(project, await machine.listFiles(folder, MAX_LISTED_FILES));
   }
 
   #withWriters(project: Project, snapshot: Map<string, FileStamp>): ProjectFile[] {

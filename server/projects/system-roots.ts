@@ -4,7 +4,7 @@
  * (`/proc/self/mem`); and od's own data dir, which holds credentials (its `projects/` folders excepted).
  */
 import { isAbsolute, join, parse, sep } from "node:path";
-import { isInside } from "./paths.ts";
+import { isInside } from "../machines/folder-paths.ts";
 
 /** Refused together with everything under them. */
 const SYSTEM_TREES = ["/proc", "/sys", "/dev", "/etc", "/boot", "/run", "/private/etc", "/System"];

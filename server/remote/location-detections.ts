@@ -14,8 +14,8 @@ import { LiveModelMemory } from "../runtimes/models.ts";
 import { stillProbingInfo } from "../runtimes/still-probing.ts";
 import { probeBudgetMs } from "../runtimes/probe-budgets.ts";
 import type { RuntimeAgentDef, RuntimeModelOption } from "../runtimes/types.ts";
-import { describeLocation, locationKey, type RemoteLocation } from "./location.ts";
-import { reachLocation, type RemoteContext } from "./remote-exec.ts";
+import { describeLocation, locationKey, type RemoteLocation } from "../machines/machine-url.ts";
+import { reachLocation, type RemoteContext } from "../machines/remote-exec.ts";
 import { remoteDetectionDeps, unreachableInfos } from "./remote-detection.ts";
 
 /** How long a location's result is used by its runs without probing it again. */

@@ -5,9 +5,9 @@
  */
 import { createReadStream } from "node:fs";
 import type { ArtifactPlacer } from "../runtimes/streams/artifacts.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
-import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import { isInsideRemoteFolder } from "./remote-run-inputs.ts";
+import { describeLocation, type RemoteLocation } from "../machines/machine-url.ts";
+import { runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import { staysInside } from "../machines/folder-paths.ts";
 
 const WRITE_TIMEOUT_MS = 60_000;
 /** What slugify and the artifact types can produce; anything else is refused before it reaches a command line. */
@@ -40,7 +40,7 @@ export function remoteArtifactPlacer(location: RemoteLocation, context: RemoteCo
       stdin: bodyOf(bodyFile),
     });
     const name = result.kind === "exited" && result.code === 0 ? new TextDecoder().decode(result.stdout) : "";
-    if (name.startsWith(stem) && name.endsWith(`.${ext}`) && isInsideRemoteFolder(name)) return name;
+    if (name.startsWith(stem) && name.endsWith(`.${ext}`) && staysInside(name)) return name;
     const why = result.kind === "exited" ? result.stderr.trim().split("\n").at(-1) || `exit ${result.code}` : result.kind === "timeout" ? "no answer" : result.stderr;
     note(`could not write the artifact ${stem}.${ext} on ${describeLocation(location)}: ${why}`);
     return undefined;

@@ -8,9 +8,9 @@
  * of one content section, `$4` the most files a walk lists. Inputs a script needs from the earlier phase come on
  * stdin. Exit 3: no such folder; 4: no temp folder there; 6: not the GNU tools these scripts need.
  */
-import { HIDDEN_DIRS } from "../projects/file-snapshot.ts";
-import { GNU_TOOLS_CHECK } from "./remote-scripts.ts";
-import { shellQuote } from "./shell-quote.ts";
+import { HIDDEN_DIRS } from "../machines/folder-snapshot.ts";
+import { GNU_TOOLS_CHECK } from "../machines/remote-scripts.ts";
+import { shellQuote } from "../machines/shell-quote.ts";
 
 const PRUNED = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
 /** What git reports as changed in the project: vs the index, untracked files too, od's own folders left out. */

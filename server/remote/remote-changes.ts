@@ -9,11 +9,11 @@
 import type { FileChange } from "../contracts/changes.ts";
 import { isOdOwn, MAX_KEPT_FILE_BYTES, MAX_KEPT_TOTAL_BYTES, MAX_WALK_FILES, type ChangeTracker } from "../projects/changes/tracker.ts";
 import { describeChange, type Content } from "../projects/changes/unified-diff.ts";
-import { readSections } from "./framed-sections.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
+import { readSections } from "../machines/framed-sections.ts";
+import { describeLocation, type RemoteLocation } from "../machines/machine-url.ts";
 import { SNAPSHOT_AFTER_GIT_SCRIPT, SNAPSHOT_AFTER_WALK_SCRIPT, SNAPSHOT_BEFORE_SCRIPT } from "./remote-change-scripts.ts";
-import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import { GNU_TOOLS_MISSING_EXIT } from "./remote-scripts.ts";
+import { runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import { GNU_TOOLS_MISSING_EXIT } from "../machines/remote-scripts.ts";
 import { listingStamps, readContents, readIndexContents, statusPaths } from "./remote-snapshot.ts";
 
 const SNAPSHOT_TIMEOUT_MS = 60_000;

@@ -10,14 +10,14 @@ import { remoteUnreachableDiagnostic } from "../runtimes/diagnostics.ts";
 import { runProbe, type ProbeRunner } from "../runtimes/probe.ts";
 import { RUN_COOKIE_VAR, remoteAgentEnv } from "../runtimes/env.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
-import { clientEnv, remoteArgvOptions, type RemoteContext } from "./remote-exec.ts";
-import { sweepRemoteRun } from "./remote-launch.ts";
+import { describeLocation, type RemoteLocation } from "../machines/machine-url.ts";
+import { clientEnv, remoteArgvOptions, type RemoteContext } from "../machines/remote-exec.ts";
+import { sweepRemoteRun } from "../machines/remote-launch.ts";
 import { remoteAgentLaunch } from "./remote-run-inputs.ts";
-import { LAUNCH_SCRIPT } from "./remote-scripts.ts";
-import { scriptFraming } from "./script-framing.ts";
-import { inSessionTurn } from "./session-slots.ts";
-import { remoteShellArgv } from "./transport-argv.ts";
+import { LAUNCH_SCRIPT } from "../machines/remote-scripts.ts";
+import { scriptFraming } from "../machines/script-framing.ts";
+import { inSessionTurn } from "../machines/session-slots.ts";
+import { remoteShellArgv } from "../machines/transport-argv.ts";
 
 /**
  * A ProbeRunner that runs each probe's argv on `location`, in the remote user's home folder. Each probe carries a

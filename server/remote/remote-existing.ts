@@ -4,9 +4,9 @@
  * local run's are on disk. Paths are arguments of one fixed script, never script text; only POSIX tools (GNU,
  * busybox, BSD alike).
  */
-import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import type { RemoteLocation } from "./location.ts";
-import { isInsideRemoteFolder } from "./remote-run-inputs.ts";
+import { runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import type { RemoteLocation } from "../machines/machine-url.ts";
+import { staysInside } from "../machines/folder-paths.ts";
 
 const TIMEOUT_MS = 30_000;
 /** Paths per script run: far below any command line limit of ssh or docker exec. */
@@ -27,7 +27,7 @@ exit 0`;
 
 /** The paths of `paths` that exist in `location`'s folder now; undefined when that could not be checked there. */
 export async function existingRemoteFiles(location: RemoteLocation, context: RemoteContext, paths: readonly string[]): Promise<string[] | undefined> {
-  const candidates = paths.filter(isInsideRemoteFolder);
+  const candidates = paths.filter(staysInside);
   const existing: string[] = [];
   for (let start = 0; start < candidates.length; start += PATHS_PER_RUN) {
     const batch = candidates.slice(start, start + PATHS_PER_RUN);

@@ -6,9 +6,9 @@
 import type { McpConfigFile } from "../contracts/mcp.ts";
 import { OdError } from "../errors.ts";
 import { parseMcpEntries, type McpList } from "../mcp/config-files.ts";
-import { describeLocation, formatLocation, type RemoteLocation } from "./location.ts";
-import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import { readRemoteFile } from "./remote-files.ts";
+import { describeLocation, formatLocation, type RemoteLocation } from "../machines/machine-url.ts";
+import { expectExited, runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import { readRemoteFile } from "../machines/remote-files.ts";
 
 /** The file, relative to the project folder. */
 export const REMOTE_PROJECT_MCP_FILE = ".od/mcp-config.json";

@@ -10,15 +10,3 @@ import type { RuntimeAgentDef } from "../runtimes/types.ts";
 export function remoteAgentLaunch(def: Pick<RuntimeAgentDef, "bin">): AgentLaunch {
   return { command: def.bin, argsPrefix: [], path: def.bin, env: {}, resolution: { found: true, path: def.bin, source: "path", executable: true, searchedDirs: [] } };
 }
-
-/** A tool's path stays inside the remote project: relative, and no `..` climbs out of it. */
-export function isInsideRemoteFolder(path: string): boolean {
-  if (path.startsWith("/") || path.includes("\0")) return false;
-  let depth = 0;
-  for (const part of path.split("/")) {
-    if (part === "..") depth--;
-    else if (part && part !== ".") depth++;
-    if (depth < 0) return false;
-  }
-  return depth > 0;
-}

@@ -8,10 +8,10 @@
 import { SKILL_ID_PATTERN } from "../contracts/skill-id.ts";
 import { OdError } from "../errors.ts";
 import { MAX_LISTED_FILES, MAX_SKILL_FILE_BYTES, skillFromText, skillIdFrom, type LoadedSkill } from "../skills/library.ts";
-import { nulRecords, readSections } from "./framed-sections.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
-import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "./remote-scripts.ts";
+import { nulRecords, readSections } from "../machines/framed-sections.ts";
+import { describeLocation, type RemoteLocation } from "../machines/machine-url.ts";
+import { expectExited, runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "../machines/remote-scripts.ts";
 
 const TIMEOUT_MS = 30_000;
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;

@@ -6,8 +6,8 @@
 import { MAX_KEPT_FILE_BYTES } from "../projects/changes/tracker.ts";
 import { contentOf, type Content } from "../projects/changes/unified-diff.ts";
 import { parsePorcelainZ } from "../projects/changes/git-status.ts";
-import { nulRecords } from "./framed-sections.ts";
-import { readTarEntries } from "./tar-entries.ts";
+import { nulRecords } from "../machines/framed-sections.ts";
+import { readTarEntries } from "../machines/tar-entries.ts";
 
 /** `./a/b` (as find and tar print paths) → `a/b`. */
 function plain(path: string): string {

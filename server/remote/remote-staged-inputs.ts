@@ -18,12 +18,12 @@ import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
 import { listFiles, MAX_LISTED_FILES, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stagingFolderName } from "../skills/staging.ts";
-import type { RemoteLocation } from "./location.ts";
-import type { RemoteContext } from "./remote-exec.ts";
+import type { RemoteLocation } from "../machines/machine-url.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
 import { readRemoteMcpList } from "./remote-mcp-file.ts";
 import { readRemoteProjectSkills } from "./remote-skills.ts";
-import { RemoteStaging, RemoteStagingError } from "./remote-staging.ts";
-import type { TarEntry } from "./tar-writer.ts";
+import { RemoteStaging, RemoteStagingError } from "../machines/remote-staging.ts";
+import type { TarEntry } from "../machines/tar-writer.ts";
 
 export type RemoteRunInputsDeps = {
   skills?: SkillLibrary;

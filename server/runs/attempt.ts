@@ -12,7 +12,7 @@ import { readStreamEventBatches } from "../runtimes/streams/read-events.ts";
 import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
 import { stopProcessTree } from "./cancel-ladder.ts";
 import { readPidAllocationMark } from "./pid-allocation.ts";
-import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../remote/remote-launch.ts";
+import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../machines/remote-launch.ts";
 import { startProtocol } from "./protocols.ts";
 import type { AskApproval } from "../runtimes/approval-channel.ts";
 import { claudeControlAnswerer } from "./stream-approvals.ts";

@@ -4,9 +4,9 @@
  * checked once the run is over, on this machine's disk or there (remote-existing.ts), and only those that exist
  * are listed, wherever the project is.
  */
-import { resolveInsideProject } from "../projects/paths.ts";
-import type { RemoteLocation } from "../remote/location.ts";
-import type { RemoteContext } from "../remote/remote-exec.ts";
+import { resolveInsideProject } from "../machines/folder-paths.ts";
+import type { RemoteLocation } from "../machines/machine-url.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
 import { existingRemoteFiles } from "../remote/remote-existing.ts";
 
 /** Where the run's project is: a folder here, or one on a remote location. */

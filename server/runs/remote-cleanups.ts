@@ -12,12 +12,12 @@
  * One place owns these sweeps: at most one per run is in flight, and after `dispose` nothing more is started or
  * written (a sweep still in flight ends by its own timeout; an unfinished record waits for the next start).
  */
-import { formatLocation, locationKey, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
-import { onLocationAnswered } from "../remote/location-contact.ts";
-import type { RemoteContext } from "../remote/remote-exec.ts";
-import { SWEEP_SLACK_MS, sweepRemoteRun, type RunSweep, type SweepResult } from "../remote/remote-launch.ts";
-import { removeRunStaging } from "../remote/remote-staging.ts";
-import { reachWaitMs } from "../remote/session-starts.ts";
+import { formatLocation, locationKey, remoteLocationOf, type RemoteLocation } from "../machines/machine-url.ts";
+import { onLocationAnswered } from "../machines/location-contact.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
+import { SWEEP_SLACK_MS, sweepRemoteRun, type RunSweep, type SweepResult } from "../machines/remote-launch.ts";
+import { removeRunStaging } from "../machines/remote-staging.ts";
+import { reachWaitMs } from "../machines/session-starts.ts";
 import type { PendingSweep, PendingSweepsRepo } from "../store/pending-sweeps-repo.ts";
 
 export type RemoteCleanupTimings = {

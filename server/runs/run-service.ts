@@ -10,20 +10,22 @@ import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } f
 import { OdError } from "../errors.ts";
 import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
 import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts";
-import { resolveInsideProject } from "../projects/paths.ts";
+import { resolveInsideProject } from "../machines/folder-paths.ts";
 import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
-import { describeLocation, remoteLocationOf, type RemoteLocation } from "../remote/location.ts";
+import { describeLocation, remoteLocationOf, type RemoteLocation } from "../machines/machine-url.ts";
 import { LocationDetections } from "../remote/location-detections.ts";
 import { awaitProbingAgent, directoryDetection, type DetectedAgents } from "./detected-agents.ts";
 import { endEvent, warningEvents } from "./end-event.ts";
 import { existingRunFiles } from "./existing-files.ts";
 import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
-import type { RemoteContext } from "../remote/remote-exec.ts";
-import { remoteLaunch } from "../remote/remote-launch.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
+import { remoteLaunch } from "../machines/remote-launch.ts";
 import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
 import { trackRemoteChanges } from "../remote/remote-changes.ts";
-import { isInsideRemoteFolder, remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
+import { remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
+import { placeOf } from "../machines/machine-of.ts";
+import { staysInside } from "../machines/folder-paths.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -457,7 +459,7 @@ export class RunService {
     }
     // A project on another machine or in a container: the agent runs there, through ssh or docker exec.
     const location = remoteLocationOf(project.path);
-    const workDir = location ? location.path : project.path;
+    const { machine, folder: workDir } = placeOf(project.path, this.#remote);
     // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
     const changes = location
       ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
@@ -635,6 +637,7 @@ export class RunService {
               // DSH scopes its frames by request id: the run id.
               requestId: live.id,
               permissionMode: run.permissionMode,
+              machine,
             },
             timeouts: {
               firstOutputMs: this.#timeouts.firstOutputMs(def),
@@ -651,7 +654,7 @@ export class RunService {
             live.input = input;
           },
         );
-        for (const path of outcome.toolPaths) if (location ? isInsideRemoteFolder(path) : resolveInsideProject(project.path, path)) files.add(path);
+        for (const path of outcome.toolPaths) if (location ? staysInside(path) : resolveInsideProject(project.path, path)) files.add(path);
         if (outcome.cleanupPending && location) {
           unanswered = location;
           this.#reportCleanupPending(live, emit, location, outcome.cleanupPending);

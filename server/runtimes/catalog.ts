@@ -2,8 +2,8 @@
  * The in-process agent catalog: the latest detection pass (AgentInfo list, capability map, live models), with
  * single-flight scans so concurrent callers (startup warm-up, the HTTP list, the SSE stream, rescan) share one pass.
  */
-import type { RemoteLocation } from "../remote/location.ts";
-import type { RemoteContext } from "../remote/remote-exec.ts";
+import type { RemoteLocation } from "../machines/machine-url.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
 import { LocationDetections } from "../remote/location-detections.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";

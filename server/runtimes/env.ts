@@ -4,6 +4,7 @@
  * for it (app-config `agentCliEnv`). od's own token never reaches a child.
  */
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
+import { RUN_COOKIE_VAR } from "../machines/run-cookie.ts";
 
 /**
  * A name that looks like a credential, in any case. Its `_`/`-`/`.`-separated words are what count, so
@@ -20,8 +21,8 @@ const CREDENTIAL_LAST_WORD = /^(?:PASS|PWD|AUTH)$/;
 const URL_WITH_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]*@/i;
 const ALWAYS_WITHHELD = new Set(["OD_TOKEN"]);
 
-/** The per-run cookie every child carries, so leftovers can be found after the process group is gone. */
-export const RUN_COOKIE_VAR = "OD_RUN_ID";
+/** The per-run cookie every child carries (machines/run-cookie.ts). */
+export { RUN_COOKIE_VAR };
 
 /** True when a variable looks like a credential by its name, or by its value when `value` is given. */
 export function isCredentialVar(name: string, value?: string): boolean {

@@ -2,8 +2,8 @@
 // client ended), never from the agent's last stderr line, which shares the client's stderr (codex's bubblewrap
 // warning, raw terminal escapes and all).
 import { expect, test } from "bun:test";
-import { remoteFailure } from "../../server/remote/remote-launch.ts";
-import type { RemoteLocation } from "../../server/remote/location.ts";
+import { remoteFailure } from "../../server/machines/remote-launch.ts";
+import type { RemoteLocation } from "../../server/machines/machine-url.ts";
 
 const ssh: RemoteLocation = { kind: "ssh", host: "build-box", path: "/srv/app" };
 const docker: RemoteLocation = { kind: "docker", container: "rc-pi", path: "/work" };

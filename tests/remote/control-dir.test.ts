@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { MAX_CONTROL_DIR_BYTES, sshControlDir } from "../../server/remote/control-dir.ts";
-import { runRemoteScript } from "../../server/remote/remote-exec.ts";
+import { MAX_CONTROL_DIR_BYTES, sshControlDir } from "../../server/machines/control-dir.ts";
+import { runRemoteScript } from "../../server/machines/remote-exec.ts";
 import { otherUser, type OtherUser } from "../support/other-user.ts";
 import { startTestSshd, SSH_TEST_HOST, stopMasters, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";

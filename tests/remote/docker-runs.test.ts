@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createRunInputs } from "../../server/inputs/run-inputs.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
-import { reachLocation } from "../../server/remote/remote-exec.ts";
+import { reachLocation } from "../../server/machines/remote-exec.ts";
 import { SkillLibrary } from "../../server/skills/library.ts";
 import { writeSkill } from "../support/skill-fixtures.ts";
 import { tempDir } from "../support/temp.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { formatLocation, LocationError, parseLocation, parseMachineLocation } from "../../server/remote/location.ts";
-import { dockerExecArgv, remoteShellArgv, sshArgv } from "../../server/remote/transport-argv.ts";
+import { formatLocation, LocationError, parseLocation, parseMachineLocation } from "../../server/machines/machine-url.ts";
+import { dockerExecArgv, remoteShellArgv, sshArgv } from "../../server/machines/transport-argv.ts";
 
 describe("parseLocation", () => {
   test("local paths are returned unchanged", () => {

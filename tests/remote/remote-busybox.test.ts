@@ -8,7 +8,7 @@ import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
 import { readRemoteProjectSkills } from "../../server/remote/remote-skills.ts";
-import { parseLocation, type RemoteLocation } from "../../server/remote/location.ts";
+import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { startTestApp, TEST_TOKEN } from "../support/app.ts";

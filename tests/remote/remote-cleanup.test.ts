@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { RunEvent, RunSummary } from "../../server/contracts/runs.ts";
 import { runRoutes } from "../../server/http/runs.ts";
-import { reachLocation, runRemoteScript } from "../../server/remote/remote-exec.ts";
+import { reachLocation, runRemoteScript } from "../../server/machines/remote-exec.ts";
 import { RunService } from "../../server/runs/run-service.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { parseLocation, type RemoteLocation } from "../../server/remote/location.ts";
-import { inSessionTurn, SHORT_SESSIONS_PER_HOST, sessionsInUse } from "../../server/remote/session-slots.ts";
+import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
+import { inSessionTurn, SHORT_SESSIONS_PER_HOST, sessionsInUse } from "../../server/machines/session-slots.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
 import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import { writeShim } from "../support/fake-agents.ts";

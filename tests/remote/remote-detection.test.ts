@@ -7,7 +7,7 @@ import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { agentRoutes } from "../../server/http/agents.ts";
 import { spawnChild } from "../../server/platform/process.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
-import { parseLocation, type RemoteLocation } from "../../server/remote/location.ts";
+import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseLocation, type SshLocation } from "../../server/remote/location.ts";
-import { missingShell, runRemoteScript } from "../../server/remote/remote-exec.ts";
+import { parseLocation, type SshLocation } from "../../server/machines/machine-url.ts";
+import { missingShell, runRemoteScript } from "../../server/machines/remote-exec.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseLocation, type RemoteLocation } from "../../server/remote/location.ts";
+import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
 import { LocationDetections } from "../../server/remote/location-detections.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";

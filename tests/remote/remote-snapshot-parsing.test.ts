@@ -5,11 +5,11 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { nulRecords, readSections } from "../../server/remote/framed-sections.ts";
+import { nulRecords, readSections } from "../../server/machines/framed-sections.ts";
 import { SNAPSHOT_BEFORE_SCRIPT } from "../../server/remote/remote-change-scripts.ts";
 import { readContents, readIndexContents } from "../../server/remote/remote-snapshot.ts";
-import { readTarEntries } from "../../server/remote/tar-entries.ts";
-import { scriptFraming } from "../../server/remote/script-framing.ts";
+import { readTarEntries } from "../../server/machines/tar-entries.ts";
+import { scriptFraming } from "../../server/machines/script-framing.ts";
 import { tempDir } from "../support/temp.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -5,8 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { LAUNCH_SCRIPT } from "../../server/remote/remote-scripts.ts";
-import { FRAMING_CUT_EXIT, scriptFraming } from "../../server/remote/script-framing.ts";
+import { LAUNCH_SCRIPT } from "../../server/machines/remote-scripts.ts";
+import { FRAMING_CUT_EXIT, scriptFraming } from "../../server/machines/script-framing.ts";
 import { tempDir } from "../support/temp.ts";
 
 const BUSYBOX = ["/usr/bin/busybox", "/bin/busybox"].find((path) => existsSync(path));

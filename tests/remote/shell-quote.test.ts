@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { shellCommand, shellQuote } from "../../server/remote/shell-quote.ts";
+import { shellCommand, shellQuote } from "../../server/machines/shell-quote.ts";
 
 const HOSTILE = [
   "",

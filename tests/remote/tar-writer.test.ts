@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { collectChunks, tarChunks } from "../../server/remote/tar-writer.ts";
+import { collectChunks, tarChunks } from "../../server/machines/tar-writer.ts";
 import { tempDir } from "../support/temp.ts";
 
 async function unpack(temp: { path: string }, entries: Parameters<typeof tarChunks>[0]): Promise<string> {

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEventOf } from "../../server/contracts/events.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
-import { HttpError } from "../../server/http/errors.ts";
+import { OdError } from "../../server/errors.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { READ_ONLY_REFUSAL } from "../../server/runs/approvals.ts";
@@ -129,9 +129,9 @@ describe("claude stream-json approvals", () => {
   test.concurrent("a mode the agent cannot honour is refused with PERMISSION_MODE_UNSUPPORTED, never run as bypass", async () => {
     await using h = await claudeAsking();
     const refused = await h.service.create({ projectId: h.projectId, agentId: "deepseek", message: "hi", permissionMode: "ask" }).catch((error) => error);
-    expect(refused).toBeInstanceOf(HttpError);
-    expect(refused).toMatchObject({ status: 400, code: "PERMISSION_MODE_UNSUPPORTED" });
-    expect((refused as HttpError).message).toContain("bypass");
+    expect(refused).toBeInstanceOf(OdError);
+    expect(refused).toMatchObject({ kind: "invalid", code: "PERMISSION_MODE_UNSUPPORTED" });
+    expect((refused as OdError).message).toContain("bypass");
     expect(h.ledger()).toEqual([]);
   });
 });

@@ -72,7 +72,7 @@ test("a run for an agent whose late probe finds it broken is refused with that d
   try {
     expect((await h.catalog.list()).find((agent) => agent.id === "broken")).toMatchObject({ state: "probing" });
     const refused = h.service.create({ projectId: h.projectId, agentId: "broken", message: "hi" });
-    await expect(refused).rejects.toMatchObject({ status: 400, code: "AGENT_UNAVAILABLE" });
+    await expect(refused).rejects.toMatchObject({ kind: "invalid", code: "AGENT_UNAVAILABLE" });
     const message = await refused.catch((error: Error) => error.message);
     expect(message).not.toContain("still being probed");
     expect(message).toContain("Test broken is not available");

@@ -459,12 +459,12 @@ describe("request validation", () => {
     const attempt = (body: Record<string, unknown>) =>
       h.service.create({ projectId: h.projectId, message: "x", ...body } as never).then(
         () => "created",
-        (e) => `${e.status} ${e.code}`,
+        (e) => `${e.kind} ${e.code}`,
       );
-    expect(await attempt({ agentId: "nope" })).toBe("400 UNKNOWN_AGENT");
-    expect(await attempt({ agentId: "claude", reasoning: "galaxy-brain" })).toBe("400 UNKNOWN_REASONING");
-    expect(await attempt({ agentId: "kilo", model: "not-a-kilo-model" })).toBe("400 UNKNOWN_MODEL");
-    expect(await attempt({ agentId: "claude", projectId: "prj_missing" })).toBe("404 PROJECT_NOT_FOUND");
+    expect(await attempt({ agentId: "nope" })).toBe("invalid UNKNOWN_AGENT");
+    expect(await attempt({ agentId: "claude", reasoning: "galaxy-brain" })).toBe("invalid UNKNOWN_REASONING");
+    expect(await attempt({ agentId: "kilo", model: "not-a-kilo-model" })).toBe("invalid UNKNOWN_MODEL");
+    expect(await attempt({ agentId: "claude", projectId: "prj_missing" })).toBe("not_found PROJECT_NOT_FOUND");
     expect(existsSync(h.ledgerPath)).toBe(false);
   });
 });

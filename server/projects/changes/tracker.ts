@@ -11,7 +11,7 @@ import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { FileChange } from "../../contracts/changes.ts";
 import { runProbe, type ProbeRunner } from "../../runtimes/probe.ts";
-import { snapshotFiles, type FileStamp } from "../file-snapshot.ts";
+import { snapshotFiles, type FileStamp } from "../../machines/folder-snapshot.ts";
 import { parsePorcelainZ } from "./git-status.ts";
 import { contentOf, describeChange, type Content } from "./unified-diff.ts";
 

@@ -7,6 +7,7 @@ import type { AgentEvent } from "../../contracts/events.ts";
 import type { ChildStdin } from "../../platform/process.ts";
 import type { AskApproval } from "../approval-channel.ts";
 import type { PermissionMode } from "../../contracts/approvals.ts";
+import type { Machine } from "../../machines/machine.ts";
 
 /** The pipes of one spawned agent process. */
 export type TransportIO = {
@@ -82,6 +83,11 @@ export type TransportOptions = {
   permissionMode?: PermissionMode;
   /** Diagnostics sink (malformed frames, ignored requests, …). */
   log?: (msg: string) => void;
+  /**
+   * The machine the agent runs on, for what a transport reads beside the agent's pipes (pi's session files, which are
+   * in the project folder there). Absent: this machine.
+   */
+  machine?: Pick<Machine, "listTree">;
 };
 
 /** A typed failure of a protocol session. */

@@ -71,6 +71,22 @@ describe("pi rpc transport", () => {
     expect((await run.children[0]!.exited).code).toBe(0);
   });
 
+  test("the session file is looked for on the machine pi runs on, not in this machine's copy of the path (issue #36)", async () => {
+    // A container's project folder is not this machine's: the listing comes from the machine alone.
+    const listings = [[], [{ path: "cwd-x/2026_there.jsonl", size: 10, mtimeMs: 1 }]];
+    const asked: string[] = [];
+    const machine = {
+      listTree: async (dir: string) => {
+        asked.push(dir);
+        return listings.shift() ?? [];
+      },
+    };
+    const run = await pi({ prompt: [ev({ type: "agent_start" }), msg({ type: "text_delta", delta: "hi" }), ev({ type: "agent_end", messages: [] })] }, { machine });
+    const result = await run.session.result;
+    expect(asked).toEqual([join(run.dir, ".pi", "sessions"), join(run.dir, ".pi", "sessions")]);
+    expect(result).toEqual({ status: "completed", sessionId: join(run.dir, ".pi", "sessions", "cwd-x", "2026_there.jsonl") });
+  });
+
   test("resume sends switch_session with the saved session file first (real pi loads its history); a refusal is PI_PARENT_SESSION_FAILED", async () => {
     const ok = await pi({}, { resumeSessionId: "/s/old.jsonl" });
     expect((await ok.session.result).status).toBe("completed");

@@ -2,37 +2,19 @@
  * pi's session handle: the single `.jsonl` in its session dir that appeared or changed during the run.
  * `changedSessionFile` is a pure comparison of two snapshots; `snapshotSessionDir` reads one (missing dir → empty).
  */
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { LocalMachine } from "../../../machines/local-machine.ts";
+import type { Machine } from "../../../machines/machine.ts";
 
 /** One file's identity for change detection. */
 export type SessionFileStat = { name: string; mtimeMs: number; size: number };
 
-/** The `.jsonl` files of a session dir (recursively one level: pi nests per-cwd folders). */
-export async function snapshotSessionDir(dir: string): Promise<SessionFileStat[]> {
-  const out: SessionFileStat[] = [];
-  const visit = async (folder: string, prefix: string, depth: number) => {
-    let entries;
-    try {
-      entries = await readdir(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const name = prefix === "" ? entry.name : join(prefix, entry.name);
-      if (entry.isDirectory() && depth < 2) await visit(join(folder, entry.name), name, depth + 1);
-      else if (entry.isFile() && entry.name.endsWith(".jsonl")) {
-        try {
-          const info = await stat(join(folder, entry.name));
-          out.push({ name, mtimeMs: info.mtimeMs, size: info.size });
-        } catch {
-          // Vanished between readdir and stat.
-        }
-      }
-    }
-  };
-  await visit(dir, "", 0);
-  return out;
+/**
+ * The `.jsonl` files of a session dir (recursively one level: pi nests per-cwd folders), read on the machine pi runs
+ * on: in a container or on a host, the folder is there, not here.
+ */
+export async function snapshotSessionDir(dir: string, machine: Pick<Machine, "listTree"> = new LocalMachine()): Promise<SessionFileStat[]> {
+  const files = await machine.listTree(dir, { depth: 2, suffix: ".jsonl" });
+  return files.map((file) => ({ name: file.path, mtimeMs: file.mtimeMs, size: file.size }));
 }
 
 /** The one file that is new or whose mtime/size changed; null when none or ambiguous. */

@@ -81,7 +81,7 @@ class PiRun {
   }
 
   private async run(): Promise<ProtocolResult> {
-    const before = await snapshotSessionDir(this.sessionDir);
+    const before = await snapshotSessionDir(this.sessionDir, this.options.machine);
     void this.readLoop();
     const outcome = await Promise.race([this.drive(), this.finished]);
     this.finish?.(outcome);
@@ -175,7 +175,7 @@ class PiRun {
   }
 
   private async settle(outcome: Outcome, before: SessionFileStat[]): Promise<ProtocolResult> {
-    const changed = changedSessionFile(before, await snapshotSessionDir(this.sessionDir));
+    const changed = changedSessionFile(before, await snapshotSessionDir(this.sessionDir, this.options.machine));
     const sessionId = changed !== null ? join(this.sessionDir, changed) : (this.options.resumeSessionId ?? undefined);
     if (changed !== null) this.events.push({ type: "status", label: "session", sessionId: join(this.sessionDir, changed) });
     const sessionPart = sessionId ? { sessionId } : {};

@@ -7,7 +7,7 @@
  * The remote account's login shell parses ssh's command line, and sh, bash, zsh, fish and tcsh agree on no quoting,
  * so that line is always the same few plain words: no byte of a script, path, prompt or name is ever in it.
  */
-import type { DockerLocation, RemoteLocation, SshLocation } from "./location.ts";
+import type { DockerLocation, RemoteLocation, SshLocation } from "./machine-url.ts";
 import { REMOTE_SHELL_ARGV } from "./script-framing.ts";
 
 /** What ssh asks the login shell to run: plain words every shell reads alike; `exec` keeps its pid for the agent. */

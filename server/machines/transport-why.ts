@@ -4,7 +4,7 @@
  * stderr (a CLI's warnings, raw terminal escapes and all), which says nothing about the connection and never
  * becomes the reason. Pure.
  */
-import type { RemoteLocation } from "./location.ts";
+import type { RemoteLocation } from "./machine-url.ts";
 
 /** What ssh itself prints when a connection cannot be made or breaks (never the remote command's output). */
 const SSH_OWN_LINE =

@@ -3,7 +3,7 @@
  * a snapshot, a sweep) says so here. Work that waits for a location to be reachable again — a run's clean-up there
  * that could not finish — listens instead of polling the location itself.
  */
-import type { RemoteLocation } from "./location.ts";
+import type { RemoteLocation } from "./machine-url.ts";
 
 type Listener = (location: RemoteLocation) => void;
 

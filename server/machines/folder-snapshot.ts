@@ -1,7 +1,7 @@
 /** What is in a project folder (bounded walk), to tell which files a run created or changed. */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { toProjectRelative } from "./paths.ts";
+import { toProjectRelative } from "./folder-paths.ts";
 
 /** Folders never walked: tool state, dependencies, staged skills. */
 export const HIDDEN_DIRS = new Set([".git", "node_modules", ".od", ".od-skills", ".pi", ".venv", "__pycache__", ".next"]);

@@ -6,7 +6,7 @@
  * checks, listings, reads, sweeps) take turns, at most `SHORT_SESSIONS_PER_HOST` at once, which leaves room on the
  * connection for the runs there. A container has no such limit: docker exec commands are not queued.
  */
-import type { RemoteLocation } from "./location.ts";
+import type { RemoteLocation } from "./machine-url.ts";
 
 export const SHORT_SESSIONS_PER_HOST = 6;
 

@@ -8,7 +8,7 @@
 import { spawnChild, type ChildHandle } from "../platform/process.ts";
 import { OdError } from "../errors.ts";
 import { sshControlDir } from "./control-dir.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
+import { describeLocation, type RemoteLocation } from "./machine-url.ts";
 import { locationAnswered } from "./location-contact.ts";
 import { inSessionTurn } from "./session-slots.ts";
 import { noteSessionStart } from "./session-starts.ts";

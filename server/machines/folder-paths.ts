@@ -52,3 +52,18 @@ export function toProjectRelative(projectDir: string, absolute: string): string 
 }
 
 export { join };
+
+/**
+ * A path given relative to a folder stays inside it by its shape alone: relative, and no `..` climbs out of it (what
+ * can be checked of a path on another machine without asking it; the read there resolves symlinks).
+ */
+export function staysInside(path: string): boolean {
+  if (path.startsWith("/") || path.includes("\0")) return false;
+  let depth = 0;
+  for (const part of path.split("/")) {
+    if (part === "..") depth--;
+    else if (part && part !== ".") depth++;
+    if (depth < 0) return false;
+  }
+  return depth > 0;
+}

@@ -3,7 +3,7 @@
  * (`~` as the remote home, symlinks included, `pwd -P`) and says whether it is a folder. An unreachable host is a fast, typed failure.
  */
 import { OdError } from "../errors.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
+import { describeLocation, type RemoteLocation } from "./machine-url.ts";
 import { runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 
 /**

@@ -5,7 +5,7 @@
  * client's stdin and unpacked by the remote side's `tar`, and removed when the run ends. A folder left behind by
  * a dropped connection or a stopped od is removed by the run id when od recovers that run.
  */
-import { describeLocation, type RemoteLocation } from "./location.ts";
+import { describeLocation, type RemoteLocation } from "./machine-url.ts";
 import { runRemoteScript, type RemoteContext, type RemoteExecResult } from "./remote-exec.ts";
 import { tarChunks, type TarEntry } from "./tar-writer.ts";
 

@@ -4,14 +4,20 @@
  * command over ssh or docker exec. Paths are arguments of fixed scripts, never script text.
  */
 import { OdError } from "../errors.ts";
-import { HIDDEN_DIRS, type FileStamp } from "../projects/file-snapshot.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
+import { fileNotFound, fileTooLarge } from "./file-errors.ts";
+import { HIDDEN_DIRS, type FileStamp } from "./folder-snapshot.ts";
+import { describeLocation, type RemoteLocation } from "./machine-url.ts";
 import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import { isInsideRemoteFolder } from "./remote-run-inputs.ts";
+import { staysInside } from "./folder-paths.ts";
 import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "./remote-scripts.ts";
 import { shellQuote } from "./shell-quote.ts";
 
 const TIMEOUT_MS = 30_000;
+/**
+ * `size` of the file `$real`: the fifth field of `ls -ln`, split by the shell itself (globbing off). Not awk: a
+ * container that shares the host's /usr but not its /etc has `awk` only as a dangling /etc/alternatives link.
+ */
+const SIZE_OF_REAL = 'set -f; set -- $(ls -ln "$real" 2>/dev/null); size=$5';
 const PRUNED = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
 /** `$1` folder, `$2` most files: `size mtime path` NUL-terminated records. Exit 3: no such folder; 6: no GNU tools. */
 const LIST_SCRIPT = `cd -- "$1" 2>/dev/null || exit 3
@@ -21,15 +27,16 @@ exit 0`;
 /**
  * `$1` folder, `$2` project-relative path, `$3` most bytes. Exit 4: not a regular file inside the folder (after
  * symlinks); 5: larger than `$3`; otherwise its bytes. Only tools every system has (GNU, busybox, BSD): `realpath`
- * without options (the path made `./…`, so it never reads as one), the size from `ls -ln`.
+ * without options (the path made `./…`, so it never reads as one), the size from `ls -ln` (SIZE_OF_REAL).
  */
 const READ_SCRIPT = `cd -- "$1" 2>/dev/null || exit 4
+max=$3
 root=$(pwd -P)
 real=$(realpath "./$2" 2>/dev/null) || exit 4
 case "$real" in "$root"/*) ;; *) exit 4 ;; esac
 [ -f "$real" ] || exit 4
-size=$(ls -ln "$real" | awk '{ print $5 }')
-[ -n "$size" ] && [ "$size" -le "$3" ] || exit 5
+${SIZE_OF_REAL}
+[ -n "$size" ] && [ "$size" -le "$max" ] || exit 5
 exec cat "$real"`;
 
 /** Parse LIST_SCRIPT's records. Bad records are skipped. */
@@ -51,11 +58,11 @@ export async function listRemoteFiles(location: RemoteLocation, context: RemoteC
 }
 
 export async function readRemoteFile(location: RemoteLocation, context: RemoteContext, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const missing = () => new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
-  if (!isInsideRemoteFolder(relPath)) throw missing();
+  const missing = () => fileNotFound(relPath);
+  if (!staysInside(relPath)) throw missing();
   const result = await runRemoteScript(location, READ_SCRIPT, [location.path, relPath, String(maxBytes)], context, { timeoutMs: TIMEOUT_MS, maxBytes: maxBytes + 1 });
   const output = expectExited(location, result);
-  if (output.code === 5) throw new OdError("too_large", "FILE_TOO_LARGE", `${relPath} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
+  if (output.code === 5) throw fileTooLarge(relPath, maxBytes);
   if (output.code !== 0) throw missing();
   return new Uint8Array(output.stdout);
 }

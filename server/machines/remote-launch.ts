@@ -4,8 +4,8 @@
  * that ends whatever of the run is still running there, and how a client's exit reads (the connection broke, the
  * folder or CLI is missing).
  */
-import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
-import { describeLocation, type RemoteLocation } from "./location.ts";
+import { RUN_COOKIE_VAR } from "./run-cookie.ts";
+import { describeLocation, type RemoteLocation } from "./machine-url.ts";
 import { clientEnv, isTransportFailure, reachLocation, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { LAUNCH_SCRIPT, SWEEP_SCRIPT } from "./remote-scripts.ts";
 import { FRAMING_CUT_EXIT, scriptFraming } from "./script-framing.ts";

@@ -5,7 +5,7 @@
  * not the seconds a loaded machine can need, so a cancel against a host that is gone answers at once, while a slow
  * but live host still gets the time its sessions take.
  */
-import { locationKey, type RemoteLocation } from "./location.ts";
+import { locationKey, type RemoteLocation } from "./machine-url.ts";
 
 /** The shortest wait for an answer: a session start is never judged on less. */
 export const MIN_REACH_WAIT_MS = 1000;

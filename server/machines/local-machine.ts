@@ -1,0 +1,147 @@
+/**
+ * This machine: files read in-process (a regular file opened non-blocking and checked on its descriptor, so a FIFO
+ * or device swapped in cannot hang od), scripts run by the local `sh`.
+ */
+import { constants } from "node:fs";
+import { open, readdir, realpath, stat, type FileHandle } from "node:fs/promises";
+import { homedir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { OdError } from "../errors.ts";
+import { fileNotFound, fileTooLarge } from "./file-errors.ts";
+import { spawnChild } from "../platform/process.ts";
+import { isDirectory, resolveInsideProject } from "./folder-paths.ts";
+import { snapshotFiles, type FileStamp } from "./folder-snapshot.ts";
+import type { ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
+import { REMOTE_SHELL_ARGV, scriptFraming } from "./script-framing.ts";
+
+export class LocalMachine implements Machine {
+  readonly kind = "local" as const;
+  readonly key = "local";
+  readonly label = "this machine";
+
+  constructor(private readonly env: Record<string, string | undefined> = process.env) {}
+
+  async exec(script: string, args: readonly string[], options: ExecOptions): Promise<ExecResult> {
+    const child = await spawnChild({ argv: [...REMOTE_SHELL_ARGV], env: this.env, stdin: "pipe", ownProcessGroup: true }).catch((error: unknown) => error as Error);
+    if (child instanceof Error) return { kind: "unreachable", stderr: `could not start sh: ${child.message}` };
+    void (async () => {
+      try {
+        await child.stdin!.write(scriptFraming(script, args, { payloadFollows: options.stdin !== undefined }));
+        if (options.stdin instanceof Uint8Array) await child.stdin!.write(options.stdin);
+        else if (options.stdin) for await (const chunk of options.stdin) await child.stdin!.write(chunk);
+      } catch {
+        // The script exited without reading it all.
+      } finally {
+        child.stdin!.end();
+      }
+    })();
+    const maxBytes = options.maxBytes ?? 1024 * 1024;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const stdout = (async () => {
+      for await (const chunk of child.stdout) {
+        if (size === 0) options.onStarted?.();
+        if (size < maxBytes) chunks.push(chunk.subarray(0, maxBytes - size));
+        size += chunk.byteLength;
+        if (size > maxBytes) child.kill("SIGKILL", { group: true });
+      }
+    })().catch(() => undefined);
+    let stderr = "";
+    const stderrDone = (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stderr) stderr = (stderr + decoder.decode(chunk, { stream: true })).slice(-8192);
+    })().catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), options.timeoutMs)));
+    const exit = await Promise.race([child.exited, timedOut]);
+    clearTimeout(timer);
+    if (exit === "timeout") {
+      child.kill("SIGKILL", { group: true });
+      await child.exited;
+      return { kind: "timeout", stderr };
+    }
+    await Promise.all([stdout, stderrDone]);
+    return { kind: "exited", code: exit.code, stdout: concat(chunks), stderr };
+  }
+
+  async reach(): Promise<MachineReach> {
+    return { reached: true };
+  }
+
+  async resolveFolder(path: string): Promise<string> {
+    const expanded = path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
+    if (!isAbsolute(expanded)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
+    if (!isDirectory(expanded)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `no such folder: ${path}`);
+    return realpath(expanded);
+  }
+
+  projectPath(folder: string): string {
+    return folder;
+  }
+
+  fileInside(folder: string, relPath: string): string | undefined {
+    return relPath ? resolveInsideProject(folder, relPath) : undefined;
+  }
+
+  async listFiles(folder: string, maxFiles: number): Promise<Map<string, FileStamp>> {
+    return snapshotFiles(folder, { maxFiles });
+  }
+
+  async readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+    const file = this.fileInside(folder, relPath);
+    if (!file) throw fileNotFound(relPath);
+    let handle: FileHandle;
+    try {
+      handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch {
+      throw fileNotFound(relPath);
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw new OdError("not_found", "FILE_NOT_FOUND", `${relPath} is not a regular file`);
+      if (info.size > maxBytes) throw fileTooLarge(relPath, maxBytes);
+      const bytes = new Uint8Array(info.size);
+      let filled = 0;
+      while (filled < bytes.length) {
+        const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async listTree(dir: string, options: { depth: number; suffix: string }): Promise<TreeFile[]> {
+    const found: TreeFile[] = [];
+    const visit = async (folder: string, prefix: string, depth: number) => {
+      let entries;
+      try {
+        entries = await readdir(folder, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+        if (entry.isDirectory() && depth < options.depth) await visit(join(folder, entry.name), path, depth + 1);
+        else if (entry.isFile() && entry.name.endsWith(options.suffix)) {
+          const info = await stat(join(folder, entry.name)).catch(() => undefined);
+          if (info) found.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+        }
+      }
+    };
+    await visit(dir, "", 0);
+    return found;
+  }
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

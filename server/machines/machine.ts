@@ -1,0 +1,62 @@
+/**
+ * Where a project lives and its agents run: this machine, a host reached with the system's OpenSSH client, or a
+ * running container reached with the Docker CLI. One contract, three implementations (local-machine.ts,
+ * ssh-machine.ts, docker-machine.ts); the code above it asks the machine, never whether it is remote.
+ *
+ * Machine failures are OdErrors of kind `machine_failed`/`machine_timeout` (code REMOTE_UNREACHABLE,
+ * REMOTE_TOOLS_MISSING, …) or the domain's own (`INVALID_PROJECT_PATH`, `FILE_NOT_FOUND`, `FILE_TOO_LARGE`); the
+ * HTTP layer maps them to answers.
+ */
+import type { FileStamp } from "./folder-snapshot.ts";
+import type { RemoteExecResult, RemoteScriptOptions } from "./remote-exec.ts";
+
+export type MachineKind = "local" | "ssh" | "docker";
+
+/** A short script's end: its exit, or that the machine could not be reached or did not answer in time. */
+export type ExecResult = RemoteExecResult;
+export type ExecOptions = RemoteScriptOptions;
+
+/** Whether a machine answers at all. */
+export type MachineReach = { reached: true } | { reached: false; timedOut: boolean; why: string };
+
+/** A file found by `listTree`: its path below the folder listed, its size and when it last changed. */
+export type TreeFile = { path: string } & FileStamp;
+
+export interface Machine {
+  readonly kind: MachineKind;
+  /** The same machine whatever the folder: `local`, `ssh://[user@]host[:port]` (host in lower case), `docker://CONTAINER`. */
+  readonly key: string;
+  /** For a person: `this machine`, `[user@]host`, `container CONTAINER`. */
+  readonly label: string;
+  /**
+   * Run a short `sh` script there: `args` are its `$1…` (never script text), `stdin` follows the script. Bounded by a
+   * timeout and an output cap; never throws (an unreachable machine is a result).
+   */
+  exec(script: string, args: readonly string[], options: ExecOptions): Promise<ExecResult>;
+  /** Whether the machine answers at all (one quick command). */
+  reach(): Promise<MachineReach>;
+  /**
+   * A project folder as given (`/~/…` is the home folder there), resolved through symlinks to the absolute path
+   * od stores; an `INVALID_PROJECT_PATH` OdError when it is no folder there.
+   */
+  resolveFolder(path: string): Promise<string>;
+  /** What od stores as the path of a project in `folder` here: the folder itself on this machine, its URL elsewhere. */
+  projectPath(folder: string): string;
+  /**
+   * The file `relPath` names inside `folder`, as far as can be told without reading it (here: resolved through
+   * symlinks, absolute; elsewhere: its shape, the read there resolves it), or undefined when it is outside.
+   */
+  fileInside(folder: string, relPath: string): string | undefined;
+  /** The files of a project folder (od's own and the usual bulky folders skipped), at most `maxFiles`. */
+  listFiles(folder: string, maxFiles: number): Promise<Map<string, FileStamp>>;
+  /** One regular file inside `folder` (symlinks resolved, never outside it), at most `maxBytes`. */
+  readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>>;
+  /**
+   * The files under `dir` whose names end in `suffix`, `depth` folders deep at most: what an agent keeps there (pi's
+   * session files). A missing or unreadable folder has none; never throws.
+   */
+  listTree(dir: string, options: { depth: number; suffix: string }): Promise<TreeFile[]>;
+}
+
+/** A project's place: its machine and its folder there. */
+export type MachinePlace = { machine: Machine; folder: string };
