@@ -8,10 +8,10 @@ import { Elysia } from "elysia";
 import { GrantMcpConsentRequest, McpInjectionMode, McpQuery, PutMcpRequest, type McpConfigFile, type McpConfigResponse, type McpConsentResponse } from "../contracts/mcp.ts";
 import { projectServersHash } from "../mcp/project-consent.ts";
 import type { McpConsentsRepo } from "../store/mcp-consents-repo.ts";
-import { mergeMcpServers, projectMcpPath, readMcpFile, writeMcpFile, type McpList } from "../mcp/config-files.ts";
-import { remoteLocationOf } from "../machines/machine-url.ts";
+import { mergeMcpServers, readMcpFile, writeMcpFile, type McpList } from "../mcp/config-files.ts";
+import { placeOf } from "../machines/machine-of.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
-import { readRemoteMcpList, remoteMcpPath, writeRemoteMcpList } from "../remote/remote-mcp-file.ts";
+import { projectMcpWhere, readProjectMcpList, writeProjectMcpList } from "../mcp/project-mcp-file.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
@@ -35,13 +35,11 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
   const scopeOf = (query: unknown): McpScope => {
     const { projectId } = parseBody(McpQuery, query ?? {});
     if (!projectId) return localScope("user", deps.userPath);
-    const folder = deps.projectDirOf(projectId);
-    const location = remoteLocationOf(folder);
-    if (!location) return localScope("project", projectMcpPath(folder));
-    return { scope: "project", path: remoteMcpPath(location), read: () => readRemoteMcpList(location, deps.remote), write: (file) => writeRemoteMcpList(location, deps.remote, file) };
+    const place = placeOf(deps.projectDirOf(projectId), deps.remote);
+    return { scope: "project", path: projectMcpWhere(place), read: () => readProjectMcpList(place), write: (file) => writeProjectMcpList(place, file) };
   };
   const projectScope = (projectId: string) => scopeOf({ projectId });
-  /** The project's servers as read now (where the project lives: one read, over ssh for a remote one). */
+  /** The project's servers as read now, on the project's machine. */
   const serversOf = async (projectId: string) => (await projectScope(projectId).read()).servers;
   /** What the person's consent says of `servers`. */
   const consentOf = (projectId: string, servers: McpConsentResponse["servers"]): McpConsentResponse => {
@@ -75,6 +73,7 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
     });
 };
 
+/** The user's own list, in the data dir. */
 function localScope(scope: McpScope["scope"], path: string): McpScope {
   return { scope, path, read: async () => readMcpFile(path), write: async (file) => writeMcpFile(path, file) };
 }

@@ -5,11 +5,10 @@
  * in a container gets the same inputs staged there instead (server/remote/remote-staged-inputs.ts).
  */
 import { dirname } from "node:path";
-import type { McpServer } from "../contracts/mcp.ts";
-import { projectMcpPath, readMcpFile } from "../mcp/config-files.ts";
 import { planMcpInjection } from "../mcp/injection.ts";
 import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
-import { runMcpServers } from "../mcp/run-servers.ts";
+import { mcpServersForRun } from "../mcp/project-mcp-file.ts";
+import { LocalMachine } from "../machines/local-machine.ts";
 import { isInside } from "../machines/folder-paths.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
@@ -57,6 +56,9 @@ export type RunInputsDeps = {
   remoteUploadsDir?: string;
 };
 
+/** Where a local project's own MCP list is read. */
+const LOCAL = new LocalMachine();
+
 export function createRunInputs(deps: RunInputsDeps = {}): RunInputsProvider {
   return {
     prepare: (request) => prepareRunInputs(deps, request),
@@ -68,7 +70,7 @@ export function createRunInputs(deps: RunInputsDeps = {}): RunInputsProvider {
 async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest): Promise<PreparedRunInputs> {
   const { note } = request;
   const skills = await prepareSkills(deps, request);
-  const servers = mcpServersFor(deps, request.projectDir, note, request.projectMcpConsent);
+  const servers = await mcpServersForRun(deps.userMcpPath, { machine: LOCAL, folder: request.projectDir }, note, request.projectMcpConsent);
   // The MCP config and prompt files, in a folder only this user can enter, removed at the run's end.
   const temp = new RunTempFolder(request.runId, deps.tempDir);
   const mcp = planMcpInjection(request.def, servers, { folder: temp });
@@ -134,9 +136,4 @@ function externalRoots(skills: LoadedSkill[], projectDir: string): string[] {
     if (!roots.includes(root) && !isInside(projectDir, root)) roots.push(root);
   }
   return roots;
-}
-
-function mcpServersFor(deps: RunInputsDeps, projectDir: string, note: (n: RunInputNote) => void, consent: ProjectMcpConsent | undefined): McpServer[] {
-  const user = deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] };
-  return runMcpServers(user, readMcpFile(projectMcpPath(projectDir)), note, consent);
 }

@@ -3,13 +3,13 @@
  * or device swapped in cannot hang od), scripts run by the local `sh`.
  */
 import { constants } from "node:fs";
-import { open, readdir, realpath, stat, type FileHandle } from "node:fs/promises";
+import { mkdir, open, readdir, realpath, rename, stat, writeFile, type FileHandle } from "node:fs/promises";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { OdError } from "../errors.ts";
 import { fileNotFound, fileTooLarge } from "./file-errors.ts";
 import { spawnChild } from "../platform/process.ts";
-import { isDirectory, resolveInsideProject } from "./folder-paths.ts";
+import { isDirectory, resolveInsideProject, staysInside } from "./folder-paths.ts";
 import { snapshotFiles, type FileStamp } from "./folder-snapshot.ts";
 import type { ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
 import { REMOTE_SHELL_ARGV, scriptFraming } from "./script-framing.ts";
@@ -111,6 +111,15 @@ export class LocalMachine implements Machine {
     } finally {
       await handle.close();
     }
+  }
+
+  async writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void> {
+    if (!staysInside(relPath)) throw fileNotFound(relPath);
+    const path = join(folder, relPath);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, bytes, { mode: 0o600 });
+    await rename(temp, path);
   }
 
   async listTree(dir: string, options: { depth: number; suffix: string }): Promise<TreeFile[]> {

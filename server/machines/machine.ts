@@ -52,6 +52,11 @@ export interface Machine {
   /** One regular file inside `folder` (symlinks resolved, never outside it), at most `maxBytes`. */
   readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>>;
   /**
+   * Replace (or make) the file `relPath` inside `folder` with `bytes`: atomically (a temp file beside it, then a
+   * rename), readable by its owner only, its folders made as needed; never outside `folder`.
+   */
+  writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void>;
+  /**
    * The files under `dir` whose names end in `suffix`, `depth` folders deep at most: what an agent keeps there (pi's
    * session files). A missing or unreadable folder has none; never throws.
    */

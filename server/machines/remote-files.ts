@@ -1,7 +1,7 @@
 /**
- * The files panel of a remote project: the file list (a bounded `find`, the same folders skipped as locally) and
- * one file's bytes (`cat` of a regular file that resolves inside the project, at most a size cap), each one
- * command over ssh or docker exec. Paths are arguments of fixed scripts, never script text.
+ * A remote project's files: the file list (a bounded `find`, the same folders skipped as locally), one file's bytes
+ * (`cat` of a regular file that resolves inside the project, at most a size cap), and one file written (atomically,
+ * 0600), each one command over ssh or docker exec. Paths are arguments of fixed scripts, never script text.
  */
 import { OdError } from "../errors.ts";
 import { fileNotFound, fileTooLarge } from "./file-errors.ts";
@@ -65,4 +65,19 @@ export async function readRemoteFile(location: RemoteLocation, context: RemoteCo
   if (output.code === 5) throw fileTooLarge(relPath, maxBytes);
   if (output.code !== 0) throw missing();
   return new Uint8Array(output.stdout);
+}
+
+/** `$1` folder, `$2` relative file: stdin replaces it, atomically, 0600. Exit 3: no such folder; 4: could not write. */
+const WRITE_SCRIPT = `cd -- "$1" 2>/dev/null || exit 3
+umask 077
+mkdir -p -- "$(dirname -- "$2")" || exit 4
+tmp="$2.$$.tmp"
+cat > "$tmp" && mv -f -- "$tmp" "$2" || { rm -f -- "$tmp"; exit 4; }`;
+
+export async function writeRemoteFile(location: RemoteLocation, context: RemoteContext, relPath: string, bytes: Uint8Array): Promise<void> {
+  if (!staysInside(relPath)) throw fileNotFound(relPath);
+  const result = expectExited(location, await runRemoteScript(location, WRITE_SCRIPT, [location.path, relPath], context, { timeoutMs: TIMEOUT_MS, stdin: bytes }));
+  const where = describeLocation(location);
+  if (result.code === 3) throw new OdError("not_found", "INVALID_PROJECT_PATH", `the project folder is missing on ${where}`);
+  if (result.code !== 0) throw new OdError("machine_failed", "REMOTE_WRITE_FAILED", `could not write ${relPath} on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
 }

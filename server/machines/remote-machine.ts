@@ -8,7 +8,7 @@ import { describeLocation, formatLocation, locationKey, type RemoteLocation } fr
 import type { FileStamp } from "./folder-snapshot.ts";
 import type { ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
 import { reachLocation, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
-import { listRemoteFiles, readRemoteFile } from "./remote-files.ts";
+import { listRemoteFiles, readRemoteFile, writeRemoteFile } from "./remote-files.ts";
 import { resolveRemoteFolder } from "./remote-folder.ts";
 
 /**
@@ -73,6 +73,10 @@ export abstract class RemoteMachine<L extends RemoteLocation = RemoteLocation> i
 
   readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
     return readRemoteFile(this.at(folder), this.context, relPath, maxBytes);
+  }
+
+  writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void> {
+    return writeRemoteFile(this.at(folder), this.context, relPath, bytes);
   }
 
   async listTree(dir: string, options: { depth: number; suffix: string }): Promise<TreeFile[]> {

@@ -10,17 +10,16 @@ import { resolveRunImages } from "../inputs/run-images.ts";
 import type { PreparedRunInputs, RunInputNote } from "../inputs/prepared-inputs.ts";
 import { chooseSkills, skillsUsedNote, wantsSkills } from "../inputs/skill-choice.ts";
 import { OdError } from "../errors.ts";
-import { readMcpFile } from "../mcp/config-files.ts";
+import { mcpServersForRun } from "../mcp/project-mcp-file.ts";
+import { placeOf } from "../machines/machine-of.ts";
 import { claudeMcpConfig, planMcpInjection } from "../mcp/injection.ts";
 import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
-import { runMcpServers } from "../mcp/run-servers.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
 import { listFiles, MAX_LISTED_FILES, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stagingFolderName } from "../skills/staging.ts";
-import type { RemoteLocation } from "../machines/machine-url.ts";
+import { formatLocation, type RemoteLocation } from "../machines/machine-url.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
-import { readRemoteMcpList } from "./remote-mcp-file.ts";
 import { readRemoteProjectSkills } from "./remote-skills.ts";
 import { RemoteStaging, RemoteStagingError } from "../machines/remote-staging.ts";
 import type { TarEntry } from "../machines/tar-writer.ts";
@@ -51,7 +50,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   // The project's own skills are read there, and shadow the user's and the bundled ones as locally.
   const project = wantsSkills(deps.skills, request) ? await remoteProjectSkills(request) : undefined;
   const skills = chooseSkills(deps.skills, { ...(project ? { project } : {}), skillIds: request.skillIds, message: request.message, note });
-  const servers = runMcpServers(deps.userMcpPath ? readMcpFile(deps.userMcpPath) : { servers: [], diagnostics: [] }, await readRemoteMcpList(request.location, request.context), note, request.projectMcpConsent);
+  const servers = await mcpServersForRun(deps.userMcpPath, placeOf(formatLocation(request.location), request.context), note, request.projectMcpConsent);
   const images = remoteImages(request);
 
   const entries: TarEntry[] = [];
