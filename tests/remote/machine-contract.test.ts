@@ -4,7 +4,7 @@
 // only in the container is seen through the container's machine and not through this one.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { LocalMachine } from "../../server/machines/local-machine.ts";
@@ -76,6 +76,18 @@ describe.each(machines)("the %s machine", (kind, make) => {
     await expect(machine.readFile(temp.path, "big.txt", 1024)).rejects.toMatchObject({ code: "FILE_TOO_LARGE", kind: "too_large" });
     await expect(machine.readFile(temp.path, "../x", 1024)).rejects.toMatchObject({ code: "FILE_NOT_FOUND", kind: "not_found" });
     await expect(machine.readFile(temp.path, "escape", 1024)).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
+  });
+
+  test("writes a file inside the folder atomically, readable by its owner only, its folders made; never outside", async () => {
+    using temp = tempDir("od-machine-");
+    const machine = make();
+    await machine.writeFile(temp.path, ".od/mcp-config.json", new TextEncoder().encode('{"servers":[]}\n'));
+    await machine.writeFile(temp.path, ".od/mcp-config.json", new TextEncoder().encode('{"servers":[1]}\n'));
+    expect(readFileSync(join(temp.path, ".od", "mcp-config.json"), "utf8")).toBe('{"servers":[1]}\n');
+    expect(statSync(join(temp.path, ".od", "mcp-config.json")).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(temp.path, ".od"))).toEqual(["mcp-config.json"]);
+    await expect(machine.writeFile(temp.path, "../escaped", new Uint8Array(1))).rejects.toMatchObject({ code: "FILE_NOT_FOUND" });
+    expect(existsSync(join(temp.path, "..", "escaped"))).toBe(false);
   });
 
   test("lists a tree of one kind of file, two folders deep; a missing folder has none", async () => {
