@@ -11,7 +11,8 @@ import { fileNotFound, fileTooLarge } from "./file-errors.ts";
 import { spawnChild } from "../platform/process.ts";
 import { isDirectory, resolveInsideProject, staysInside } from "./folder-paths.ts";
 import { snapshotFiles, type FileStamp } from "./folder-snapshot.ts";
-import type { ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
+import type { AgentProcessSpec, AgentStart, ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
+import { RUN_COOKIE_VAR } from "./run-cookie.ts";
 import { REMOTE_SHELL_ARGV, scriptFraming } from "./script-framing.ts";
 
 export class LocalMachine implements Machine {
@@ -111,6 +112,16 @@ export class LocalMachine implements Machine {
     } finally {
       await handle.close();
     }
+  }
+
+  startAgent(spec: AgentProcessSpec): AgentStart {
+    return {
+      spawn: { argv: [...spec.argv], cwd: spec.folder, env: spec.env, stdin: spec.stdin ? "pipe" : "ignore" },
+      // Here, the run's stop sweeps every process carrying the cookie: nothing is left for a sweep after it.
+      cookieHere: { name: RUN_COOKIE_VAR, value: spec.runId },
+      sweep: async () => ({ kind: "swept", pids: [] }),
+      failure: async () => undefined,
+    };
   }
 
   async writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void> {

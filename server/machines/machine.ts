@@ -9,6 +9,9 @@
  */
 import type { FileStamp } from "./folder-snapshot.ts";
 import type { RemoteExecResult, RemoteScriptOptions } from "./remote-exec.ts";
+import type { MachineFailure, RunSweep } from "./remote-launch.ts";
+
+export type { MachineFailure, RunSweep };
 
 export type MachineKind = "local" | "ssh" | "docker";
 
@@ -21,6 +24,33 @@ export type MachineReach = { reached: true } | { reached: false; timedOut: boole
 
 /** A file found by `listTree`: its path below the folder listed, its size and when it last changed. */
 export type TreeFile = { path: string } & FileStamp;
+
+/** An agent process to start: its folder there, its argv and environment there, the run it belongs to. */
+export type AgentProcessSpec = {
+  folder: string;
+  argv: readonly string[];
+  env: Record<string, string>;
+  runId: string;
+  /** Whether the agent reads its stdin (a prompt, protocol frames). */
+  stdin: boolean;
+};
+
+/** How an agent process is started from here, and what its end says of the machine. */
+export type AgentStart = {
+  /** Spawned here: the agent itself, or the client (ssh, docker exec) that starts it there. */
+  spawn: { argv: string[]; cwd?: string; env: Record<string, string | undefined>; stdin: "pipe" | "ignore" };
+  /** Written to the child's stdin before anything else (the launch script and the agent's environment there). */
+  preamble?: string;
+  /** The run's cookie when its processes are in this machine's process table, where the run's stop sweeps them. */
+  cookieHere?: { name: string; value: string };
+  /** Ends every process of the run still running there once the child's group is stopped: what it signalled, or that it goes on. */
+  sweep(graceMs: number): Promise<RunSweep>;
+  /** What the child's end says of the machine (the connection broke, the folder or the CLI is missing there), else undefined. */
+  failure(exit: { code: number | null; signal: string | null }, stderr: string, weStopped: boolean): Promise<MachineFailure | undefined>;
+};
+
+/** The sweep of a run's processes on a machine, as the run service keeps it (remembered and retried when it cannot reach). */
+export type RunSweeper = (runId: string, graceMs: number) => Promise<RunSweep>;
 
 export interface Machine {
   readonly kind: MachineKind;
@@ -56,6 +86,8 @@ export interface Machine {
    * rename), readable by its owner only, its folders made as needed; never outside `folder`.
    */
   writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void>;
+  /** How to start an agent there; `sweeper` ends what is left of its run there (unused where the stop reaches it). */
+  startAgent(spec: AgentProcessSpec, sweeper: RunSweeper): AgentStart;
   /**
    * The files under `dir` whose names end in `suffix`, `depth` folders deep at most: what an agent keeps there (pi's
    * session files). A missing or unreadable folder has none; never throws.

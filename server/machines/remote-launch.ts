@@ -36,11 +36,11 @@ export type RemoteLaunch = {
    * For a client that failed without a reason of its own (docker exec ends 137 when its container is removed):
    * the connection-lost failure when the location no longer answers, else undefined. Never throws.
    */
-  lostSince(exit: { code: number | null; signal: string | null }, weStopped: boolean): Promise<RemoteFailure | undefined>;
+  lostSince(exit: { code: number | null; signal: string | null }, weStopped: boolean): Promise<MachineFailure | undefined>;
 };
 
-/** Why a finished client means the run failed on the remote side, or undefined when the agent itself exited. */
-export type RemoteFailure = { code: string; detail: string; reason: string };
+/** Why a finished client means the run failed on its machine, or undefined when the agent itself exited. */
+export type MachineFailure = { code: string; detail: string; reason: string };
 
 /** A run's sweep as its attempt sees it: done (the pids it signalled), or still going on since `since` (why). */
 export type RunSweep = { kind: "swept"; pids: number[] } | { kind: "pending"; since: number; why: string };
@@ -92,7 +92,7 @@ export async function sweepRemoteRun(location: RemoteLocation, runId: string, gr
  * broken transport's reason comes from the transport (its own lines in `stderr`, or how the client ended), never
  * from the agent's stderr, which shares the client's.
  */
-export function remoteFailure(location: RemoteLocation, bin: string, exit: { code: number | null; signal: string | null }, stderr: string, weStopped: boolean): RemoteFailure | undefined {
+export function remoteFailure(location: RemoteLocation, bin: string, exit: { code: number | null; signal: string | null }, stderr: string, weStopped: boolean): MachineFailure | undefined {
   const where = describeLocation(location);
   if (!weStopped && exit.code === FRAMING_CUT_EXIT) return connectionLost(location, "the run's script and environment never arrived there whole");
   if (!weStopped && (isTransportFailure(location, exit.code, stderr) || (exit.signal !== null && exit.code === null))) {
@@ -103,7 +103,7 @@ export function remoteFailure(location: RemoteLocation, bin: string, exit: { cod
   return undefined;
 }
 
-function connectionLost(location: RemoteLocation, why: string): RemoteFailure {
+function connectionLost(location: RemoteLocation, why: string): MachineFailure {
   return { code: "REMOTE_CONNECTION_LOST", detail: "remote_connection_lost", reason: `the connection to ${describeLocation(location)} was lost${why ? ` (${why})` : ""}` };
 }
 

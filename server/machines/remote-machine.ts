@@ -6,7 +6,9 @@
 import { staysInside } from "./folder-paths.ts";
 import { describeLocation, formatLocation, locationKey, type RemoteLocation } from "./machine-url.ts";
 import type { FileStamp } from "./folder-snapshot.ts";
-import type { ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
+import type { AgentProcessSpec, AgentStart, ExecOptions, ExecResult, Machine, MachineReach, RunSweeper, TreeFile } from "./machine.ts";
+import { remoteFailure, remoteLaunch } from "./remote-launch.ts";
+import { RUN_COOKIE_VAR } from "./run-cookie.ts";
 import { reachLocation, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { listRemoteFiles, readRemoteFile, writeRemoteFile } from "./remote-files.ts";
 import { resolveRemoteFolder } from "./remote-folder.ts";
@@ -73,6 +75,19 @@ export abstract class RemoteMachine<L extends RemoteLocation = RemoteLocation> i
 
   readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
     return readRemoteFile(this.at(folder), this.context, relPath, maxBytes);
+  }
+
+  startAgent(spec: AgentProcessSpec, sweeper: RunSweeper): AgentStart {
+    const location = this.at(spec.folder);
+    const launch = remoteLaunch(location, spec.argv, { ...spec.env, [RUN_COOKIE_VAR]: spec.runId }, this.context, sweeper);
+    const bin = spec.argv[0] ?? "the agent";
+    return {
+      // Always a pipe: the launch script and the agent's environment go over it, whatever the agent reads.
+      spawn: { argv: launch.argv, env: launch.env, stdin: "pipe" },
+      preamble: launch.preamble,
+      sweep: launch.sweep,
+      failure: async (exit, stderr, weStopped) => remoteFailure(location, bin, exit, stderr, weStopped) ?? (await launch.lostSince(exit, weStopped)),
+    };
   }
 
   writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void> {

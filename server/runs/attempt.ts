@@ -9,10 +9,9 @@ import { spawnChild, SpawnError, type ChildExit, type ChildHandle } from "../pla
 import type { Invocation } from "../runtimes/invocation.ts";
 import type { ProtocolResult, ProtocolSession, TransportOptions } from "../runtimes/protocols/types.ts";
 import { readStreamEventBatches } from "../runtimes/streams/read-events.ts";
-import { RUN_COOKIE_VAR } from "../runtimes/env.ts";
 import { stopProcessTree } from "./cancel-ladder.ts";
-import { readPidAllocationMark } from "./pid-allocation.ts";
-import { remoteFailure, type RemoteFailure, type RemoteLaunch } from "../machines/remote-launch.ts";
+import { readPidAllocationMark } from "../machines/pid-allocation.ts";
+import type { AgentStart, MachineFailure } from "../machines/machine.ts";
 import { startProtocol } from "./protocols.ts";
 import type { AskApproval } from "../runtimes/approval-channel.ts";
 import { claudeControlAnswerer } from "./stream-approvals.ts";
@@ -23,9 +22,10 @@ import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
 
 export type AttemptInput = {
   runId: string;
-  argv: string[];
+  /** The agent's folder on its machine. */
   cwd: string;
-  env: Record<string, string>;
+  /** How the agent is started on its machine (machines/machine.ts): here, or through ssh or docker exec. */
+  start: AgentStart;
   invocation: Invocation;
   /** For protocol readers: everything the transport needs besides the pipes. */
   transportOptions: Omit<TransportOptions, "respawn"> & { requestId?: string };
@@ -36,11 +36,6 @@ export type AttemptInput = {
   hurry?: AbortSignal;
   emit(event: NewRunEvent): void;
   onSpawn(pid: number): void;
-  /**
-   * Run `argv` on another machine or in a container: the child is the local ssh/docker client, the agent's
-   * environment goes over its stdin first, and stopping also sweeps the run's processes on the remote side.
-   */
-  remote?: RemoteLaunch;
   /**
    * Collect the attempt's visible text into `outcome.text` (the connection test's short reply). Off for runs: their
    * text can be any size, and they stream it where it goes (the folded answer, the artifact spool).
@@ -74,9 +69,9 @@ export type AttemptOutcome = {
   toolCalls?: ToolCallLedger;
   /** Processes the sweep had to kill after the group was gone (on the remote side too, for remote runs). */
   strays: number[];
-  /** A remote run's client ended for a reason of the remote side (connection lost, folder or CLI missing there). */
-  remoteFailure?: RemoteFailure;
-  /** A remote run's sweep did not reach the location in time: its clean-up goes on after the attempt, since then. */
+  /** The run's machine failed it (the connection to it was lost, the folder or the CLI is missing there). */
+  machineFailure?: MachineFailure;
+  /** The run's sweep did not reach its machine in time: its clean-up goes on after the attempt, since then. */
   cleanupPending?: { since: number; why: string };
 };
 
@@ -92,19 +87,14 @@ export type MidTurnInput = { send(line: string): Promise<boolean> };
 
 export async function runAttempt(input: AttemptInput, registerInput?: (input: MidTurnInput | undefined) => void): Promise<AttemptOutcome> {
   const outcome: AttemptOutcome = { exit: null, sawOutput: false, errors: [], stderrTail: "", text: "", canceled: false, toolPaths: [], strays: [], toolCalls: new ToolCallLedger() };
-  const { invocation } = input;
-  const { remote } = input;
+  const { invocation, start } = input;
   const wantsStdin = invocation.delivery.kind !== "argv";
 
-  // Before the spawn: every process the agent starts gets a pid after these counters (the end-of-run sweep's scope).
-  const spawnMark = remote ? undefined : readPidAllocationMark();
+  // Before the spawn: every process the agent starts here gets a pid after these counters (the end-of-run sweep's scope).
+  const spawnMark = start.cookieHere ? readPidAllocationMark() : undefined;
   let child: ChildHandle;
   try {
-    child = await spawnChild(
-      remote
-        ? { argv: remote.argv, env: remote.env, stdin: "pipe", ownProcessGroup: true }
-        : { argv: input.argv, cwd: input.cwd, env: input.env, stdin: wantsStdin ? "pipe" : "ignore", ownProcessGroup: true },
-    );
+    child = await spawnChild({ ...start.spawn, ownProcessGroup: true });
   } catch (error) {
     if (error instanceof SpawnError) {
       outcome.spawnError = error;
@@ -113,9 +103,9 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     throw error;
   }
   input.onSpawn(child.pid);
-  if (remote) {
+  if (start.preamble !== undefined) {
     // The agent's environment, secrets included, on stdin: it appears in no command line here or there.
-    await child.stdin!.write(remote.preamble).catch(() => undefined);
+    await child.stdin!.write(start.preamble).catch(() => undefined);
     if (!wantsStdin) child.stdin!.end();
   }
 
@@ -132,17 +122,16 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     return (stopping ??= stopProcessTree({
       child,
       session,
-      // A remote run's cookie lives there: its sweep runs there (below), never on this machine, where a container's
-      // processes (or a host that is this machine) would otherwise be swept from outside.
-      ...(remote ? {} : { cookie: { name: RUN_COOKIE_VAR, value: input.runId } }),
+      // Only a cookie of this machine's process table is swept here; elsewhere the run's sweep runs there (below),
+      // never from outside, where a container's processes (or a host that is this machine) would be swept wrongly.
+      ...(start.cookieHere ? { cookie: start.cookieHere } : {}),
       ...(spawnMark ? { spawnMark } : {}),
       graceMs: input.timeouts.cancelGraceMs,
       ...(input.hurry ? { hurry: input.hurry } : {}),
     })
       .then(async (strays) => {
         outcome.strays.push(...strays);
-        if (!remote) return;
-        const swept = await remote.sweep(input.timeouts.cancelGraceMs);
+        const swept = await start.sweep(input.timeouts.cancelGraceMs);
         if (swept.kind === "swept") outcome.strays.push(...swept.pids);
         else outcome.cleanupPending = { since: swept.since, why: swept.why };
       }));
@@ -233,10 +222,10 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     if (outcome.cleanupPending) await Promise.race([stderrDone, new Promise((resolve) => setTimeout(resolve, UNANSWERED_STDERR_MS))]);
     else await stderrDone;
     stderrOpen = false;
-    if (remote && outcome.exit) {
+    if (outcome.exit) {
       const weStopped = outcome.canceled || outcome.timedOut !== undefined || stoppedEarly;
-      const failure = remoteFailure(remote.location, input.argv[0] ?? "the agent", outcome.exit, outcome.stderrTail, weStopped) ?? (await remote.lostSince(outcome.exit, weStopped));
-      if (failure) outcome.remoteFailure = failure;
+      const failure = await start.failure(outcome.exit, outcome.stderrTail, weStopped);
+      if (failure) outcome.machineFailure = failure;
     }
     outcome.text = text?.toString() ?? "";
   }

@@ -5,9 +5,9 @@
  */
 import type { ChildHandle } from "../platform/process.ts";
 import type { ProtocolSession } from "../runtimes/protocols/types.ts";
-import type { PidAllocationMark } from "./pid-allocation.ts";
+import type { PidAllocationMark } from "../machines/pid-allocation.ts";
 import { ownProcessIdentity } from "./process-identity.ts";
-import { killRunProcessTree } from "./process-tree.ts";
+import { killRunProcessTree } from "../machines/process-tree.ts";
 
 export type StopOptions = {
   child: ChildHandle;

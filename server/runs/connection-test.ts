@@ -19,6 +19,7 @@ import { runAttempt, type AttemptOutcome } from "./attempt.ts";
 import { judgeAttempt, type RunEnding } from "./outcome.ts";
 import type { AgentDirectory } from "./run-service.ts";
 import { resolveRunTimeouts } from "./timeouts.ts";
+import { LocalMachine } from "../machines/local-machine.ts";
 
 /** The prompt every connection test sends. */
 export const CONNECTION_TEST_PROMPT = "Reply with the single word OK.";
@@ -100,9 +101,14 @@ export async function testConnection(deps: ConnectionTestDeps, request: Connecti
       runId: testId,
       // The reply is the test's detail.
       collectText: true,
-      argv: launchArgv(launch, invocation.args),
       cwd: scratch,
-      env: spawnEnvForAgent(def, deps.env, deps.appConfig().agentCliEnv?.[def.id], testId),
+      start: new LocalMachine(deps.env).startAgent({
+        folder: scratch,
+        argv: launchArgv(launch, invocation.args),
+        env: spawnEnvForAgent(def, deps.env, deps.appConfig().agentCliEnv?.[def.id], testId),
+        runId: testId,
+        stdin: invocation.delivery.kind !== "argv",
+      }),
       invocation,
       transportOptions: {
         cwd: scratch,

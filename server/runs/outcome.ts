@@ -36,12 +36,12 @@ export function looksLikeStaleSession(outcome: AttemptOutcome): boolean {
 export function judgeAttempt(agentId: string, agentName: string, outcome: AttemptOutcome): RunEnding {
   if (outcome.canceled) return { status: "canceled", failureCategory: "cancel", reason: "canceled" };
 
-  const remote = outcome.remoteFailure;
-  if (remote) {
-    const category = remote.code === "REMOTE_CONNECTION_LOST" ? "upstream" : "config";
+  const machine = outcome.machineFailure;
+  if (machine) {
+    const category = machine.code === "REMOTE_CONNECTION_LOST" ? "upstream" : "config";
     const symptoms = outcome.errors.filter((error) => error.terminal).map((error) => error.message);
     if (outcome.protocolResult?.error) symptoms.push(outcome.protocolResult.error.message);
-    return { status: "failed", failureCategory: category, failureDetail: remote.detail, errorCode: remote.code, reason: remote.reason, symptoms };
+    return { status: "failed", failureCategory: category, failureDetail: machine.detail, errorCode: machine.code, reason: machine.reason, symptoms };
   }
 
   if (outcome.spawnError) {

@@ -11,7 +11,7 @@ import { OdError } from "../errors.ts";
 import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
 import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts";
 import { resolveInsideProject } from "../machines/folder-paths.ts";
-import { remoteAgentEnv, RUN_COOKIE_VAR, spawnEnvForAgent } from "../runtimes/env.ts";
+import { remoteAgentEnv, spawnEnvForAgent } from "../runtimes/env.ts";
 import { describeLocation, remoteLocationOf, type RemoteLocation } from "../machines/machine-url.ts";
 import { LocationDetections } from "../remote/location-detections.ts";
 import { awaitProbingAgent, directoryDetection, type DetectedAgents } from "./detected-agents.ts";
@@ -20,11 +20,11 @@ import { existingRunFiles } from "./existing-files.ts";
 import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
-import { remoteLaunch } from "../machines/remote-launch.ts";
 import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
 import { trackRemoteChanges } from "../remote/remote-changes.ts";
 import { remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
 import { placeOf } from "../machines/machine-of.ts";
+import type { MachinePlace } from "../machines/machine.ts";
 import { staysInside } from "../machines/folder-paths.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
@@ -49,9 +49,8 @@ import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts"
 import { jitAfterEvents } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
-import { killRunProcessTree } from "./process-tree.ts";
 import { earlierCleanupNotices } from "./cleanup-notices.ts";
-import { RemoteCleanups, type RemoteCleanupTimings } from "./remote-cleanups.ts";
+import { RemoteCleanups, type RemoteCleanupTimings } from "../machines/remote-cleanups.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 import { resolveRunPermissionMode } from "./permission-mode.ts";
 import { RunApprovals, type AnswerResult } from "./approvals.ts";
@@ -180,12 +179,8 @@ export class RunService {
     for (const run of this.deps.store.runs.unfinished(filter)) {
       if (this.#live.has(run.id) || (run.owner && run.owner.pid !== process.pid && isSameProcessRunning(run.owner))) continue;
       this.#endLostRun(run);
-      // A remote run's cookie is swept there; here it had only the ssh or docker client.
-      const location = remoteLocationOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
-      const cookie = location ? {} : { cookie: { name: RUN_COOKIE_VAR, value: run.id }, cookieSince: run.owner?.startTime };
-      void killRunProcessTree({ rootPid: run.pid ?? 0, ...cookie, graceMs: this.#timeouts.cancelGraceMs, hurry: this.#hurry.signal });
-      // Recorded first: a location that does not answer now is retried until it does (and by the next od).
-      if (location) this.#cleanups.sweepLater(run.id, location);
+      const { machine } = this.#placeOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
+      this.#cleanups.sweepLost({ runId: run.id, rootPid: run.pid ?? 0, ...(run.owner ? { since: run.owner.startTime } : {}) }, machine, this.#hurry.signal);
       recovered++;
     }
     return recovered;
@@ -459,7 +454,7 @@ export class RunService {
     }
     // A project on another machine or in a container: the agent runs there, through ssh or docker exec.
     const location = remoteLocationOf(project.path);
-    const { machine, folder: workDir } = placeOf(project.path, this.#remote);
+    const { machine, folder: workDir } = this.#placeOf(project.path);
     // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
     const changes = location
       ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
@@ -618,10 +613,11 @@ export class RunService {
         outcome = await runAttempt(
           {
             runId: live.id,
-            argv,
             cwd: workDir,
-            env: agentEnv,
-            ...(location ? { remote: remoteLaunch(location, argv, agentEnv, this.#remote, (runId) => this.#cleanups.sweepAfterRun(runId, location)) } : {}),
+            start: machine.startAgent(
+              { folder: workDir, argv, env: agentEnv, runId: live.id, stdin: invocation.delivery.kind !== "argv" },
+              this.#cleanups.sweeperFor(machine),
+            ),
             invocation,
             transportOptions: {
               cwd: workDir,
@@ -718,6 +714,11 @@ export class RunService {
     emit({ type: "agent", event: { type: "error", message: budget.message, code: budget.code, terminal: true } });
     emit({ type: "error", message: budget.message, error: { code: budget.code, message: budget.message } });
     return finish({ status: "failed", failureCategory: "config", failureDetail: "prompt_too_large", errorCode: budget.code, reason: budget.message }, { code: null, signal: null });
+  }
+
+  /** The machine a project path is on, and its folder there. */
+  #placeOf(projectPath: string): MachinePlace {
+    return placeOf(projectPath, this.#remote);
   }
 
   #defaultLaunch(def: RuntimeAgentDef): AgentLaunch | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { pidsAllocatedSince, readPidAllocationMark, readPidAllocationNow, RESERVED_PIDS } from "../../server/runs/pid-allocation.ts";
+import { pidsAllocatedSince, readPidAllocationMark, readPidAllocationNow, RESERVED_PIDS } from "../../server/machines/pid-allocation.ts";
 
 const mark = { forks: 1000, threads: 100 };
 

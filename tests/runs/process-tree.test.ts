@@ -11,8 +11,8 @@ import {
   parseProcStat,
   parsePsEnvOutput,
   parsePsPidPpid,
-} from "../../server/runs/process-tree.ts";
-import { readPidAllocationMark } from "../../server/runs/pid-allocation.ts";
+} from "../../server/machines/process-tree.ts";
+import { readPidAllocationMark } from "../../server/machines/pid-allocation.ts";
 import { tempDir } from "../support/temp.ts";
 
 const COOKIE_NAME = "OD_TEST_RUN_COOKIE";

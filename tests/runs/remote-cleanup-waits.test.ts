@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import type { SweepResult } from "../../server/machines/remote-launch.ts";
 import { forgetSessionStarts, MAX_REACH_WAIT_MS, MIN_REACH_WAIT_MS, noteSessionStart, reachWaitMs } from "../../server/machines/session-starts.ts";
-import { RemoteCleanups } from "../../server/runs/remote-cleanups.ts";
+import { RemoteCleanups } from "../../server/machines/remote-cleanups.ts";
 import { Store } from "../../server/store/store.ts";
 import { tempDir } from "../support/temp.ts";
 

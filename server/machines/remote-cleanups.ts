@@ -12,12 +12,16 @@
  * One place owns these sweeps: at most one per run is in flight, and after `dispose` nothing more is started or
  * written (a sweep still in flight ends by its own timeout; an unfinished record waits for the next start).
  */
-import { formatLocation, locationKey, remoteLocationOf, type RemoteLocation } from "../machines/machine-url.ts";
-import { onLocationAnswered } from "../machines/location-contact.ts";
-import type { RemoteContext } from "../machines/remote-exec.ts";
-import { SWEEP_SLACK_MS, sweepRemoteRun, type RunSweep, type SweepResult } from "../machines/remote-launch.ts";
-import { removeRunStaging } from "../machines/remote-staging.ts";
-import { reachWaitMs } from "../machines/session-starts.ts";
+import { formatLocation, locationKey, remoteLocationOf, type RemoteLocation } from "./machine-url.ts";
+import { onLocationAnswered } from "./location-contact.ts";
+import type { RemoteContext } from "./remote-exec.ts";
+import { SWEEP_SLACK_MS, sweepRemoteRun, type RunSweep, type SweepResult } from "./remote-launch.ts";
+import { removeRunStaging } from "./remote-staging.ts";
+import { reachWaitMs } from "./session-starts.ts";
+import type { Machine, RunSweeper } from "./machine.ts";
+import { killRunProcessTree } from "./process-tree.ts";
+import { RemoteMachine } from "./remote-machine.ts";
+import { RUN_COOKIE_VAR } from "./run-cookie.ts";
 import type { PendingSweep, PendingSweepsRepo } from "../store/pending-sweeps-repo.ts";
 
 export type RemoteCleanupTimings = {
@@ -90,6 +94,22 @@ export class RemoteCleanups {
     if (early?.kind === "swept") return early;
     this.#recordPending(runId, location, since, sweep);
     return { kind: "pending", since, why: early?.why ?? `no answer within ${seconds(reachMs + waitMs)} s` };
+  }
+
+  /** The sweep a run on `machine` gets at the end of its attempt: remembered and retried there when it cannot reach. */
+  sweeperFor(machine: Machine): RunSweeper {
+    return machine instanceof RemoteMachine ? (runId) => this.sweepAfterRun(runId, machine.location) : async () => ({ kind: "swept", pids: [] });
+  }
+
+  /**
+   * What is left of a run whose od process died, on its machine: here, every process carrying its cookie (started
+   * after `since`) and the tree of `rootPid`; elsewhere, the tree of the client here and the cookie's processes there
+   * (recorded first, so a machine that does not answer now is swept when it does, by this od or the next).
+   */
+  sweepLost(lost: { runId: string; rootPid: number; since?: string | null }, machine: Machine, hurry?: AbortSignal): void {
+    const here = machine instanceof RemoteMachine ? {} : { cookie: { name: RUN_COOKIE_VAR, value: lost.runId }, cookieSince: lost.since };
+    void killRunProcessTree({ rootPid: lost.rootPid, ...here, graceMs: this.deps.graceMs, ...(hurry ? { hurry } : {}) });
+    if (machine instanceof RemoteMachine) this.sweepLater(lost.runId, machine.location);
   }
 
   /** A run that ended without its sweep (its od process died): recorded as pending, and swept now. */
