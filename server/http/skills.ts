@@ -5,9 +5,9 @@
  */
 import { Elysia } from "elysia";
 import { ImportSkillRequest, ListSkillsQuery, type SkillSummary } from "../contracts/skills.ts";
-import { remoteLocationOf } from "../machines/machine-url.ts";
+import { placeOf } from "../machines/machine-of.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
-import { readRemoteProjectSkills } from "../remote/remote-skills.ts";
+import { projectSkillsOn } from "../skills/project-skills-on.ts";
 import { SkillError, type LoadedSkill, type ProjectSkills, type SkillLibrary } from "../skills/library.ts";
 import { HttpError, parseBody } from "./errors.ts";
 
@@ -17,13 +17,10 @@ export type ProjectDirOf = (projectId: string) => string;
 const STATUS: Record<SkillError["code"], number> = { SKILL_NOT_FOUND: 404, SKILL_READ_ONLY: 403, SKILL_EXISTS: 409 };
 
 export const skillRoutes = (skills: SkillLibrary, projectDirOf: ProjectDirOf, remote: RemoteContext) => {
-  /** The project's own skills: its local folder, or those read where it lives. */
+  /** The project's own skills, read on its machine. */
   const projectOf = async (query: unknown): Promise<ProjectSkills | undefined> => {
     const { projectId } = parseBody(ListSkillsQuery, query ?? {});
-    if (!projectId) return undefined;
-    const folder = projectDirOf(projectId);
-    const location = remoteLocationOf(folder);
-    return location ? { skills: await readRemoteProjectSkills(location, remote) } : folder;
+    return projectId ? projectSkillsOn(placeOf(projectDirOf(projectId), remote)) : undefined;
   };
   return new Elysia({ name: "skills" })
     .get("/api/skills", async ({ query }) => ({ skills: skills.list(await projectOf(query)).map(summary) }))

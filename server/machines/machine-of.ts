@@ -8,6 +8,7 @@ import { isRemoteUrl, parseLocation, parseMachineLocation, type RemoteLocation }
 import type { RemoteContext } from "./remote-exec.ts";
 import { DockerMachine } from "./docker-machine.ts";
 import { SshMachine } from "./ssh-machine.ts";
+import type { RemoteMachine } from "./remote-machine.ts";
 
 /** The project's machine and its folder there; a malformed URL throws a LocationError. */
 export function placeOf(projectPath: string, context: RemoteContext): MachinePlace {
@@ -21,7 +22,8 @@ export function machineAt(url: string, context: RemoteContext): Machine {
   return isRemoteUrl(url) ? remoteMachine(parseMachineLocation(url), context) : new LocalMachine(context.env);
 }
 
-function remoteMachine(location: RemoteLocation, context: RemoteContext): Machine {
+/** The machine of a remote location (its folder aside). */
+export function remoteMachine(location: RemoteLocation, context: RemoteContext): RemoteMachine {
   const root = { ...location, path: "/" };
   return root.kind === "ssh" ? new SshMachine(root, context) : new DockerMachine(root, context);
 }

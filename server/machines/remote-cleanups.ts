@@ -21,6 +21,7 @@ import { reachWaitMs } from "./session-starts.ts";
 import type { Machine, RunSweeper } from "./machine.ts";
 import { killRunProcessTree } from "./process-tree.ts";
 import { RemoteMachine } from "./remote-machine.ts";
+import { remoteMachine } from "./machine-of.ts";
 import { RUN_COOKIE_VAR } from "./run-cookie.ts";
 import type { PendingSweep, PendingSweepsRepo } from "../store/pending-sweeps-repo.ts";
 
@@ -179,7 +180,7 @@ export class RemoteCleanups {
       return;
     }
     // What the run's own end would have removed there had it reached the location (skills, MCP config, prompt file).
-    void removeRunStaging(location, runId, this.deps.context);
+    void removeRunStaging(remoteMachine(location, this.deps.context), runId);
   }
 
   /** Retries the unfinished clean-ups on the machine or container `key` (all when absent); returns how many are unfinished. */

@@ -141,8 +141,13 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
 
 /** The script's exit, or the REMOTE_UNREACHABLE OdError (machine_timeout when it did not answer in time) for an API answer. */
 export function expectExited(location: RemoteLocation, result: RemoteExecResult): Extract<RemoteExecResult, { kind: "exited" }> {
+  return expectExitedOn(describeLocation(location), result);
+}
+
+/** `expectExited` for the machine a person knows as `where`. */
+export function expectExitedOn(where: string, result: RemoteExecResult): Extract<RemoteExecResult, { kind: "exited" }> {
   if (result.kind === "exited") return result;
-  throw new OdError(result.kind === "timeout" ? "machine_timeout" : "machine_failed", "REMOTE_UNREACHABLE", `cannot reach ${describeLocation(location)}${result.stderr ? `: ${result.stderr}` : ""}`);
+  throw new OdError(result.kind === "timeout" ? "machine_timeout" : "machine_failed", "REMOTE_UNREACHABLE", `cannot reach ${where}${result.stderr ? `: ${result.stderr}` : ""}`);
 }
 
 /** How long the check that a location answers at all waits. */

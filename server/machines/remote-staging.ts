@@ -5,8 +5,7 @@
  * client's stdin and unpacked by the remote side's `tar`, and removed when the run ends. A folder left behind by
  * a dropped connection or a stopped od is removed by the run id when od recovers that run.
  */
-import { describeLocation, type RemoteLocation } from "./machine-url.ts";
-import { runRemoteScript, type RemoteContext, type RemoteExecResult } from "./remote-exec.ts";
+import type { ExecResult, Machine } from "./machine.ts";
 import { tarChunks, type TarEntry } from "./tar-writer.ts";
 
 const TIMEOUT_MS = 60_000;
@@ -39,18 +38,17 @@ export class RemoteStagingError extends Error {
 
 export class RemoteStaging {
   private constructor(
-    private readonly location: RemoteLocation,
-    private readonly context: RemoteContext,
-    /** The folder's absolute path on the remote side. */
+    private readonly machine: Machine,
+    /** The folder's absolute path on the machine. */
     readonly dir: string,
   ) {}
 
   /** Makes the run's folder there; throws a RemoteStagingError saying why it could not. */
-  static async create(location: RemoteLocation, runId: string, context: RemoteContext): Promise<RemoteStaging> {
-    const result = await runRemoteScript(location, CREATE_SCRIPT, [runId], context, { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 });
+  static async create(machine: Machine, runId: string): Promise<RemoteStaging> {
+    const result = await machine.exec(CREATE_SCRIPT, [runId], { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 });
     const dir = result.kind === "exited" && result.code === 0 ? new TextDecoder().decode(result.stdout) : "";
-    if (!dir.startsWith("/") || dir.includes("\n")) throw new RemoteStagingError(`could not make a staging folder on ${describeLocation(location)}: ${why(result)}`);
-    return new RemoteStaging(location, context, dir);
+    if (!dir.startsWith("/") || dir.includes("\n")) throw new RemoteStagingError(`could not make a staging folder on ${machine.label}: ${why(result)}`);
+    return new RemoteStaging(machine, dir);
   }
 
   /** The remote path of a member `path` (relative, `/`-separated). */
@@ -67,8 +65,8 @@ export class RemoteStaging {
   /** Writes `entries` into the folder (replacing files of the same name); throws a RemoteStagingError. */
   async put(entries: TarEntry[]): Promise<void> {
     if (!entries.length) return;
-    const result = await runRemoteScript(this.location, FILL_SCRIPT, [this.dir], this.context, { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024, stdin: tarChunks(entries) });
-    if (result.kind !== "exited" || result.code !== 0) throw new RemoteStagingError(`could not copy the run's inputs to ${describeLocation(this.location)}: ${why(result)}`);
+    const result = await this.machine.exec(FILL_SCRIPT, [this.dir], { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024, stdin: tarChunks(entries) });
+    if (result.kind !== "exited" || result.code !== 0) throw new RemoteStagingError(`could not copy the run's inputs to ${this.machine.label}: ${why(result)}`);
   }
 
   /**
@@ -78,23 +76,23 @@ export class RemoteStaging {
   async copyIn(copies: { source: string; member: string }[], maxFiles: number): Promise<void> {
     if (!copies.length) return;
     const args = [this.dir, String(maxFiles), ...copies.flatMap(({ source, member }) => [source, member])];
-    const result = await runRemoteScript(this.location, COPY_IN_SCRIPT, args, this.context, { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 });
-    if (result.kind !== "exited" || result.code !== 0) throw new RemoteStagingError(`could not copy the project's skills into the staging folder on ${describeLocation(this.location)}: ${why(result)}`);
+    const result = await this.machine.exec(COPY_IN_SCRIPT, args, { timeoutMs: TIMEOUT_MS, maxBytes: 64 * 1024 });
+    if (result.kind !== "exited" || result.code !== 0) throw new RemoteStagingError(`could not copy the project's skills into the staging folder on ${this.machine.label}: ${why(result)}`);
   }
 
   /** Removes the folder; true when it is gone. Never throws. */
   async remove(): Promise<boolean> {
-    const result = await runRemoteScript(this.location, REMOVE_SCRIPT, [this.dir], this.context, { timeoutMs: TIMEOUT_MS });
+    const result = await this.machine.exec(REMOVE_SCRIPT, [this.dir], { timeoutMs: TIMEOUT_MS });
     return result.kind === "exited" && result.code === 0;
   }
 }
 
-/** Removes whatever staging folders of run `runId` are left on `location`. Never throws. */
-export async function removeRunStaging(location: RemoteLocation, runId: string, context: RemoteContext): Promise<void> {
-  await runRemoteScript(location, REMOVE_BY_RUN_SCRIPT, [runId], context, { timeoutMs: TIMEOUT_MS });
+/** Removes whatever staging folders of run `runId` are left on `machine`. Never throws. */
+export async function removeRunStaging(machine: Machine, runId: string): Promise<void> {
+  await machine.exec(REMOVE_BY_RUN_SCRIPT, [runId], { timeoutMs: TIMEOUT_MS });
 }
 
-function why(result: RemoteExecResult): string {
+function why(result: ExecResult): string {
   if (result.kind === "timeout") return `no answer within ${TIMEOUT_MS / 1000} s`;
   const stderr = result.stderr.trim().split("\n").at(-1)?.trim();
   return stderr || (result.kind === "exited" ? `exit ${result.code}` : "unreachable");

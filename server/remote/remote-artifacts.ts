@@ -5,8 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import type { ArtifactPlacer } from "../runtimes/streams/artifacts.ts";
-import { describeLocation, type RemoteLocation } from "../machines/machine-url.ts";
-import { runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import type { Machine } from "../machines/machine.ts";
 import { staysInside } from "../machines/folder-paths.ts";
 
 const WRITE_TIMEOUT_MS = 60_000;
@@ -30,11 +29,11 @@ async function* bodyOf(path: string): AsyncIterable<Uint8Array> {
   yield* createReadStream(path);
 }
 
-/** Writes artifacts into `location`'s folder; `note` receives why one could not be written. */
-export function remoteArtifactPlacer(location: RemoteLocation, context: RemoteContext, note: (message: string) => void): ArtifactPlacer {
+/** Writes artifacts into `folder` on `machine`; `note` receives why one could not be written. */
+export function remoteArtifactPlacer(machine: Machine, folder: string, note: (message: string) => void): ArtifactPlacer {
   return async ({ stem, ext, bodyFile }) => {
     if (!STEM.test(stem) || !EXT.test(ext)) return undefined;
-    const result = await runRemoteScript(location, WRITE_ARTIFACT_SCRIPT, [location.path, stem, ext], context, {
+    const result = await machine.exec(WRITE_ARTIFACT_SCRIPT, [folder, stem, ext], {
       timeoutMs: WRITE_TIMEOUT_MS,
       maxBytes: 4096,
       stdin: bodyOf(bodyFile),
@@ -42,7 +41,7 @@ export function remoteArtifactPlacer(location: RemoteLocation, context: RemoteCo
     const name = result.kind === "exited" && result.code === 0 ? new TextDecoder().decode(result.stdout) : "";
     if (name.startsWith(stem) && name.endsWith(`.${ext}`) && staysInside(name)) return name;
     const why = result.kind === "exited" ? result.stderr.trim().split("\n").at(-1) || `exit ${result.code}` : result.kind === "timeout" ? "no answer" : result.stderr;
-    note(`could not write the artifact ${stem}.${ext} on ${describeLocation(location)}: ${why}`);
+    note(`could not write the artifact ${stem}.${ext} on ${machine.label}: ${why}`);
     return undefined;
   };
 }

@@ -10,9 +10,8 @@ import type { FileChange } from "../contracts/changes.ts";
 import { isOdOwn, MAX_KEPT_FILE_BYTES, MAX_KEPT_TOTAL_BYTES, MAX_WALK_FILES, type ChangeTracker } from "../projects/changes/tracker.ts";
 import { describeChange, type Content } from "../projects/changes/unified-diff.ts";
 import { readSections } from "../machines/framed-sections.ts";
-import { describeLocation, type RemoteLocation } from "../machines/machine-url.ts";
 import { SNAPSHOT_AFTER_GIT_SCRIPT, SNAPSHOT_AFTER_WALK_SCRIPT, SNAPSHOT_BEFORE_SCRIPT } from "./remote-change-scripts.ts";
-import { runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import type { ExecResult, Machine } from "../machines/machine.ts";
 import { GNU_TOOLS_MISSING_EXIT } from "../machines/remote-scripts.ts";
 import { listingStamps, readContents, readIndexContents, statusPaths } from "./remote-snapshot.ts";
 
@@ -25,13 +24,13 @@ const MAX_STATUS_BYTES = 64 * 1024 * 1024;
 /** Runs one snapshot script there: its sections, or undefined (and a note saying why) when it failed. */
 type TakeSnapshot = (script: string, stdin: Uint8Array | undefined, budget: number, sectionCount: (sections: Uint8Array[]) => number) => Promise<Uint8Array[] | undefined>;
 
-/** Starts tracking `location`'s folder; `note` receives why a snapshot could not be taken. */
-export async function trackRemoteChanges(location: RemoteLocation, context: RemoteContext, note: (message: string) => void): Promise<ChangeTracker> {
-  const where = describeLocation(location);
+/** Starts tracking `folder` on `machine`; `note` receives why a snapshot could not be taken. */
+export async function trackRemoteChanges(machine: Machine, folder: string, note: (message: string) => void): Promise<ChangeTracker> {
+  const where = machine.label;
   const take: TakeSnapshot = async (script, stdin, budget, sectionCount) => {
-    const args = [location.path, String(MAX_KEPT_FILE_BYTES + 1), String(budget), String(MAX_WALK_FILES)];
+    const args = [folder, String(MAX_KEPT_FILE_BYTES + 1), String(budget), String(MAX_WALK_FILES)];
     const maxBytes = MAX_STATUS_BYTES + 2 * budget + 16 * 1024 * 1024;
-    const result = await runRemoteScript(location, script, args, context, { timeoutMs: SNAPSHOT_TIMEOUT_MS, maxBytes, ...(stdin ? { stdin } : {}) });
+    const result = await machine.exec(script, args, { timeoutMs: SNAPSHOT_TIMEOUT_MS, maxBytes, ...(stdin ? { stdin } : {}) });
     const sections = result.kind === "exited" && result.code === 0 ? readSections(result.stdout) : undefined;
     if (sections && sections.length === sectionCount(sections)) return sections;
     note(`could not snapshot the project folder on ${where} (${failure(result)}); this run's changes are not recorded`);
@@ -43,7 +42,7 @@ export async function trackRemoteChanges(location: RemoteLocation, context: Remo
   return modeOf(before) === "git" ? gitTracker(take, before) : walkTracker(take, before);
 }
 
-function failure(result: Awaited<ReturnType<typeof runRemoteScript>>): string {
+function failure(result: ExecResult): string {
   if (result.kind === "timeout") return `no answer within ${SNAPSHOT_TIMEOUT_MS / 1000} s`;
   if (result.kind === "unreachable") return result.stderr || "unreachable";
   if (result.code === 3) return "the folder is missing";

@@ -4,8 +4,7 @@
  * local run's are on disk. Paths are arguments of one fixed script, never script text; only POSIX tools (GNU,
  * busybox, BSD alike).
  */
-import { runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
-import type { RemoteLocation } from "../machines/machine-url.ts";
+import type { Machine } from "../machines/machine.ts";
 import { staysInside } from "../machines/folder-paths.ts";
 
 const TIMEOUT_MS = 30_000;
@@ -25,13 +24,13 @@ for p in "$@"; do
 done
 exit 0`;
 
-/** The paths of `paths` that exist in `location`'s folder now; undefined when that could not be checked there. */
-export async function existingRemoteFiles(location: RemoteLocation, context: RemoteContext, paths: readonly string[]): Promise<string[] | undefined> {
+/** The paths of `paths` that exist in `folder` on `machine` now; undefined when that could not be checked there. */
+export async function existingRemoteFiles(machine: Machine, folder: string, paths: readonly string[]): Promise<string[] | undefined> {
   const candidates = paths.filter(staysInside);
   const existing: string[] = [];
   for (let start = 0; start < candidates.length; start += PATHS_PER_RUN) {
     const batch = candidates.slice(start, start + PATHS_PER_RUN);
-    const result = await runRemoteScript(location, EXISTING_SCRIPT, [location.path, ...batch], context, { timeoutMs: TIMEOUT_MS });
+    const result = await machine.exec(EXISTING_SCRIPT, [folder, ...batch], { timeoutMs: TIMEOUT_MS });
     if (result.kind !== "exited" || result.code !== 0) return undefined;
     const named = new Set(batch);
     for (const path of new TextDecoder().decode(result.stdout).split("\0")) if (named.has(path)) existing.push(path);

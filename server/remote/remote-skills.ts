@@ -9,8 +9,8 @@ import { SKILL_ID_PATTERN } from "../contracts/skill-id.ts";
 import { OdError } from "../errors.ts";
 import { MAX_LISTED_FILES, MAX_SKILL_FILE_BYTES, skillFromText, skillIdFrom, type LoadedSkill } from "../skills/library.ts";
 import { nulRecords, readSections } from "../machines/framed-sections.ts";
-import { describeLocation, type RemoteLocation } from "../machines/machine-url.ts";
-import { expectExited, runRemoteScript, type RemoteContext } from "../machines/remote-exec.ts";
+import type { Machine } from "../machines/machine.ts";
+import { expectExitedOn } from "../machines/remote-exec.ts";
 import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "../machines/remote-scripts.ts";
 
 const TIMEOUT_MS = 30_000;
@@ -45,9 +45,9 @@ done
 exit 0`;
 
 /** The project's own skills there, as the skill library loads local ones; an OdError when they cannot be read. */
-export async function readRemoteProjectSkills(location: RemoteLocation, context: RemoteContext): Promise<LoadedSkill[]> {
-  const where = describeLocation(location);
-  const result = expectExited(location, await runRemoteScript(location, LIST_SCRIPT, [location.path, String(MAX_LISTED_FILES), String(MAX_SKILL_FILE_BYTES)], context, {
+export async function readRemoteProjectSkills(machine: Machine, folder: string): Promise<LoadedSkill[]> {
+  const where = machine.label;
+  const result = expectExitedOn(where, await machine.exec(LIST_SCRIPT, [folder, String(MAX_LISTED_FILES), String(MAX_SKILL_FILE_BYTES)], {
     timeoutMs: TIMEOUT_MS,
     maxBytes: MAX_OUTPUT_BYTES,
   }));
@@ -57,7 +57,7 @@ export async function readRemoteProjectSkills(location: RemoteLocation, context:
   if (!sections || sections.length % 4 !== 0) {
     throw new OdError("machine_failed", "REMOTE_READ_FAILED", `could not read the project's skills on ${where}: ${result.stderr.trim() || `exit ${result.code}`}`);
   }
-  return parseRemoteSkills(location.path, sections);
+  return parseRemoteSkills(folder, sections);
 }
 
 /** The skills of LIST_SCRIPT's sections, ids and duplicates as readRoot has them. */

@@ -11,15 +11,13 @@ import type { PreparedRunInputs, RunInputNote } from "../inputs/prepared-inputs.
 import { chooseSkills, skillsUsedNote, wantsSkills } from "../inputs/skill-choice.ts";
 import { OdError } from "../errors.ts";
 import { mcpServersForRun } from "../mcp/project-mcp-file.ts";
-import { placeOf } from "../machines/machine-of.ts";
 import { claudeMcpConfig, planMcpInjection } from "../mcp/injection.ts";
 import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
 import { listFiles, MAX_LISTED_FILES, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stagingFolderName } from "../skills/staging.ts";
-import { formatLocation, type RemoteLocation } from "../machines/machine-url.ts";
-import type { RemoteContext } from "../machines/remote-exec.ts";
+import type { Machine } from "../machines/machine.ts";
 import { readRemoteProjectSkills } from "./remote-skills.ts";
 import { RemoteStaging, RemoteStagingError } from "../machines/remote-staging.ts";
 import type { TarEntry } from "../machines/tar-writer.ts";
@@ -33,8 +31,9 @@ export type RemoteRunInputsDeps = {
 export type RemoteRunInputsRequest = {
   runId: string;
   def: Pick<RuntimeAgentDef, "id" | "name" | "externalMcpInjection" | "supportsImagePaths" | "promptViaFile">;
-  location: RemoteLocation;
-  context: RemoteContext;
+  /** The project's machine, and its folder there. */
+  machine: Machine;
+  folder: string;
   message: string;
   skillIds: readonly string[];
   attachments: readonly string[];
@@ -50,7 +49,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   // The project's own skills are read there, and shadow the user's and the bundled ones as locally.
   const project = wantsSkills(deps.skills, request) ? await remoteProjectSkills(request) : undefined;
   const skills = chooseSkills(deps.skills, { ...(project ? { project } : {}), skillIds: request.skillIds, message: request.message, note });
-  const servers = await mcpServersForRun(deps.userMcpPath, placeOf(formatLocation(request.location), request.context), note, request.projectMcpConsent);
+  const servers = await mcpServersForRun(deps.userMcpPath, { machine: request.machine, folder: request.folder }, note, request.projectMcpConsent);
   const images = remoteImages(request);
 
   const entries: TarEntry[] = [];
@@ -68,7 +67,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   let staging: RemoteStaging | undefined;
   if (entries.length || def.promptViaFile) {
     try {
-      staging = await RemoteStaging.create(request.location, request.runId, request.context);
+      staging = await RemoteStaging.create(request.machine, request.runId);
       await staging.put(entries);
       await staging.copyIn(copies, MAX_LISTED_FILES);
     } catch (error) {
@@ -126,7 +125,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
 /** The project's own skills, read there; undefined (and a diagnostic) when they cannot be. */
 async function remoteProjectSkills(request: RemoteRunInputsRequest): Promise<{ skills: LoadedSkill[] } | undefined> {
   try {
-    return { skills: await readRemoteProjectSkills(request.location, request.context) };
+    return { skills: await readRemoteProjectSkills(request.machine, request.folder) };
   } catch (error) {
     if (!(error instanceof OdError)) throw error;
     request.note({ kind: "remote_inputs", message: `${error.message}; the run goes on without the project's own skills` });

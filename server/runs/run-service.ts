@@ -9,23 +9,17 @@ import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
 import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
-import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts";
-import { resolveInsideProject } from "../machines/folder-paths.ts";
-import { remoteAgentEnv, spawnEnvForAgent } from "../runtimes/env.ts";
-import { describeLocation, remoteLocationOf, type RemoteLocation } from "../machines/machine-url.ts";
+import { remoteLocationOf, type RemoteLocation } from "../machines/machine-url.ts";
 import { LocationDetections } from "../remote/location-detections.ts";
 import { awaitProbingAgent, directoryDetection, type DetectedAgents } from "./detected-agents.ts";
 import { endEvent, warningEvents } from "./end-event.ts";
-import { existingRunFiles } from "./existing-files.ts";
 import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
-import { remoteArtifactPlacer } from "../remote/remote-artifacts.ts";
-import { trackRemoteChanges } from "../remote/remote-changes.ts";
-import { remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
 import { placeOf } from "../machines/machine-of.ts";
 import type { MachinePlace } from "../machines/machine.ts";
-import { staysInside } from "../machines/folder-paths.ts";
+import type { RunPlace } from "./run-place.ts";
+import { runPlaceOf } from "./run-place-of.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
@@ -49,7 +43,6 @@ import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts"
 import { jitAfterEvents } from "../platform/jit-policy.ts";
 import { collectGarbage } from "../platform/memory.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
-import { earlierCleanupNotices } from "./cleanup-notices.ts";
 import { RemoteCleanups, type RemoteCleanupTimings } from "../machines/remote-cleanups.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 import { resolveRunPermissionMode } from "./permission-mode.ts";
@@ -215,13 +208,9 @@ export class RunService {
     const { store } = this.deps;
     const project = store.projects.get(request.projectId);
     if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
-    // On another machine or in a container, what detection found there decides: this machine's says nothing of it.
+    // Where the run works; on another machine or in a container, what detection found there decides.
+    const place = runPlaceOf(this.#placeOf(project.path), { env: this.deps.env, resolveLaunch: (def) => (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def) });
     const location = remoteLocationOf(project.path);
-    // A local folder's state before the run is taken while the agent is chosen and the run recorded: in a git work
-    // tree its `git status` runs beside that work instead of after it. Nothing writes to the folder before the agent
-    // starts; a run refused below drops it (marked handled: were it ever to reject, the run that awaits it fails).
-    const changes = location ? undefined : trackChanges(project.path, { env: this.deps.env });
-    changes?.catch(() => undefined);
     const { def, detected } = location
       ? await this.#chooseRemoteAgent(location, request.agentId)
       : await this.#chooseLocalAgent(request.agentId);
@@ -258,7 +247,7 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
-    live.done = this.#execute(live, { def, project, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected, changes })
+    live.done = this.#execute(live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected })
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
         live.approvals?.close();
@@ -452,37 +441,33 @@ export class RunService {
       const timeoutMs = store.appConfig.get().approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
       live.approvals = new RunApprovals({ mode: run.permissionMode, timeoutMs, emit: (event) => emit({ type: "agent", event }) });
     }
-    // A project on another machine or in a container: the agent runs there, through ssh or docker exec.
-    const location = remoteLocationOf(project.path);
-    const { machine, folder: workDir } = this.#placeOf(project.path);
+    // The project's machine and folder: the agent runs there (here, or through ssh or docker exec).
+    const { place } = run;
+    const { machine, folder: workDir } = place;
     // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
-    const changes = location
-      ? await trackRemoteChanges(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_changes", message }))
-      : await (run.changes ?? trackChanges(project.path, { env: this.deps.env }));
-    // What became of the remote clean-up of the conversation's earlier runs, which their own events cannot say.
-    if (location) for (const notice of earlierCleanupNotices(store.runs.list({ conversationId }), live.id, describeLocation(location))) emit(notice);
+    const changes = await place.changes((message) => emit({ type: "diagnostic", kind: "remote_changes", message }));
+    for (const notice of place.earlierCleanupNotices(store.runs.list({ conversationId }), live.id)) emit(notice);
     const files = new Set<string>();
     /**
-     * The location that did not answer the run's sweep: nothing more is asked of it before the run ends (its change
+     * The machine did not answer the run's sweep: nothing more is asked of it before the run ends (its change
      * snapshot or artifact writes would each wait out their own timeout on it).
      */
-    let unanswered: RemoteLocation | undefined;
+    let unanswered = false;
 
     const finish = async (judged: RunEnding, exit: { code: number | null; signal: string | null }) => {
       live.approvals?.close();
       // A run stopped because its events could not be stored ends with that, whatever the agent did.
       const ending = live.storeFailure === undefined ? judged : storeFailureEnding(live.storeFailure);
       if (ending !== judged) emit({ type: "error", message: ending.reason, error: { code: ending.errorCode!, message: ending.reason } });
-      if (unanswered) emit({ type: "diagnostic", kind: "remote_changes", message: `${describeLocation(unanswered)} did not answer; this run's changes are not recorded` });
+      if (unanswered) emit({ type: "diagnostic", kind: "remote_changes", message: `${machine.label} did not answer; this run's changes are not recorded` });
       const changed = unanswered ? [] : await changes.finish();
       const seenAfter = new Set(changed.flatMap((change) => (change.kind === "deleted" ? [] : [change.path])));
       for (const path of seenAfter) files.add(path);
       this.#storingLast(() => store.runChanges.save(live.id, changes.source, changed));
-      // Only files that exist after the run are listed; a location that did not answer cannot be asked.
-      const place = location ? { location, context: this.#remote } : { dir: project.path };
+      // Only files that exist after the run are listed; a machine that did not answer cannot be asked.
       const note = (message: string) => emit({ type: "diagnostic", kind: "remote_files", message });
       if (unanswered && files.size) note("the project's machine did not answer, so which of the run's files exist there could not be checked; none is listed");
-      const produced = unanswered ? [] : await existingRunFiles(place, files, seenAfter, note);
+      const produced = unanswered ? [] : await place.existingFiles(files, seenAfter, note);
       live.log.append(endEvent(ending, exit, produced, started));
       this.#storingLast(() => this.#finishRecords(live.id, ending, exit, produced, tally));
       live.output?.close();
@@ -503,8 +488,8 @@ export class RunService {
       );
     };
 
-    // The executable is looked up on the remote side (its PATH), where the run starts it.
-    const launch = location ? remoteAgentLaunch(def) : (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def);
+    // The executable is resolved here, or looked up on the machine's PATH where the run starts it.
+    const launch = place.agentLaunch(def);
     if (!launch) {
       emit({ type: "error", message: `${def.name} is not installed`, error: { code: "AGENT_NOT_INSTALLED", message: `${def.name} is not installed` } });
       return finish({ status: "failed", failureCategory: "config", failureDetail: "cli_not_installed", errorCode: "AGENT_NOT_INSTALLED", reason: `${def.name} is not installed` }, { code: null, signal: null });
@@ -531,9 +516,7 @@ export class RunService {
       projectMcpConsent: (hash: string) => this.deps.trustProjectMcp === true || store.mcpConsents.get(project.id)?.serversHash === hash,
     };
     const provider = this.deps.inputs ?? defaultInputs;
-    const inputs = location
-      ? await provider.prepareRemote({ ...wanted, projectId: project.id, location, context: this.#remote })
-      : await provider.prepare({ ...wanted, projectDir: project.path });
+    const inputs = await place.prepareInputs(provider, { ...wanted, projectId: project.id });
     live.cleanup = inputs.cleanup;
     const imagePaths = inputs.imagePaths;
 
@@ -545,8 +528,8 @@ export class RunService {
       const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, this.#platform) : null;
       if (budget) return this.#failBudget(emit, finish, budget);
 
-      if (location && def.promptViaFile && !inputs.promptFile) {
-        return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, and no staging folder could be made for it on ${describeLocation(location)}`);
+      if (def.promptViaFile && !inputs.promptFile) {
+        return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, and no staging folder could be made for it on ${machine.label}`);
       }
       // In the run's private folder (a 0700 mkdtemp one here, a mktemp -d one there), removed when the run ends.
       let promptFilePath: string | undefined;
@@ -575,7 +558,7 @@ export class RunService {
         return this.#failConfig(emit, finish, "INVALID_INVOCATION", (error as Error).message);
       }
       const argv = launchArgv(launch, invocation.args);
-      const windowsBudget = def.maxPromptArgBytes && !location
+      const windowsBudget = def.maxPromptArgBytes && place.spawnsHere
         ? (checkWindowsCmdShimCommandLineBudget(launch.path, invocation.args, def) ?? checkWindowsDirectExeCommandLineBudget(launch.path, invocation.args, def))
         : null;
       if (windowsBudget) return this.#failBudget(emit, finish, windowsBudget);
@@ -598,7 +581,7 @@ export class RunService {
         try {
           await inputs.promptFile.write(promptFilePath, invocation.promptFileContent ?? prompt);
         } catch (error) {
-          return this.#failConfig(emit, finish, location ? "REMOTE_UNSUPPORTED" : "PROMPT_FILE_UNWRITABLE", (error as Error).message);
+          return this.#failConfig(emit, finish, place.spawnsHere ? "PROMPT_FILE_UNWRITABLE" : "REMOTE_UNSUPPORTED", (error as Error).message);
         }
       }
       if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
@@ -606,9 +589,7 @@ export class RunService {
       let outcome: AttemptOutcome;
       // Artifacts of plain streams are files od writes into the project, here or on the remote side.
       artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
-      const agentEnv = location
-        ? inputs.applyEnv(remoteAgentEnv(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id))
-        : inputs.applyEnv(spawnEnvForAgent(def, this.deps.env, store.appConfig.get().agentCliEnv?.[def.id], live.id));
+      const agentEnv = inputs.applyEnv(place.agentEnv(def, store.appConfig.get().agentCliEnv?.[def.id], live.id));
       try {
         outcome = await runAttempt(
           {
@@ -650,15 +631,13 @@ export class RunService {
             live.input = input;
           },
         );
-        for (const path of outcome.toolPaths) if (location ? staysInside(path) : resolveInsideProject(project.path, path)) files.add(path);
-        if (outcome.cleanupPending && location) {
-          unanswered = location;
-          this.#reportCleanupPending(live, emit, location, outcome.cleanupPending);
+        for (const path of outcome.toolPaths) if (place.holds(path)) files.add(path);
+        if (outcome.cleanupPending) {
+          unanswered = true;
+          this.#reportCleanupPending(live, emit, machine.label, outcome.cleanupPending);
         }
         if (artifacts && !outcome.canceled && !unanswered) {
-          const written = location
-            ? await artifacts.commitWith(remoteArtifactPlacer(location, this.#remote, (message) => emit({ type: "diagnostic", kind: "remote_artifacts", message })))
-            : artifacts.commit(project.path);
+          const written = await place.placeArtifacts(artifacts, (message) => emit({ type: "diagnostic", kind: "remote_artifacts", message }));
           for (const artifact of written) {
             emit({ type: "agent", event: artifact });
             if (artifact.path) files.add(artifact.path);
@@ -694,8 +673,7 @@ export class RunService {
    * The run's sweep did not reach its location: the run says so before its `end` (always its last event), its summary
    * follows the clean-up from here (`cleanup`), and its staging folder there is removed by the sweep that reaches it.
    */
-  #reportCleanupPending(live: LiveRun, emit: (e: NewRunEvent) => void, location: RemoteLocation, pending: { since: number; why: string }): void {
-    const where = describeLocation(location);
+  #reportCleanupPending(live: LiveRun, emit: (e: NewRunEvent) => void, where: string, pending: { since: number; why: string }): void {
     emit({
       type: "diagnostic",
       kind: "cleanup_pending",
@@ -808,8 +786,8 @@ type RunPlan = {
   history: TranscriptTurn[];
   /** What detection found where the run goes: its flags and models shape the invocation. */
   detected: DetectedAgents;
-  /** A local folder's change tracking, started when the run was created (before its agent starts). */
-  changes?: Promise<ChangeTracker>;
+  /** Where the run works: its machine, its folder there, and how it works with them. */
+  place: RunPlace;
 };
 
 

@@ -16,6 +16,7 @@ import { agentEvents, endOf, fakeCliEnvThere, processesWithRunCookie, runHarness
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+import { remoteMachine } from "../../server/machines/machine-of.ts";
 
 // Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
 // idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
@@ -91,7 +92,7 @@ describe("a host with busybox tools", () => {
 
   test("the project's own skills say GNU tools are missing there, not that it has none", async () => {
     await using t = await setup();
-    await expect(readRemoteProjectSkills(t.location, t.remote)).rejects.toMatchObject({ kind: "machine_failed", code: "REMOTE_TOOLS_MISSING" });
+    await expect(readRemoteProjectSkills(remoteMachine(t.location, t.remote), t.location.path)).rejects.toMatchObject({ kind: "machine_failed", code: "REMOTE_TOOLS_MISSING" });
   });
 });
 
