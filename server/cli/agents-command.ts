@@ -6,7 +6,8 @@ import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
 import type { SqliteOpener } from "../store/sqlite.ts";
 import { dataPaths, resolveDataDir } from "../paths.ts";
-import { describeLocation, parseMachineLocation, type RemoteLocation } from "../machines/machine-url.ts";
+import type { Machine } from "../machines/machine.ts";
+import { parseMachineLocation } from "../machines/machine-url.ts";
 
 function slowestProbe(agent: AgentInfo): string {
   const entries = Object.entries(agent.probeMs).filter((entry): entry is [string, number] => typeof entry[1] === "number");
@@ -94,10 +95,11 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
     ],
     positionals: [{ name: "id", description: "Agent id to show in detail", optional: true }],
     async run(args: ParsedArgs, io: CommandIO): Promise<number> {
-      let location: RemoteLocation | undefined;
-      if (typeof args.flags.on === "string") {
+      const on = typeof args.flags.on === "string" ? args.flags.on : undefined;
+      if (on !== undefined) {
         try {
-          location = parseMachineLocation(args.flags.on);
+          // Another machine or a container; a local path names none.
+          parseMachineLocation(on);
         } catch (error) {
           io.stderr(`od agents: ${(error as Error).message}\n`);
           return 2;
@@ -105,7 +107,7 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
       }
       const catalog = await makeCatalog(io);
       try {
-        return await printAgents(catalog, args, io, location);
+        return await printAgents(catalog, args, io, on === undefined ? undefined : catalog.machineAt(on));
       } finally {
         // CLIs still probing at the deadline were reported as such; their probes end with this command.
         catalog.close();
@@ -115,18 +117,18 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
 }
 
 /** The table, the JSON list, or one agent, from the catalog's list (which waits at most its deadline). */
-async function printAgents(catalog: AgentCatalog, args: ParsedArgs, io: CommandIO, location?: RemoteLocation): Promise<number> {
+async function printAgents(catalog: AgentCatalog, args: ParsedArgs, io: CommandIO, machine?: Machine): Promise<number> {
   const id = args.positionals[0];
   const json = args.flags.json === true;
   if (id !== undefined && !catalog.defs.some((def) => def.id === id)) {
     io.stderr(`od agents: unknown agent id "${id}" (known: ${catalog.defs.map((def) => def.id).join(", ")})\n`);
     return 2;
   }
-  const agents = location ? await catalog.detectOn(location) : await catalog.list();
+  const agents = machine ? await catalog.detectOn(machine) : await catalog.list();
   // A machine that could not be reached has nothing to list: one line that says so and why, not a row per agent.
-  const unreached = location ? unreachedReason(agents) : undefined;
-  if (location && unreached !== undefined) {
-    io.stderr(`od agents: cannot reach ${describeLocation(location)}${unreached ? `: ${unreached}` : ""}\n`);
+  const unreached = machine ? unreachedReason(agents) : undefined;
+  if (machine && unreached !== undefined) {
+    io.stderr(`od agents: cannot reach ${machine.label}${unreached ? `: ${unreached}` : ""}\n`);
     return 1;
   }
   if (id !== undefined) {

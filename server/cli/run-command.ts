@@ -3,14 +3,13 @@
  * Human output streams the answer and one line per tool call; `--json` prints every RunEvent as a JSON line.
  * Exit codes: 0 succeeded, 1 failed, 2 usage error, 130 canceled (Ctrl-C runs the cancel ladder).
  */
-import { realpathSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { isPromptText } from "../contracts/prompt-text.ts";
 import type { RunEventOf } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
 import { resolveDataDir, dataPaths } from "../paths.ts";
-import { isDirectory } from "../machines/folder-paths.ts";
-import { isRemoteUrl } from "../machines/machine-url.ts";
+import { placeOf } from "../machines/machine-of.ts";
+import { LocationError } from "../machines/machine-url.ts";
 import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
 import { lineReader, terminalApprovals } from "./terminal-approvals.ts";
@@ -56,10 +55,14 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       // Claimed once the prompt is read (until then Ctrl-C simply ends od): a Ctrl-C while the run is being set up
       // still cancels it through the ladder once it exists.
       const interrupted = io.interrupted;
-      const remoteUrl = isRemoteUrl((flags.project as string | undefined) ?? "") ? (flags.project as string) : undefined;
-      const projectDir = remoteUrl ?? resolve(io.cwd, (flags.project as string | undefined) ?? ".");
-      if (!remoteUrl && !isDirectory(projectDir)) {
-        io.stderr(`od: no such folder: ${projectDir}\n`);
+      // A folder here (relative to the working directory) or on another machine (ssh://…, docker://…).
+      let projectPath: string;
+      try {
+        const { machine, folder } = placeOf((flags.project as string | undefined) ?? ".", { env: io.env });
+        projectPath = machine.projectPath(resolve(io.cwd, folder));
+      } catch (error) {
+        if (!(error instanceof LocationError)) throw error;
+        io.stderr(`od: ${error.message}\n`);
         return 2;
       }
       const dataDir = resolveDataDir(io.env, flags["data-dir"] as string | undefined);
@@ -73,12 +76,11 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
         const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: !flags.model, bundledSkillFiles: runtime.bundledSkillFiles, trustProjectMcp: flags["trust-project-mcp"] === true });
-        // A remote folder is checked (and resolved) on its host; the project it already is, is reused.
-        const existing = remoteUrl ? undefined : store.projects.byPath(realPath(projectDir));
+        // The folder is checked (and resolved) on its machine; the project it already is, is reused.
         const knownIds = new Set(store.projects.list().map((known) => known.id));
         let project;
         try {
-          project = existing ?? (await services.projects.add(basename(remoteUrl ? remoteFolderName(remoteUrl) : projectDir) || "project", projectDir, { reuse: true }));
+          project = await services.projects.add(basename(services.projects.placeOf(projectPath).folder) || "project", projectPath, { reuse: true });
         } catch (error) {
           // A folder that cannot be a project (the filesystem root, a system folder, od's data dir) is a usage error;
           // a host that cannot be reached is a failure.
@@ -221,19 +223,6 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {
   let text = "";
   for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
   return text + decoder.decode();
-}
-
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/** The last segment of a remote URL's path (the project's default name); "" when it cannot be parsed. */
-function remoteFolderName(url: string): string {
-  return url.replace(/\/+$/, "").split("/").at(-1) ?? "";
 }
 
 /** A refusal of what the person typed (exit 2), not a failure of a machine or of od (exit 1). */

@@ -9,7 +9,8 @@ import { Elysia, sse } from "elysia";
 import { RescanRequest, type AgentListResponse } from "../contracts/agents.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { HttpError, parseBody } from "./errors.ts";
-import { LocationError, parseMachineLocation, type RemoteLocation } from "../machines/machine-url.ts";
+import type { Machine } from "../machines/machine.ts";
+import { LocationError, parseMachineLocation } from "../machines/machine-url.ts";
 
 function listBody(catalog: AgentCatalog, agents: AgentListResponse["agents"]): AgentListResponse {
   return catalog.profileDiagnostics.length ? { agents, profileDiagnostics: [...catalog.profileDiagnostics] } : { agents };
@@ -35,10 +36,12 @@ async function* streamAgents(catalog: AgentCatalog, maxAgeMs: number, signal: Ab
   }
 }
 
-/** `?location=` as a machine or container (its folder optional), or a 400. */
-function remoteLocationQuery(text: string): RemoteLocation {
+/** `?location=` as another machine or a container (its folder optional), or a 400. */
+function machineQuery(catalog: AgentCatalog, text: string): Machine {
   try {
-    return parseMachineLocation(text);
+    // A local path names no other machine.
+    parseMachineLocation(text);
+    return catalog.machineAt(text);
   } catch (error) {
     if (!(error instanceof LocationError)) throw error;
     throw new HttpError(400, "INVALID_LOCATION", error.message);
@@ -56,7 +59,7 @@ export function agentRoutes(catalog: AgentCatalog) {
   return new Elysia({ name: "agents" })
     .get("/api/agents", async ({ query, request, set }) => {
       // Detection where the agent would run: another machine or a container, probed afresh (issue #21).
-      if (query.location !== undefined) return { agents: await catalog.detectOn(remoteLocationQuery(query.location)) };
+      if (query.location !== undefined) return { agents: await catalog.detectOn(machineQuery(catalog, query.location)) };
       if (wantsStream(query)) return streamed(set, Number.POSITIVE_INFINITY, request.signal);
       return listBody(catalog, await catalog.list());
     })

@@ -4,7 +4,7 @@
  * where a run copies the images it attaches to the remote side. Either way an upload's path is project-relative.
  */
 import { join } from "node:path";
-import { isRemoteUrl } from "../machines/machine-url.ts";
+import { placeOf } from "../machines/machine-of.ts";
 
 /** The folder `.od/uploads/…` paths of a remote project resolve in, on this machine. */
 export function remoteUploadsRoot(remoteUploadsDir: string, projectId: string): string {
@@ -13,5 +13,6 @@ export function remoteUploadsRoot(remoteUploadsDir: string, projectId: string): 
 
 /** The folder a project's upload paths resolve in, on this machine. */
 export function uploadsRootOf(project: { id: string; path: string }, remoteUploadsDir: string): string {
-  return isRemoteUrl(project.path) ? remoteUploadsRoot(remoteUploadsDir, project.id) : project.path;
+  const { machine, folder } = placeOf(project.path, { env: {} });
+  return machine.kind === "local" ? folder : remoteUploadsRoot(remoteUploadsDir, project.id);
 }

@@ -11,7 +11,7 @@ import { fileNotFound, fileTooLarge } from "./file-errors.ts";
 import { spawnChild } from "../platform/process.ts";
 import { isDirectory, resolveInsideProject, staysInside } from "./folder-paths.ts";
 import { snapshotFiles, type FileStamp } from "./folder-snapshot.ts";
-import type { AgentProcessSpec, AgentStart, ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
+import type { AgentProcessSpec, AgentStart, CommandLine, ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
 import { RUN_COOKIE_VAR } from "./run-cookie.ts";
 import { REMOTE_SHELL_ARGV, scriptFraming } from "./script-framing.ts";
 
@@ -112,6 +112,17 @@ export class LocalMachine implements Machine {
     } finally {
       await handle.close();
     }
+  }
+
+  commandLine(argv: readonly string[], env: Record<string, string>, cookie: string): CommandLine {
+    return { argv: [...argv], env: { ...env, [RUN_COOKIE_VAR]: cookie } };
+  }
+
+  /** A command here runs in its own process group, which its runner ends: nothing is left to sweep. */
+  async sweepCookie(): Promise<void> {}
+
+  inTurn<T>(command: () => Promise<T>): Promise<T> {
+    return command();
   }
 
   startAgent(spec: AgentProcessSpec): AgentStart {

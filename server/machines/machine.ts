@@ -86,6 +86,15 @@ export interface Machine {
    * rename), readable by its owner only, its folders made as needed; never outside `folder`.
    */
   writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * How to run a short command `argv` there, in the home folder, from here: what to spawn here with which environment
+   * and what to feed its stdin (the launch script and `env` there; nothing here). `cookie` marks its processes there.
+   */
+  commandLine(argv: readonly string[], env: Record<string, string>, cookie: string): CommandLine;
+  /** Ends what is left there of a command marked with `cookie` (a probe that hung). Never throws. */
+  sweepCookie(cookie: string): Promise<void>;
+  /** Runs `command` when the machine has room for one more short command (an ssh host's sessions are limited). */
+  inTurn<T>(command: () => Promise<T>): Promise<T>;
   /** How to start an agent there; `sweeper` ends what is left of its run there (unused where the stop reaches it). */
   startAgent(spec: AgentProcessSpec, sweeper: RunSweeper): AgentStart;
   /**
@@ -94,6 +103,9 @@ export interface Machine {
    */
   listTree(dir: string, options: { depth: number; suffix: string }): Promise<TreeFile[]>;
 }
+
+/** A short command as spawned here: its argv and environment, and the text its stdin gets first (if any). */
+export type CommandLine = { argv: string[]; env: Record<string, string | undefined>; stdinText?: string };
 
 /** A project's place: its machine and its folder there. */
 export type MachinePlace = { machine: Machine; folder: string };

@@ -6,10 +6,14 @@
 import { staysInside } from "./folder-paths.ts";
 import { describeLocation, formatLocation, locationKey, type RemoteLocation } from "./machine-url.ts";
 import type { FileStamp } from "./folder-snapshot.ts";
-import type { AgentProcessSpec, AgentStart, ExecOptions, ExecResult, Machine, MachineReach, RunSweeper, TreeFile } from "./machine.ts";
-import { remoteFailure, remoteLaunch } from "./remote-launch.ts";
+import type { AgentProcessSpec, AgentStart, CommandLine, ExecOptions, ExecResult, Machine, MachineReach, RunSweeper, TreeFile } from "./machine.ts";
+import { remoteFailure, remoteLaunch, sweepRemoteRun } from "./remote-launch.ts";
+import { LAUNCH_SCRIPT } from "./remote-scripts.ts";
+import { scriptFraming } from "./script-framing.ts";
+import { inSessionTurn } from "./session-slots.ts";
+import { remoteShellArgv } from "./transport-argv.ts";
 import { RUN_COOKIE_VAR } from "./run-cookie.ts";
-import { reachLocation, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { clientEnv, reachLocation, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { listRemoteFiles, readRemoteFile, writeRemoteFile } from "./remote-files.ts";
 import { resolveRemoteFolder } from "./remote-folder.ts";
 
@@ -75,6 +79,22 @@ export abstract class RemoteMachine<L extends RemoteLocation = RemoteLocation> i
 
   readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
     return readRemoteFile(this.at(folder), this.context, relPath, maxBytes);
+  }
+
+  commandLine(argv: readonly string[], env: Record<string, string>, cookie: string): CommandLine {
+    return {
+      argv: remoteShellArgv(this.location, remoteArgvOptions(this.context)),
+      env: clientEnv(this.context.env),
+      stdinText: scriptFraming(LAUNCH_SCRIPT, [".", ...argv], { env: { ...env, [RUN_COOKIE_VAR]: cookie } }),
+    };
+  }
+
+  async sweepCookie(cookie: string): Promise<void> {
+    await sweepRemoteRun(this.location, cookie, 0, this.context);
+  }
+
+  inTurn<T>(command: () => Promise<T>): Promise<T> {
+    return inSessionTurn(this.location, command);
   }
 
   startAgent(spec: AgentProcessSpec, sweeper: RunSweeper): AgentStart {

@@ -9,15 +9,14 @@ import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
 import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
-import { remoteLocationOf, type RemoteLocation } from "../machines/machine-url.ts";
-import { LocationDetections } from "../remote/location-detections.ts";
-import { awaitProbingAgent, directoryDetection, type DetectedAgents } from "./detected-agents.ts";
+import { MachineDetections } from "../runtimes/machine-detections.ts";
+import { awaitProbingAgent, detectedOn, type DetectedAgents } from "./detected-agents.ts";
 import { endEvent, warningEvents } from "./end-event.ts";
 import { eventsWithRunReason } from "./stored-reason.ts";
 import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
 import { placeOf } from "../machines/machine-of.ts";
-import type { MachinePlace } from "../machines/machine.ts";
+import type { Machine, MachinePlace } from "../machines/machine.ts";
 import type { RunPlace } from "./run-place.ts";
 import { runPlaceOf } from "./run-place-of.ts";
 import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
@@ -95,7 +94,7 @@ export type RunServiceDeps = {
    * What detection found on other machines and in containers (the catalog's, which `GET /api/agents?location=`
    * fills); default: probes of this service's own, with `defs`, `env` and the user's per-agent env.
    */
-  locations?: LocationDetections;
+  locations?: MachineDetections;
   /** A full garbage collection (the platform's; a test's counter). */
   collectGarbage?: () => void;
   /** The event text logged since the last collection before an answer (default: the process's own meter). */
@@ -134,7 +133,7 @@ export class RunService {
   readonly #timeouts: RunTimeouts;
   readonly #platform: NodeJS.Platform;
   readonly #remote: RemoteContext;
-  readonly #locations: LocationDetections;
+  readonly #locations: MachineDetections;
   /** Remote runs' sweeps: the ones that could not reach their location are kept and retried there. */
   readonly #cleanups: RemoteCleanups;
   /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
@@ -155,7 +154,7 @@ export class RunService {
     this.#cleanups = new RemoteCleanups({ repo: deps.store.pendingSweeps, context: this.#remote, graceMs: this.#timeouts.cancelGraceMs, ...(deps.remoteCleanup ? { timings: deps.remoteCleanup } : {}) });
     this.#locations =
       deps.locations ??
-      new LocationDetections({
+      new MachineDetections({
         defs: deps.defs,
         deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id] }),
         deadlineMs: passDeadlineFromEnv(deps.env),
@@ -210,10 +209,7 @@ export class RunService {
     if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
     // Where the run works; on another machine or in a container, what detection found there decides.
     const place = runPlaceOf(this.#placeOf(project.path), { env: this.deps.env, resolveLaunch: (def) => (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def) });
-    const location = remoteLocationOf(project.path);
-    const { def, detected } = location
-      ? await this.#chooseRemoteAgent(location, request.agentId)
-      : await this.#chooseLocalAgent(request.agentId);
+    const { def, detected } = await this.#chooseAgentOn(place.machine, request.agentId);
     const saved = store.appConfig.get().agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
@@ -354,21 +350,16 @@ export class RunService {
     this.#cleanups.dispose();
   }
 
-  async #chooseLocalAgent(agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const listed: DetectedAgents = { agents: await this.deps.agents.list(), ...directoryDetection(this.deps.agents) };
-    const detected = await awaitProbingAgent(listed, this.#wantedAgentId(agentId), this.deps.defs);
-    return { def: this.#chooseAgent(agentId, detected), detected };
-  }
-
-  /** Chosen by what detection found there: kept from a recent probe, or probed now. */
-  async #chooseRemoteAgent(location: RemoteLocation, agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const kept = await awaitProbingAgent(await this.#locations.forRun(location, this.#remote), this.#wantedAgentId(agentId), this.deps.defs);
+  /** Chosen by what detection found on the run's machine (another machine's: kept from a recent probe, or probed now). */
+  async #chooseAgentOn(machine: Machine, agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
+    const wanted = this.#wantedAgentId(agentId);
+    const kept = await awaitProbingAgent(await detectedOn(machine, this.deps.agents, this.#locations), wanted, this.deps.defs);
     try {
       return { def: this.#chooseAgent(agentId, kept), detected: kept };
     } catch (error) {
       // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
       if (!kept.kept || !(error instanceof OdError) || error.code === "UNKNOWN_AGENT") throw error;
-      const fresh = await awaitProbingAgent(await this.#locations.forRun(location, this.#remote, { fresh: true }), this.#wantedAgentId(agentId), this.deps.defs);
+      const fresh = await awaitProbingAgent(await detectedOn(machine, this.deps.agents, this.#locations, true), wanted, this.deps.defs);
       return { def: this.#chooseAgent(agentId, fresh), detected: fresh };
     }
   }

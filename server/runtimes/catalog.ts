@@ -2,9 +2,10 @@
  * The in-process agent catalog: the latest detection pass (AgentInfo list, capability map, live models), with
  * single-flight scans so concurrent callers (startup warm-up, the HTTP list, the SSE stream, rescan) share one pass.
  */
-import type { RemoteLocation } from "../machines/machine-url.ts";
+import type { Machine } from "../machines/machine.ts";
+import { machineAt } from "../machines/machine-of.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
-import { LocationDetections } from "../remote/location-detections.ts";
+import { MachineDetections } from "./machine-detections.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
@@ -40,7 +41,7 @@ export type AgentCatalogOptions = {
   cache?: DetectionCache;
   /** How long `list`, `rescan` and `warm` wait for the slowest CLI (default 10 s; `Infinity`: no limit). */
   deadlineMs?: number;
-  /** How `detectOn` reaches other machines and containers (default: ssh/docker with the deps' env). */
+  /** How `machineAt` reaches other machines and containers (default: ssh/docker with the deps' env). */
   remote?: RemoteContext;
 };
 
@@ -51,10 +52,11 @@ export class AgentCatalog {
   readonly capabilities = new CapabilityMemory();
   readonly liveModels = new LiveModelMemory();
   /** What detection found on other machines and in containers, kept for the runs there. */
-  readonly locations: LocationDetections;
+  readonly locations: MachineDetections;
   #deps: () => DetectionDeps;
   readonly #cache: DetectionCache;
   readonly #deadlineMs: number;
+  readonly #remote: RemoteContext | undefined;
   #latest: AgentInfo[] | undefined;
   #latestAt = 0;
   #current: DetectionPass | undefined;
@@ -65,7 +67,13 @@ export class AgentCatalog {
     this.profileDiagnostics = options.profileDiagnostics ?? [];
     this.#cache = options.cache ?? new MemoryDetectionCache();
     this.#deadlineMs = options.deadlineMs ?? DEFAULT_PASS_DEADLINE_MS;
-    this.locations = new LocationDetections({ defs: this.defs, deps: () => this.#deps(), deadlineMs: this.#deadlineMs, ...(options.remote ? { remote: options.remote } : {}) });
+    this.#remote = options.remote;
+    this.locations = new MachineDetections({ defs: this.defs, deps: () => this.#deps(), deadlineMs: this.#deadlineMs });
+  }
+
+  /** The machine a URL names (`ssh://host`, `docker://c`, with or without a folder), reached as this catalog's runs are. */
+  machineAt(url: string): Machine {
+    return machineAt(url, this.#remote ?? { env: this.#deps().env });
   }
 
   #start(): DetectionPass {
@@ -140,12 +148,12 @@ export class AgentCatalog {
   }
 
   /**
-   * Detection on another machine or in a container, with the same defs, probe limits, deadline and per-agent env as
-   * here: that location is probed now (a probe already running there is joined), and the result is kept for the runs
-   * there (`locations`).
+   * The agents on a machine: this one's list, or detection there with the same defs, probe limits, deadline and
+   * per-agent env as here, probed now (a probe already running there is joined) and kept for the runs there
+   * (`locations`).
    */
-  detectOn(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
-    return this.locations.detect(location, context);
+  detectOn(machine: Machine): Promise<AgentInfo[]> {
+    return machine.kind === "local" ? this.list() : this.locations.detect(machine);
   }
 
   /**

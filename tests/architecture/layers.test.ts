@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import { importCircles, importGraph } from "../support/import-graph.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
@@ -28,5 +29,20 @@ describe("server/ layers", () => {
   test("nothing below the HTTP layer and the CLI imports them", () => {
     const upward = [...graph].flatMap(([file, targets]) => (isTop(file) ? [] : targets.filter(isTop).map((target) => `${file} → ${target}`)));
     expect(upward).toEqual([]);
+  });
+});
+
+describe("one machine contract (issue #36)", () => {
+  test("server/machines/ imports nothing of runs, projects or runtimes: they build on it", () => {
+    const upward = [...graph].flatMap(([file, targets]) =>
+      file.startsWith("server/machines/") ? targets.filter((target) => /^server\/(runs|projects|runtimes)\//.test(target)).map((target) => `${file} → ${target}`) : [],
+    );
+    expect(upward).toEqual([]);
+  });
+
+  test("nothing outside server/machines/ asks whether a project is remote", () => {
+    const asking = /\b(isRemoteUrl|remoteLocationOf|RemoteLocation)\b|if \(remote\b/;
+    const found = [...graph.keys()].filter((file) => !file.startsWith("server/machines/")).filter((file) => asking.test(readFileSync(`${ROOT}/${file}`, "utf8")));
+    expect(found).toEqual([]);
   });
 });

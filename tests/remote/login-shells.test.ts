@@ -15,6 +15,7 @@ import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { remoteMachine } from "../../server/machines/machine-of.ts";
 
 /** Each login shell under test and where Debian installs it (packages dash, bash, zsh, fish, tcsh). */
 const SHELLS = [
@@ -119,7 +120,7 @@ describe.each(SHELLS.map(([shell]) => shell))("an account whose login shell is %
       }),
       remote: remote(),
     });
-    const agents = await catalog.detectOn(locationOf(account(), account().home));
+    const agents = await catalog.detectOn(remoteMachine(locationOf(account(), account().home), remote()));
     const found = agents.map((agent) => [agent.id, agent.state, agent.version ?? null]);
     expect(found).toEqual([
       ["claude", "available", "9.8.7"],

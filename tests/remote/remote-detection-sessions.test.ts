@@ -10,6 +10,7 @@ import { AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+import { machineAt } from "../../server/machines/machine-of.ts";
 
 let sshd: TestSshd;
 let temp: ReturnType<typeof tempDir>;
@@ -37,7 +38,7 @@ test("every def probed at once over one connection: each is found there, none re
     // one connection outlast the default 10 s, and probes still running would hold the host's turns into later tests.
     deadlineMs: 100_000,
   });
-  const agents = await catalog.detectOn(parseLocation(`ssh://${SSH_TEST_HOST}/tmp`) as RemoteLocation, remote);
+  const agents = await catalog.detectOn(machineAt(`ssh://${SSH_TEST_HOST}/tmp`, remote));
   expect(agents.length).toBe(AGENT_DEFS.length);
   const notFound = agents.filter((agent) => !agent.version).map((agent) => `${agent.id}: ${agent.state} ${agent.diagnostics.map((d) => d.message).join("; ")}`);
   expect(notFound).toEqual([]);

@@ -7,7 +7,6 @@ import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { agentRoutes } from "../../server/http/agents.ts";
 import { spawnChild } from "../../server/platform/process.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
-import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
@@ -17,6 +16,7 @@ import { childOutput } from "../support/child-output.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, stopOdMasters, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+import { machineAt } from "../../server/machines/machine-of.ts";
 
 const root = join(import.meta.dir, "..", "..");
 let sshd: TestSshd;
@@ -45,11 +45,11 @@ function catalog(): AgentCatalog {
   });
 }
 
-const here = () => parseLocation(`ssh://${SSH_TEST_HOST}/tmp`) as RemoteLocation;
+const here = () => machineAt(`ssh://${SSH_TEST_HOST}/tmp`, { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir });
 
 describe("detection on an ssh:// location", () => {
   test("probes the CLIs on that host: found there with its version; missing there is not-installed naming the host", async () => {
-    const agents = await catalog().detectOn(here(), { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir });
+    const agents = await catalog().detectOn(here());
     const claude = agents.find((a) => a.id === "claude")!;
     expect(claude).toMatchObject({ state: "available", version: "9.8.7" });
     const codex = agents.find((a) => a.id === "codex")!;
@@ -98,7 +98,7 @@ describe("detection on an ssh:// location", () => {
 
   test("an unreachable host is one typed diagnostic per agent, fast", async () => {
     const started = Date.now();
-    const agents = await catalog().detectOn({ kind: "ssh", host: "127.0.0.1", port: 1, path: "/" }, { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir });
+    const agents = await catalog().detectOn(machineAt("ssh://127.0.0.1:1", { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir }));
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(agents.map((a) => [a.id, a.state, a.diagnostics[0]?.reason])).toEqual([
       ["claude", "unavailable", "remote-unreachable"],

@@ -5,8 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
-import { LocationDetections } from "../../server/remote/location-detections.ts";
+import { MachineDetections } from "../../server/runtimes/machine-detections.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
@@ -27,7 +26,7 @@ const TEXT = join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl");
 type Options = { defs?: RuntimeAgentDef[]; agentEnv?: Record<string, string> };
 
 /** Fakes on the remote side only (agentCliEnv PATH), every probe of theirs logged to `probeLog`. */
-async function remoteHarness({ defs = [claude, codex], agentEnv = {} }: Options = {}, locations?: LocationDetections): Promise<RunHarness & { probeLog: string }> {
+async function remoteHarness({ defs = [claude, codex], agentEnv = {} }: Options = {}, locations?: MachineDetections): Promise<RunHarness & { probeLog: string }> {
   const h = await runHarness({
     defs,
     shims: { claude: undefined, vela: undefined },
@@ -94,7 +93,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
   });
 
   test("an agent still being probed there at the deadline: the run waits for its probes, then starts (issue #34)", async () => {
-    const locations = new LocationDetections({ defs: [claude], deps: () => ({ env: { PATH: "/usr/bin:/bin" }, configuredEnv: (id) => store().appConfig.get().agentCliEnv?.[id] }), deadlineMs: 300 });
+    const locations = new MachineDetections({ defs: [claude], deps: () => ({ env: { PATH: "/usr/bin:/bin" }, configuredEnv: (id) => store().appConfig.get().agentCliEnv?.[id] }), deadlineMs: 300 });
     // Its version probe answers long after the pass stops waiting (a loaded host).
     await using h = await remoteHarness({ defs: [claude], agentEnv: { FAKE_CLI_VERSION_DELAY_MS: "3000" } }, locations);
     const store = () => h.store;
@@ -121,7 +120,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
   });
 
   test("past the TTL the host is probed again", async () => {
-    const locations = new LocationDetections({ defs: [claude], deps: () => ({ env: { PATH: "/usr/bin:/bin" }, configuredEnv: (id) => store().appConfig.get().agentCliEnv?.[id] }), deadlineMs: 10_000, ttlMs: 0 });
+    const locations = new MachineDetections({ defs: [claude], deps: () => ({ env: { PATH: "/usr/bin:/bin" }, configuredEnv: (id) => store().appConfig.get().agentCliEnv?.[id] }), deadlineMs: 10_000, ttlMs: 0 });
     await using h = await remoteHarness({ defs: [claude] }, locations);
     const store = () => h.store;
     expect(endOf((await h.run({ agentId: "claude", message: "one" })).events).status).toBe("succeeded");
@@ -138,7 +137,7 @@ describe("a run on an ssh:// project uses that host's detection", () => {
     h = await remoteHarness({ defs: [claude], agentEnv: { FAKE_CLI_HELP: "  --include-partial-messages  stream deltas" } }, catalog.locations);
     await using _ = h;
     // Another folder on the same host: what is found there is the host's, whatever the folder.
-    const agents = await catalog.detectOn(parseLocation(`ssh://${SSH_TEST_HOST}/tmp`) as RemoteLocation);
+    const agents = await catalog.detectOn(catalog.machineAt(`ssh://${SSH_TEST_HOST}/tmp`));
     expect(agents[0]).toMatchObject({ id: "claude", state: "available", capabilities: { partialMessages: true } });
     const detected = probes(h.probeLog);
     // The run probes nothing: the flag it passes is the one that detection found.

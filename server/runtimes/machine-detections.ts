@@ -1,29 +1,28 @@
 /**
- * What detection found on each remote location (an ssh host, a container), kept per location for a few minutes:
+ * What detection found on each other machine (an ssh host, a container), kept per machine for a few minutes:
  * `GET /api/agents?location=` and `od agents --on` fill it, and a run on a project there consults it, probing that
- * location once when it has nothing fresh. Each probe is a detection pass with this machine's defs, probe limits and
+ * machine once when it has nothing fresh. Each probe is a detection pass with this machine's defs, probe limits and
  * deadline; a CLI still probing at the deadline shows its last complete result there, as the local catalog does.
  */
 import type { AgentInfo } from "../contracts/agents.ts";
 import { OdError } from "../errors.ts";
-import { CapabilityMemory } from "../runtimes/capabilities.ts";
-import { DetectionPass } from "../runtimes/detection-pass.ts";
-import { MemoryDetectionCache } from "../runtimes/detection-cache.ts";
-import type { DetectionDeps } from "../runtimes/detection.ts";
-import { LiveModelMemory } from "../runtimes/models.ts";
-import { stillProbingInfo } from "../runtimes/still-probing.ts";
-import { probeBudgetMs } from "../runtimes/probe-budgets.ts";
-import type { RuntimeAgentDef, RuntimeModelOption } from "../runtimes/types.ts";
-import { describeLocation, locationKey, type RemoteLocation } from "../machines/machine-url.ts";
-import { reachLocation, type RemoteContext } from "../machines/remote-exec.ts";
-import { remoteDetectionDeps, unreachableInfos } from "./remote-detection.ts";
+import { CapabilityMemory } from "./capabilities.ts";
+import { DetectionPass } from "./detection-pass.ts";
+import { MemoryDetectionCache } from "./detection-cache.ts";
+import type { DetectionDeps } from "./detection.ts";
+import { LiveModelMemory } from "./models.ts";
+import { stillProbingInfo } from "./still-probing.ts";
+import { probeBudgetMs } from "./probe-budgets.ts";
+import type { RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
+import type { Machine } from "../machines/machine.ts";
+import { machineDetectionDeps, unreachableInfos } from "./machine-detection.ts";
 
-/** How long a location's result is used by its runs without probing it again. */
-export const LOCATION_DETECTION_TTL_MS = 5 * 60_000;
+/** How long a machine's result is used by its runs without probing it again. */
+export const MACHINE_DETECTION_TTL_MS = 5 * 60_000;
 
-/** One location's agents as a run there sees them. */
-export type LocationAgents = {
-  /** The location in words (`host`, `container NAME`), for messages. */
+/** One machine's agents as a run there sees them. */
+export type MachineAgents = {
+  /** The machine in words (`host`, `container NAME`), for messages. */
   where: string;
   agents: AgentInfo[];
   /** Taken from a kept result, without probing now. */
@@ -34,19 +33,17 @@ export type LocationAgents = {
   probed(agentId: string): Promise<AgentInfo | undefined>;
 };
 
-export type LocationDetectionsOptions = {
+export type MachineDetectionsOptions = {
   defs: readonly RuntimeAgentDef[];
   /** Read at each probe: the daemon's env, what the user configured per agent, probe limits. */
   deps: () => Pick<DetectionDeps, "env" | "configuredEnv" | "timeouts" | "forRun">;
-  /** How locations are reached unless a call says otherwise (default: ssh/docker with the deps' env). */
-  remote?: RemoteContext;
   /** How long a pass waits for the slowest CLI there (`Infinity`: no limit). */
   deadlineMs: number;
   ttlMs?: number;
 };
 
-/** What is known of one location: the last pass's list, and each agent's flags, models and last complete result. */
-type LocationState = {
+/** What is known of one machine: the last pass's list, and each agent's flags, models and last complete result. */
+type MachineState = {
   agents?: AgentInfo[];
   /** When `agents` was taken (ms since the epoch). */
   at: number;
@@ -61,39 +58,39 @@ type LocationState = {
 
 type ProbeOutcome = { reached: true; agents: AgentInfo[] } | { reached: false; timedOut: boolean; why: string };
 
-export class LocationDetections {
-  readonly #options: LocationDetectionsOptions;
-  readonly #states = new Map<string, LocationState>();
+export class MachineDetections {
+  readonly #options: MachineDetectionsOptions;
+  readonly #states = new Map<string, MachineState>();
   readonly #passes = new Set<DetectionPass>();
 
-  constructor(options: LocationDetectionsOptions) {
+  constructor(options: MachineDetectionsOptions) {
     this.#options = options;
   }
 
-  /** Probe the location now (or join the probe running there); the result is kept for its runs. */
-  async detect(location: RemoteLocation, context?: RemoteContext): Promise<AgentInfo[]> {
-    const outcome = await this.#probe(location, context);
-    return outcome.reached ? outcome.agents : unreachableInfos(location, this.#options.defs, this.#options.deps().env, outcome.why);
+  /** Probe the machine now (or join the probe running there); the result is kept for its runs. */
+  async detect(machine: Machine): Promise<AgentInfo[]> {
+    const outcome = await this.#probe(machine);
+    return outcome.reached ? outcome.agents : unreachableInfos(machine, this.#options.defs, this.#options.deps().env, outcome.why);
   }
 
   /**
-   * The location's agents for a run there: the kept result while it is fresh (unless `fresh`), else one probe now. A
-   * location that cannot be reached is a REMOTE_UNREACHABLE OdError (machine_failed, or machine_timeout when it did not answer in time).
+   * The machine's agents for a run there: the kept result while it is fresh (unless `fresh`), else one probe now. A
+   * machine that cannot be reached is a REMOTE_UNREACHABLE OdError (machine_failed, or machine_timeout when it did not answer in time).
    */
-  async forRun(location: RemoteLocation, context?: RemoteContext, options: { fresh?: boolean } = {}): Promise<LocationAgents> {
-    const state = this.#state(location);
-    const ttlMs = this.#options.ttlMs ?? LOCATION_DETECTION_TTL_MS;
+  async forRun(machine: Machine, options: { fresh?: boolean } = {}): Promise<MachineAgents> {
+    const state = this.#state(machine);
+    const ttlMs = this.#options.ttlMs ?? MACHINE_DETECTION_TTL_MS;
     const kept = !options.fresh && !!state.agents && !state.probing && Date.now() - state.at < ttlMs;
     if (!kept) {
-      const outcome = await this.#probe(location, context);
+      const outcome = await this.#probe(machine);
       if (!outcome.reached) {
-        const where = describeLocation(location);
+        const where = machine.label;
         if (outcome.timedOut) throw new OdError("machine_timeout", "REMOTE_UNREACHABLE", `${where} did not answer: ${outcome.why}`);
         throw new OdError("machine_failed", "REMOTE_UNREACHABLE", `cannot reach ${where}: ${outcome.why || "no reason given"}`);
       }
     }
     return {
-      where: describeLocation(location),
+      where: machine.label,
       agents: state.agents ?? [],
       kept,
       capabilities: (id) => state.capabilities.get(id),
@@ -102,7 +99,7 @@ export class LocationDetections {
     };
   }
 
-  async #probed(state: LocationState, id: string): Promise<AgentInfo | undefined> {
+  async #probed(state: MachineState, id: string): Promise<AgentInfo | undefined> {
     const def = this.#options.defs.find((candidate) => candidate.id === id);
     const pass = state.pass;
     if (!def || !pass) return state.agents?.find((agent) => agent.id === id);
@@ -114,8 +111,8 @@ export class LocationDetections {
     for (const pass of this.#passes) pass.abort();
   }
 
-  #state(location: RemoteLocation): LocationState {
-    const key = locationKey(location);
+  #state(machine: Machine): MachineState {
+    const key = machine.key;
     let state = this.#states.get(key);
     if (!state) {
       state = { at: 0, capabilities: new CapabilityMemory(), liveModels: new LiveModelMemory(), lastGood: new MemoryDetectionCache() };
@@ -124,22 +121,21 @@ export class LocationDetections {
     return state;
   }
 
-  #probe(location: RemoteLocation, context: RemoteContext | undefined): Promise<ProbeOutcome> {
-    const state = this.#state(location);
+  #probe(machine: Machine): Promise<ProbeOutcome> {
+    const state = this.#state(machine);
     if (state.probing) return state.probing;
-    const probing = this.#runProbe(location, state, context).finally(() => {
+    const probing = this.#runProbe(machine, state).finally(() => {
       if (state.probing === probing) state.probing = undefined;
     });
     state.probing = probing;
     return probing;
   }
 
-  async #runProbe(location: RemoteLocation, state: LocationState, context: RemoteContext | undefined): Promise<ProbeOutcome> {
+  async #runProbe(machine: Machine, state: MachineState): Promise<ProbeOutcome> {
     const base = this.#options.deps();
-    const remote = context ?? this.#options.remote ?? { env: base.env };
-    const reach = await reachLocation(location, remote);
+    const reach = await machine.reach();
     if (!reach.reached) return reach;
-    const deps = remoteDetectionDeps(location, { ...base, lastGood: (id) => state.lastGood.get(id) }, remote);
+    const deps = machineDetectionDeps(machine, { ...base, lastGood: (id) => state.lastGood.get(id) });
     const pass = new DetectionPass(this.#options.defs, deps, {
       deadlineMs: this.#options.deadlineMs,
       standIn: (def, waitedMs) => {
