@@ -63,7 +63,7 @@ export function createTextMeter(): TextMeter {
 
 /**
  * The JSON text of the events every run of this process has logged since the run service last collected before
- * storing an answer (`LOGGED_CHARS_BEFORE_ANSWER_GC` in run-service.ts).
+ * storing an answer (`LOGGED_CHARS_BEFORE_ANSWER_GC` in run-execution.ts).
  */
 export const loggedEventText = createTextMeter();
 

@@ -3,64 +3,43 @@
  * replayable log, and always ends it — succeeded, failed or canceled — with nothing of it left running.
  * It is the one owner of every agent child process the daemon starts.
  */
-import { transportFacts } from "./transport-facts.ts";
 import type { AgentInfo } from "../contracts/agents.ts";
-import type { Project } from "../contracts/projects.ts";
-import type { CreateRunRequest, NewRunEvent, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
+import type { ApprovalDecision } from "../contracts/approvals.ts";
+import type { CreateRunRequest, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
-import { createRunInputs, type RunInputNote, type RunInputsProvider } from "../inputs/run-inputs.ts";
-import { MachineDetections } from "../runtimes/machine-detections.ts";
-import { awaitProbingAgent, detectedOn, type DetectedAgents } from "./detected-agents.ts";
-import { endEvent, warningEvents } from "./end-event.ts";
-import { eventsWithRunReason } from "./stored-reason.ts";
-import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
-import type { RemoteContext } from "../machines/remote-exec.ts";
-import { placeOf } from "../machines/machine-of.ts";
+import type { RunInputsProvider } from "../inputs/run-inputs.ts";
 import type { Machine, MachinePlace } from "../machines/machine.ts";
-import type { RunPlace } from "./run-place.ts";
-import { runPlaceOf } from "./run-place-of.ts";
-import { buildInvocation, readerFor, streamJsonUserLine, type Invocation } from "../runtimes/invocation.ts";
-import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
-import { checkPromptArgvBudget, checkWindowsCmdShimCommandLineBudget, checkWindowsDirectExeCommandLineBudget } from "../runtimes/prompt-budget.ts";
-import { ArtifactSpool } from "../runtimes/streams/artifacts.ts";
-import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeModelOption } from "../runtimes/types.ts";
+import { placeOf } from "../machines/machine-of.ts";
+import { RemoteCleanups, type RemoteCleanupTimings } from "../machines/remote-cleanups.ts";
+import type { RemoteContext } from "../machines/remote-exec.ts";
+import { jitAfterEvents } from "../platform/jit-policy.ts";
+import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
+import { streamJsonUserLine } from "../runtimes/invocation.ts";
+import { resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
+import { MachineDetections } from "../runtimes/machine-detections.ts";
+import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "../runtimes/types.ts";
+import { DISK_FULL_MESSAGE, DiskSpace, isDiskFull } from "../store/disk-space.ts";
 import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
-import { extractsArtifacts, runAttempt, type AttemptOutcome, type MidTurnInput } from "./attempt.ts";
+import { chooseAgent, validateModel } from "./agent-choice.ts";
+import type { AnswerResult } from "./approvals.ts";
+import { awaitProbingAgent, detectedOn, type DetectedAgents } from "./detected-agents.ts";
+import { endEvent } from "./end-event.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
-import { EventFolder } from "./fold.ts";
-import { foldStoredRun } from "./recovery.ts";
-import { storeFailureEnding } from "./store-failures.ts";
-import { DISK_FULL_MESSAGE, DiskSpace, isDiskFull } from "../store/disk-space.ts";
-import { RunHistory } from "./history.ts";
-import { readOutputRange, RunOutputFile, type OutputRange } from "./output-file.ts";
-import { UsageTally } from "./usage-tally.ts";
-import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
-import { composePrompt, type TranscriptTurn } from "./prompt.ts";
-import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
-import { jitAfterEvents } from "../platform/jit-policy.ts";
-import { collectGarbage } from "../platform/memory.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
-import { RemoteCleanups, type RemoteCleanupTimings } from "../machines/remote-cleanups.ts";
-import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
+import { RunHistory } from "./history.ts";
+import type { LiveRun } from "./live-run.ts";
+import { readOutputRange, type OutputRange } from "./output-file.ts";
+import type { RunEnding } from "./outcome.ts";
 import { resolveRunPermissionMode } from "./permission-mode.ts";
-import { RunApprovals, type AnswerResult } from "./approvals.ts";
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from "../contracts/approval-values.ts";
-import type { ApprovalDecision, PermissionMode } from "../contracts/approvals.ts";
-
-/** Characters of a run's answer kept in its message when the disk has no room for all of it. */
-const ANSWER_TAIL_WHEN_FULL = 64_000;
-
-/** A folded answer at least this large (characters) is written after a garbage collection (see `finish`). */
-export const LARGE_FOLD_CHARS = 1_000_000;
-
-/**
- * Once this much event text (characters of JSON, all runs of the process together) has been logged since the last
- * such collection, a run's answer is written after one too, however small the answer: the heap then holds the
- * streams' promoted garbage, about as much as JavaScriptCore lets it grow before it collects by itself (see `finish`).
- */
-export const LOGGED_CHARS_BEFORE_ANSWER_GC = 4_000_000;
+import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
+import { foldStoredRun } from "./recovery.ts";
+import { executeRun, type ExecutionEnv } from "./run-execution.ts";
+import { runPlaceOf } from "./run-place-of.ts";
+import { RunRecords } from "./run-records.ts";
+import { storeFailureEnding } from "./store-failures.ts";
+import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
 /** What the run service needs to know about installed agents (the AgentCatalog provides it). */
 export interface AgentDirectory {
@@ -109,25 +88,6 @@ export type RunServiceDeps = {
   trustProjectMcp?: boolean;
 };
 
-/** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
-type RunFinisher = (ending: RunEnding, exit: { code: number | null; signal: string | null }) => Promise<void>;
-
-type LiveRun = {
-  id: string;
-  log: RunEventLog;
-  abort: AbortController;
-  input?: MidTurnInput;
-  done: Promise<void>;
-  /** Removes the run's temp inputs (generated MCP config, a remote run's staging folder). */
-  cleanup?: () => void | Promise<void>;
-  /** The run's whole answer on disk, written only once the fold is cut. */
-  output?: RunOutputFile;
-  /** A write of the run's failed (a full disk): the run is stopped and ends failed with it. */
-  storeFailure?: unknown;
-  /** The open questions of an `ask` or `read-only` run (absent for `bypass`). */
-  approvals?: RunApprovals;
-};
-
 export class RunService {
   readonly #live = new Map<string, LiveRun>();
   readonly #timeouts: RunTimeouts;
@@ -143,6 +103,9 @@ export class RunService {
   /** The event text every run logs, from which a run's end decides to collect before storing its answer. */
   readonly #loggedText: TextMeter;
   readonly #space: DiskSpace;
+  readonly #records: RunRecords;
+  /** What each run's execution needs of this service. */
+  readonly #execution: ExecutionEnv;
   #shuttingDown = false;
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -151,6 +114,7 @@ export class RunService {
     this.#remote = deps.remote ?? { env: deps.env };
     this.#loggedText = deps.loggedText ?? loggedEventText;
     this.#space = deps.space ?? new DiskSpace(undefined);
+    this.#records = new RunRecords(deps.store, this.#space);
     this.#cleanups = new RemoteCleanups({ repo: deps.store.pendingSweeps, context: this.#remote, graceMs: this.#timeouts.cancelGraceMs, ...(deps.remoteCleanup ? { timings: deps.remoteCleanup } : {}) });
     this.#locations =
       deps.locations ??
@@ -159,6 +123,17 @@ export class RunService {
         deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id] }),
         deadlineMs: passDeadlineFromEnv(deps.env),
       });
+    this.#execution = {
+      deps,
+      timeouts: this.#timeouts,
+      platform: this.#platform,
+      hurry: this.#hurry.signal,
+      countForJit: this.#countForJit,
+      loggedText: this.#loggedText,
+      records: this.#records,
+      cleanups: this.#cleanups,
+      storeFailed: (live, error) => this.#storeFailed(live, error),
+    };
   }
 
   /**
@@ -190,7 +165,7 @@ export class RunService {
     const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
     const exit = { code: null, signal: null };
     new RunEventLog(run.id, store.runs).append(endEvent(ending, exit, run.files, startedAt, endedAt), endedAt);
-    this.#finishRecords(run.id, ending, exit, run.files, stored.tally, endedAt);
+    this.#records.finish(run.id, ending, exit, run.files, stored.tally, endedAt);
     const messageId = store.messages.ofRun(run.id);
     if (messageId) store.messages.complete(messageId, { events: stored.folder.events, endedAt, files: run.files });
   }
@@ -213,7 +188,7 @@ export class RunService {
     const saved = store.appConfig.get().agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
-    this.#validateModel(def, model, reasoning, detected.liveModels(def.id));
+    validateModel(def, model, reasoning, detected.liveModels(def.id));
     const permissionMode = resolveRunPermissionMode(def, request.permissionMode, store.appConfig.get(), project.id, this.deps.env);
 
     if (request.conversationId) {
@@ -227,7 +202,7 @@ export class RunService {
     const runId = newId("run");
     // One transaction: a run's records exist together or not at all (one commit, not five), and two od processes
     // cannot both start a run in one conversation between the check and the insert.
-    const { conversationId, history, assistantMessageId } = this.#storingNew(() => store.transaction(() => {
+    const { conversationId, history, assistantMessageId } = this.#records.storingNew(() => store.transaction(() => {
       if (request.conversationId && store.runs.list({ conversationId: request.conversationId, status: "active" }).length) {
         throw new OdError("conflict", "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
       }
@@ -243,7 +218,7 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
-    live.done = this.#execute(live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected })
+    live.done = executeRun(this.#execution, live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected })
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
         live.approvals?.close();
@@ -355,334 +330,18 @@ export class RunService {
     const wanted = this.#wantedAgentId(agentId);
     const kept = await awaitProbingAgent(await detectedOn(machine, this.deps.agents, this.#locations), wanted, this.deps.defs);
     try {
-      return { def: this.#chooseAgent(agentId, kept), detected: kept };
+      return { def: chooseAgent(this.deps.defs, this.deps.store.appConfig.get().agentId, agentId, kept), detected: kept };
     } catch (error) {
       // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
       if (!kept.kept || !(error instanceof OdError) || error.code === "UNKNOWN_AGENT") throw error;
       const fresh = await awaitProbingAgent(await detectedOn(machine, this.deps.agents, this.#locations, true), wanted, this.deps.defs);
-      return { def: this.#chooseAgent(agentId, fresh), detected: fresh };
+      return { def: chooseAgent(this.deps.defs, this.deps.store.appConfig.get().agentId, agentId, fresh), detected: fresh };
     }
   }
 
   /** The agent a run without one goes to first: the one asked for, else the configured one. */
   #wantedAgentId(agentId: string | undefined): string | undefined {
     return agentId ?? this.deps.store.appConfig.get().agentId ?? undefined;
-  }
-
-  /** The agent asked for, which must be available where the run goes; else the configured one, else the first. */
-  #chooseAgent(agentId: string | undefined, detected: DetectedAgents): RuntimeAgentDef {
-    const infos = detected.agents;
-    const on = detected.where ? ` on ${detected.where}` : "";
-    const available = (id: string) => infos.find((info) => info.id === id)?.state === "available";
-    if (agentId) {
-      const def = this.deps.defs.find((d) => d.id === agentId);
-      if (!def) throw new OdError("invalid", "UNKNOWN_AGENT", `unknown agent '${agentId}' (known: ${this.deps.defs.map((d) => d.id).join(", ")})`);
-      if (!available(agentId)) {
-        // The first diagnostic says why and, for a missing CLI, how to install it or point <ID>_BIN (or PATH) at it.
-        const diagnostic = infos.find((i) => i.id === agentId)?.diagnostics[0];
-        const why = diagnostic ? [diagnostic.message, diagnostic.detail].filter(Boolean).join(" ").replace(/\s*\n\s*/g, " ") : "it is not installed";
-        throw new OdError("invalid", "AGENT_UNAVAILABLE", `${def.name} is not available${on}: ${why}`);
-      }
-      return def;
-    }
-    const configured = this.deps.store.appConfig.get().agentId;
-    const chosen = (configured && available(configured) ? configured : undefined) ?? infos.find((i) => i.state === "available")?.id;
-    const def = chosen ? this.deps.defs.find((d) => d.id === chosen) : undefined;
-    if (!def) throw new OdError("invalid", "NO_AGENT_AVAILABLE", detected.where ? `no agent CLI is available${on}; install one there` : "no agent CLI is available; install one and rescan");
-    return def;
-  }
-
-  #validateModel(def: RuntimeAgentDef, model: string | null, reasoning: string | null, liveModels: RuntimeModelOption[] | undefined): void {
-    const explicit = model && model !== "default" ? model : null;
-    const known = liveModels ?? def.fallbackModels;
-    if (explicit) {
-      if (/\s/.test(explicit) || explicit.length > 200) throw new OdError("invalid", "INVALID_MODEL", `'${explicit}' is not a valid model id`);
-      if (def.supportsCustomModel === false && !known.some((m) => m.id === explicit)) {
-        throw new OdError("invalid", "UNKNOWN_MODEL", `${def.name} has no model '${explicit}' (choose one of: ${known.map((m) => m.id).join(", ")})`);
-      }
-    }
-    if (reasoning && reasoning !== "default") {
-      const modelChoices = explicit ? known.find((m) => m.id === explicit)?.reasoningOptions : undefined;
-      const choices = modelChoices ?? def.reasoningOptions;
-      if (!choices?.some((c) => c.id === reasoning)) {
-        throw new OdError("invalid", "UNKNOWN_REASONING", `${def.name} has no reasoning option '${reasoning}'`);
-      }
-    }
-  }
-
-  async #execute(live: LiveRun, run: RunPlan): Promise<void> {
-    const { store } = this.deps;
-    const { def, project, conversationId } = run;
-    const started = Date.now();
-    if (this.deps.outputDir) live.output = new RunOutputFile(this.deps.outputDir, live.id, (error) => this.#storeFailed(live, error));
-    const folder = new EventFolder({ spill: live.output });
-    const tally = new UsageTally();
-    /** The attempt's artifact spool (plain streams only): fed the answer as it streams, never the whole text. */
-    let artifacts: ArtifactSpool | undefined;
-    const emit = (event: NewRunEvent) => {
-      if (event.type === "agent") {
-        folder.push(event.event);
-        tally.push(event.event);
-        if (artifacts && event.event.type === "text_delta") artifacts.push(event.event.delta);
-      }
-      live.log.append(event);
-      this.#countForJit();
-    };
-    if (run.permissionMode !== "bypass") {
-      const timeoutMs = store.appConfig.get().approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
-      live.approvals = new RunApprovals({ mode: run.permissionMode, timeoutMs, emit: (event) => emit({ type: "agent", event }) });
-    }
-    // The project's machine and folder: the agent runs there (here, or through ssh or docker exec).
-    const { place } = run;
-    const { machine, folder: workDir } = place;
-    // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
-    const changes = await place.changes((message) => emit({ type: "diagnostic", kind: "remote_changes", message }));
-    for (const notice of place.earlierCleanupNotices(store.runs.list({ conversationId }), live.id)) emit(notice);
-    const files = new Set<string>();
-    /**
-     * The machine did not answer the run's sweep: nothing more is asked of it before the run ends (its change
-     * snapshot or artifact writes would each wait out their own timeout on it).
-     */
-    let unanswered = false;
-
-    const finish = async (judged: RunEnding, exit: { code: number | null; signal: string | null }) => {
-      live.approvals?.close();
-      // A run stopped because its events could not be stored ends with that, whatever the agent did.
-      const ending = live.storeFailure === undefined ? judged : storeFailureEnding(live.storeFailure);
-      if (ending !== judged) emit({ type: "error", message: ending.reason, error: { code: ending.errorCode!, message: ending.reason } });
-      if (unanswered) emit({ type: "diagnostic", kind: "remote_changes", message: `${machine.label} did not answer; this run's changes are not recorded` });
-      const changed = unanswered ? [] : await changes.finish();
-      const seenAfter = new Set(changed.flatMap((change) => (change.kind === "deleted" ? [] : [change.path])));
-      for (const path of seenAfter) files.add(path);
-      this.#storingLast(() => store.runChanges.save(live.id, changes.source, changed));
-      // Only files that exist after the run are listed; a machine that did not answer cannot be asked.
-      const note = (message: string) => emit({ type: "diagnostic", kind: "remote_files", message });
-      if (unanswered && files.size) note("the project's machine did not answer, so which of the run's files exist there could not be checked; none is listed");
-      const produced = unanswered ? [] : await place.existingFiles(files, seenAfter, note);
-      live.log.append(endEvent(ending, exit, produced, started));
-      this.#storingLast(() => this.#finishRecords(live.id, ending, exit, produced, tally));
-      live.output?.close();
-      // Writing the folded answer makes a few brief copies of it (its JSON, sqlite's binding and record). After a
-      // long stream the heap is full of its garbage, and the copies grew it further: a large answer is written after
-      // a collection (a 3M-character answer: peak RSS 120 MB instead of 104 MB), and so is any answer once the
-      // process's runs together have logged much text since the last one (ten runs of 10k events each ending at
-      // once: the daemon's peak over idle ~2 MB lower, its worst rounds 2–5 MB; see LOGGED_CHARS_BEFORE_ANSWER_GC).
-      if (folder.keptChars >= LARGE_FOLD_CHARS || this.#loggedText.chars >= LOGGED_CHARS_BEFORE_ANSWER_GC) {
-        (this.deps.collectGarbage ?? collectGarbage)();
-        this.#loggedText.reset();
-      }
-      const endedAt = Date.now();
-      this.#storingLast(
-        () => store.messages.complete(run.assistantMessageId, { events: eventsWithRunReason(folder.events, ending), endedAt, files: produced }),
-        // No room for the whole answer: its end, which the reserve has room for.
-        () => store.messages.complete(run.assistantMessageId, { events: [{ type: "text", text: folder.text.slice(-ANSWER_TAIL_WHEN_FULL) }], endedAt, files: produced }),
-      );
-    };
-
-    // The executable is resolved here, or looked up on the machine's PATH where the run starts it.
-    const launch = place.agentLaunch(def);
-    if (!launch) {
-      emit({ type: "error", message: `${def.name} is not installed`, error: { code: "AGENT_NOT_INSTALLED", message: `${def.name} is not installed` } });
-      return finish({ status: "failed", failureCategory: "config", failureDetail: "cli_not_installed", errorCode: "AGENT_NOT_INSTALLED", reason: `${def.name} is not installed` }, { code: null, signal: null });
-    }
-
-    let reader: Invocation["reader"];
-    try {
-      reader = readerFor(resolveDefTransport(def, this.deps.env));
-    } catch (error) {
-      return this.#failConfig(emit, finish, "UNSUPPORTED_STREAM_FORMAT", (error as Error).message);
-    }
-    const resumeStyle = nativeResumeStyle(def, reader);
-    let handle = resumeStyle ? store.agentSessions.get(conversationId, def.id) : undefined;
-    // --- run inputs: skills, MCP servers, images (server/inputs/run-inputs.ts); problems are diagnostics ---
-    // On a remote location they are staged there, in a folder of the run's that its cleanup removes.
-    const wanted = {
-      runId: live.id,
-      def,
-      message: run.request.message,
-      skillIds: run.request.skillIds ?? [],
-      attachments: run.request.attachments ?? [],
-      note: (note: RunInputNote) => emit({ type: "diagnostic", ...note }),
-      // A project's own MCP servers start programs: only the list the person approved for this project (mcp/project-consent.ts).
-      projectMcpConsent: (hash: string) => this.deps.trustProjectMcp === true || store.mcpConsents.get(project.id)?.serversHash === hash,
-    };
-    const provider = this.deps.inputs ?? defaultInputs;
-    const inputs = await place.prepareInputs(provider, { ...wanted, projectId: project.id });
-    live.cleanup = inputs.cleanup;
-    const imagePaths = inputs.imagePaths;
-
-    for (let attemptIndex = 0; attemptIndex < 2; attemptIndex++) {
-      const useNative = Boolean(handle);
-      const newSessionId = resumeStyle === "specify" && !handle ? crypto.randomUUID() : undefined;
-      const prompt = composePrompt({ message: run.request.message, history: run.history, includeTranscript: !useNative, systemPreamble: inputs.systemPreamble });
-
-      const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, this.#platform) : null;
-      if (budget) return this.#failBudget(emit, finish, budget);
-
-      if (def.promptViaFile && !inputs.promptFile) {
-        return this.#failConfig(emit, finish, "REMOTE_UNSUPPORTED", `${def.name} reads its prompt from a file, and no staging folder could be made for it on ${machine.label}`);
-      }
-      // In the run's private folder (a 0700 mkdtemp one here, a mktemp -d one there), removed when the run ends.
-      let promptFilePath: string | undefined;
-      try {
-        promptFilePath = def.promptViaFile ? inputs.promptFile?.path(attemptIndex) : undefined;
-      } catch (error) {
-        return this.#failConfig(emit, finish, "PROMPT_FILE_UNWRITABLE", `no private folder could be made for ${def.name}'s prompt file: ${(error as Error).message}`);
-      }
-      const context = {
-        cwd: workDir,
-        resumeSessionId: handle ?? null,
-        ...(newSessionId ? { newSessionId } : {}),
-        ...(promptFilePath ? { promptFilePath } : {}),
-        capabilities: run.detected.capabilities(def.id),
-        liveModels: run.detected.liveModels(def.id),
-        platform: this.#platform,
-        env: this.deps.env,
-        hasPriorAssistantTurn: run.history.some((m) => m.role === "assistant"),
-        ...inputs.context,
-      };
-      let invocation: Invocation;
-      try {
-        invocation = buildInvocationFor(def, prompt, workDir, run, context, this.deps.env, imagePaths, inputs.extraAllowedDirs);
-      } catch (error) {
-        // Arg builders refuse combinations the CLI would reject (e.g. a reasoning level the model lacks).
-        return this.#failConfig(emit, finish, "INVALID_INVOCATION", (error as Error).message);
-      }
-      const argv = launchArgv(launch, invocation.args);
-      const windowsBudget = def.maxPromptArgBytes && place.spawnsHere
-        ? (checkWindowsCmdShimCommandLineBudget(launch.path, invocation.args, def) ?? checkWindowsDirectExeCommandLineBudget(launch.path, invocation.args, def))
-        : null;
-      if (windowsBudget) return this.#failBudget(emit, finish, windowsBudget);
-
-      emit({
-        type: "start",
-        runId: live.id,
-        agentId: def.id,
-        bin: launch.path,
-        protocolVersion: 1,
-        cwd: project.path,
-        projectId: project.id,
-        conversationId,
-        model: run.model,
-        reasoning: run.reasoning,
-        attemptIndex,
-        resume: useNative ? "native" : run.history.length ? "transcript" : "new",
-      });
-      if (promptFilePath && inputs.promptFile) {
-        try {
-          await inputs.promptFile.write(promptFilePath, invocation.promptFileContent ?? prompt);
-        } catch (error) {
-          return this.#failConfig(emit, finish, place.spawnsHere ? "PROMPT_FILE_UNWRITABLE" : "REMOTE_UNSUPPORTED", (error as Error).message);
-        }
-      }
-      if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
-
-      let outcome: AttemptOutcome;
-      // Artifacts of plain streams are files od writes into the project, here or on the remote side.
-      artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
-      const agentEnv = inputs.applyEnv(place.agentEnv(def, store.appConfig.get().agentCliEnv?.[def.id], live.id));
-      try {
-        outcome = await runAttempt(
-          {
-            runId: live.id,
-            cwd: workDir,
-            start: machine.startAgent(
-              { folder: workDir, argv, env: agentEnv, runId: live.id, stdin: invocation.delivery.kind !== "argv" },
-              this.#cleanups.sweeperFor(machine),
-            ),
-            invocation,
-            transportOptions: {
-              cwd: workDir,
-              prompt,
-              model: run.model,
-              reasoning: run.reasoning,
-              imagePaths,
-              ...(inputs.localImagePaths ? { localImagePaths: inputs.localImagePaths } : {}),
-              mcpServers: inputs.mcpServers,
-              resumeSessionId: handle ?? null,
-              def: transportFacts(def),
-              env: this.deps.env,
-              // DSH scopes its frames by request id: the run id.
-              requestId: live.id,
-              permissionMode: run.permissionMode,
-              machine,
-            },
-            timeouts: {
-              firstOutputMs: this.#timeouts.firstOutputMs(def),
-              inactivityMs: this.#timeouts.inactivityMs(def),
-              cancelGraceMs: this.#timeouts.cancelGraceMs,
-            },
-            signal: live.abort.signal,
-            hurry: this.#hurry.signal,
-            ...(live.approvals ? { askApproval: live.approvals.ask.bind(live.approvals) } : {}),
-            emit,
-            onSpawn: (pid) => store.runs.markRunning(live.id, pid),
-          },
-          (input) => {
-            live.input = input;
-          },
-        );
-        for (const path of outcome.toolPaths) if (place.holds(path)) files.add(path);
-        if (outcome.cleanupPending) {
-          unanswered = true;
-          this.#reportCleanupPending(live, emit, machine.label, outcome.cleanupPending);
-        }
-        if (artifacts && !outcome.canceled && !unanswered) {
-          const written = await place.placeArtifacts(artifacts, (message) => emit({ type: "diagnostic", kind: "remote_artifacts", message }));
-          for (const artifact of written) {
-            emit({ type: "agent", event: artifact });
-            if (artifact.path) files.add(artifact.path);
-          }
-        }
-      } finally {
-        artifacts?.[Symbol.dispose]();
-        artifacts = undefined;
-      }
-
-      if (useNative && attemptIndex === 0 && looksLikeStaleSession(outcome)) {
-        store.agentSessions.clear(conversationId, def.id);
-        handle = undefined;
-        emit({ type: "diagnostic", kind: "session_reseed", message: `${def.name} no longer has the saved session; resending the conversation in the prompt` });
-        continue;
-      }
-
-      const ending = judgeAttempt(def.id, def.name, outcome);
-      if (ending.status === "succeeded") {
-        if (resumeStyle === "capture" && outcome.sessionId) store.agentSessions.set(conversationId, def.id, outcome.sessionId);
-      } else if (newSessionId && !outcome.sawOutput) {
-        store.agentSessions.clear(conversationId, def.id);
-      }
-      if (ending.status === "failed") {
-        emit({ type: "error", message: ending.reason, error: { code: ending.errorCode ?? "AGENT_EXECUTION_FAILED", message: ending.reason, ...(ending.guidance ? { details: { guidance: ending.guidance } } : {}) } });
-      }
-      for (const event of ending.warning ? warningEvents(ending.warning) : []) emit(event);
-      return finish(ending, { code: outcome.exit?.code ?? null, signal: outcome.exit?.signal ?? null });
-    }
-  }
-
-  /**
-   * The run's sweep did not reach its location: the run says so before its `end` (always its last event), its summary
-   * follows the clean-up from here (`cleanup`), and its staging folder there is removed by the sweep that reaches it.
-   */
-  #reportCleanupPending(live: LiveRun, emit: (e: NewRunEvent) => void, where: string, pending: { since: number; why: string }): void {
-    emit({
-      type: "diagnostic",
-      kind: "cleanup_pending",
-      message: `could not reach ${where} to end what is left of this run there (${pending.why}); od retries when ${where} answers again, and the run's summary says when it is done`,
-      detail: { location: where, since: pending.since, why: pending.why },
-    });
-    live.cleanup = undefined;
-  }
-
-  #failConfig(emit: (e: NewRunEvent) => void, finish: RunFinisher, code: string, message: string): Promise<void> {
-    emit({ type: "error", message, error: { code, message } });
-    return finish({ status: "failed", failureCategory: "config", errorCode: code, reason: message }, { code: null, signal: null });
-  }
-
-  #failBudget(emit: (e: NewRunEvent) => void, finish: RunFinisher, budget: { code: string; message: string }): Promise<void> {
-    emit({ type: "agent", event: { type: "error", message: budget.message, code: budget.code, terminal: true } });
-    emit({ type: "error", message: budget.message, error: { code: budget.code, message: budget.message } });
-    return finish({ status: "failed", failureCategory: "config", failureDetail: "prompt_too_large", errorCode: budget.code, reason: budget.message }, { code: null, signal: null });
   }
 
   /** The machine a project path is on, and its folder there. */
@@ -695,21 +354,6 @@ export class RunService {
     return resolved.ok ? resolved.launch : undefined;
   }
 
-  #finishRecords(runId: string, ending: RunEnding, exit: { code: number | null; signal: string | null }, files: string[], tally?: UsageTally, endedAt?: number): void {
-    this.deps.store.runs.finish(runId, {
-      ...(endedAt !== undefined ? { endedAt } : {}),
-      ...(tally ? { usage: tally.totals } : {}),
-      status: ending.status,
-      exitCode: exit.code,
-      signal: exit.signal,
-      failureCategory: ending.failureCategory ?? null,
-      failureDetail: ending.failureDetail ?? null,
-      reason: ending.reason,
-      errorCode: ending.errorCode ?? null,
-      files,
-    });
-  }
-
   /** A bug of ours must still end the run, observably. */
   #crash(live: LiveRun, error: unknown): void {
     if (live.log.ended) return;
@@ -720,7 +364,7 @@ export class RunService {
     const code = ending.errorCode ?? "INTERNAL";
     live.log.append({ type: "error", message: code === "INTERNAL" ? `od failed while running the agent: ${message}` : ending.reason, error: { code, message: ending.reason } });
     live.log.append(endEvent(ending, { code: null, signal: null }, [], Date.now()));
-    this.#storingLast(() => this.#finishRecords(live.id, ending, { code: null, signal: null }, []));
+    this.#records.storingLast(() => this.#records.finish(live.id, ending, { code: null, signal: null }, []));
   }
 
   /** A write of `live`'s failed: stop the run, which then ends failed with the failure (see `finish`). */
@@ -732,89 +376,8 @@ export class RunService {
     live.abort.abort();
   }
 
-  /** A new run's records: a full disk refuses them with a 507 `DISK_FULL` (and gives up the reserve, see DiskSpace). */
-  #storingNew<T>(write: () => T): T {
-    try {
-      return write();
-    } catch (error) {
-      if (!isDiskFull(error)) throw error;
-      this.#space.exhausted();
-      throw new OdError("storage_full", "DISK_FULL", DISK_FULL_MESSAGE);
-    }
-  }
 
-  /**
-   * One of a run's last records. A full disk's first refusal gives up the reserve (DiskSpace), and the write is tried
-   * again (or `smaller` is); a second refusal is given up: a run's last records are worth trying, never worth the
-   * daemon. Other errors go on as they are.
-   */
-  #storingLast(write: () => void, smaller: () => void = write): void {
-    try {
-      write();
-    } catch (error) {
-      if (!isDiskFull(error)) throw error;
-      this.#space.exhausted();
-      try {
-        smaller();
-      } catch (again) {
-        if (!isDiskFull(again)) throw again;
-        console.error(`od: ${DISK_FULL_MESSAGE}`);
-      }
-    }
-  }
 }
-
-type RunPlan = {
-  def: RuntimeAgentDef;
-  project: Project;
-  conversationId: string;
-  assistantMessageId: string;
-  request: CreateRunRequest;
-  model: string | null;
-  reasoning: string | null;
-  permissionMode: PermissionMode;
-  /** The conversation's turns so far (role and text): the transcript a prompt carries. */
-  history: TranscriptTurn[];
-  /** What detection found where the run goes: its flags and models shape the invocation. */
-  detected: DetectedAgents;
-  /** Where the run works: its machine, its folder there, and how it works with them. */
-  place: RunPlace;
-};
-
-
-function buildInvocationFor(
-  def: RuntimeAgentDef,
-  prompt: string,
-  cwd: string,
-  run: RunPlan,
-  context: Parameters<typeof buildInvocation>[1]["context"],
-  env: EnvMap,
-  imagePaths: string[] = [],
-  extraAllowedDirs: string[] = [],
-): Invocation {
-  return buildInvocation(def, {
-    prompt,
-    imagePaths: def.supportsImagePaths ? imagePaths : [],
-    extraAllowedDirs,
-    options: { model: run.model, reasoning: run.reasoning, permissionMode: run.permissionMode },
-    context: { cwd, ...context },
-    env,
-  });
-}
-
-/** No skill library and no user MCP list: project MCP config and images still apply. */
-const defaultInputs = createRunInputs();
-
-/** How a def continues a conversation natively: we mint the id (specify), it reports one (capture), or not at all. */
-function nativeResumeStyle(def: RuntimeAgentDef, reader: Invocation["reader"]): "specify" | "capture" | null {
-  if (reader.kind === "protocol") {
-    if (reader.format === "acp-json-rpc") return def.resumesSessionViaAcpLoad ? "capture" : null;
-    return "capture";
-  }
-  if (!def.resumesSessionViaCli) return null;
-  return def.capturesSessionIdFromStream ? "capture" : "specify";
-}
-
 
 function titleFrom(message: string): string {
   const line = message.trim().split("\n")[0] ?? "";

@@ -1,5 +1,5 @@
 /** Runs and their event logs. */
-import type { FailureCategory, RunCleanup, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
+import type { FailureCategory, RunCleanup, RunStatus, RunSummary } from "../contracts/runs.ts";
 import type { UsageQuery, UsageRun } from "../contracts/usage.ts";
 import type { ProcessIdentity } from "../runs/process-identity.ts";
 import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";

@@ -26,6 +26,11 @@ describe("server/ layers", () => {
     expect(importCircles(graph)).toEqual([]);
   });
 
+  test("no file is over 400 lines: a file that grows past it has more than one job", () => {
+    const long = [...graph.keys()].map((file) => [file, readFileSync(`${ROOT}/${file}`, "utf8").split("\n").length - 1] as const).filter(([, lines]) => lines > 400);
+    expect(long).toEqual([]);
+  });
+
   test("nothing below the HTTP layer and the CLI imports them", () => {
     const upward = [...graph].flatMap(([file, targets]) => (isTop(file) ? [] : targets.filter(isTop).map((target) => `${file} → ${target}`)));
     expect(upward).toEqual([]);

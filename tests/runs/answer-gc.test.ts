@@ -4,7 +4,7 @@
 import { expect, test } from "bun:test";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import { createTextMeter, type TextMeter } from "../../server/runs/garbage-pacer.ts";
-import { LARGE_FOLD_CHARS, LOGGED_CHARS_BEFORE_ANSWER_GC } from "../../server/runs/run-service.ts";
+import { LARGE_FOLD_CHARS, LOGGED_CHARS_BEFORE_ANSWER_GC } from "../../server/runs/run-execution.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { endOf, runHarness } from "../support/fake-agents.ts";
 
