@@ -131,6 +131,7 @@ export class LocalMachine implements Machine {
       // Here, the run's stop sweeps every process carrying the cookie: nothing is left for a sweep after it.
       cookieHere: { name: RUN_COOKIE_VAR, value: spec.runId },
       sweep: async () => ({ kind: "swept", pids: [] }),
+      watch: () => () => undefined,
       failure: async () => undefined,
     };
   }

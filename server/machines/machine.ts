@@ -45,6 +45,11 @@ export type AgentStart = {
   cookieHere?: { name: string; value: string };
   /** Ends every process of the run still running there once the child's group is stopped: what it signalled, or that it goes on. */
   sweep(graceMs: number): Promise<RunSweep>;
+  /**
+   * Watches that the machine stays alive while the agent runs there, beyond what its client notices (a container that
+   * is paused); calls `lost` once with why it is not. Returns the function that stops watching.
+   */
+  watch(lost: (why: string) => void): () => void;
   /** What the child's end says of the machine (the connection broke, the folder or the CLI is missing there), else undefined. */
   failure(exit: { code: number | null; signal: string | null }, stderr: string, weStopped: boolean): Promise<MachineFailure | undefined>;
 };

@@ -28,6 +28,8 @@ export type RemoteContext = {
   dataDir?: string;
   /** Overrides the default control-socket folder (tests). */
   controlDir?: string;
+  /** How long a run's container may be paused, stopped or silent before the run ends as a lost connection (container-liveness.ts). */
+  livenessMs?: number;
 };
 
 /** ssh exits 255 for its own errors (connect, auth, host key); the remote command's codes are passed through. */

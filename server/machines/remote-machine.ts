@@ -106,6 +106,8 @@ export abstract class RemoteMachine<L extends RemoteLocation = RemoteLocation> i
       spawn: { argv: launch.argv, env: launch.env, stdin: "pipe" },
       preamble: launch.preamble,
       sweep: launch.sweep,
+      // ssh's own ServerAlive notices a host that hangs (transport-argv.ts); a container says so when asked (docker-machine.ts).
+      watch: () => () => undefined,
       failure: async (exit, stderr, weStopped) => remoteFailure(location, bin, exit, stderr, weStopped) ?? (await launch.lostSince(exit, weStopped)),
     };
   }

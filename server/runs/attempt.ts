@@ -26,6 +26,8 @@ export type AttemptInput = {
   cwd: string;
   /** How the agent is started on its machine (machines/machine.ts): here, or through ssh or docker exec. */
   start: AgentStart;
+  /** The machine in words, for a lost connection's reason. */
+  machineLabel?: string;
   invocation: Invocation;
   /** For protocol readers: everything the transport needs besides the pipes. */
   transportOptions: Omit<TransportOptions, "respawn"> & { requestId?: string };
@@ -115,10 +117,10 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   let stoppedEarly = false;
   let exitedAlone = false;
   void child.exited.then(() => (exitedAlone = !stopping));
-  const stop = (reason: "cancel" | "first_output" | "inactivity" | "done") => {
+  const stop = (reason: "cancel" | "first_output" | "inactivity" | "lost" | "done") => {
     if (!stopping && !exitedAlone) stoppedEarly = true;
     if (reason === "cancel") outcome.canceled = true;
-    else if (reason !== "done") outcome.timedOut ??= reason;
+    else if (reason === "first_output" || reason === "inactivity") outcome.timedOut ??= reason;
     return (stopping ??= stopProcessTree({
       child,
       session,
@@ -142,6 +144,11 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     void stop(which);
   });
   const onAbort = () => void stop("cancel");
+  // A machine that stops answering while its client waits (a paused container) ends the attempt as a lost connection.
+  const stopWatching = start.watch((why) => {
+    outcome.machineFailure ??= { code: "REMOTE_CONNECTION_LOST", detail: "remote_connection_lost", reason: `the connection to ${input.machineLabel ?? "the machine"} was lost (${why})` };
+    void stop("lost");
+  });
   input.signal.addEventListener("abort", onAbort, { once: true });
   if (input.signal.aborted) onAbort();
 
@@ -214,6 +221,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     clearTimeout(drainTimer);
     registerInput?.(undefined);
     watchdog.dispose();
+    stopWatching();
     input.signal.removeEventListener("abort", onAbort);
     await stop("done");
     outcome.exit ??= await child.exited;
@@ -225,7 +233,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     if (outcome.exit) {
       const weStopped = outcome.canceled || outcome.timedOut !== undefined || stoppedEarly;
       const failure = await start.failure(outcome.exit, outcome.stderrTail, weStopped);
-      if (failure) outcome.machineFailure = failure;
+      if (failure) outcome.machineFailure ??= failure;
     }
     outcome.text = text?.toString() ?? "";
   }

@@ -240,6 +240,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
         {
           runId: live.id,
           cwd: workDir,
+          machineLabel: machine.label,
           start: machine.startAgent(
             { folder: workDir, argv, env: agentEnv, runId: live.id, stdin: invocation.delivery.kind !== "argv" },
             env.cleanups.sweeperFor(machine),

@@ -80,4 +80,40 @@ describe("a docker:// run's clean-up in a paused container", () => {
       killSurvivors(h.ledgerPath, [runId]);
     }
   }, 180_000);
+
+  test("a container paused under a running agent ends the run as a lost connection within the liveness bound (issue #36 item 7)", async () => {
+    await using h = await runHarness({
+      defs: [claude],
+      shims: { claude: undefined },
+      steps: [{ readLine: true }, { out: INIT }, { hang: true }],
+      timeouts: { cancelGraceMs: 300 },
+      projectPath: (dir) => `docker://${docker.container}${dir}`,
+      remote: { env: { ...process.env, ...docker.env }, livenessMs: 2000 },
+      remoteCleanup: { sweepWaitMs: 1000, attemptTimeoutMs: 10_000, retryEveryMs: 500 },
+      env: { OD_DETECTION_DEADLINE_MS: "0" },
+    });
+    h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
+    const { runId } = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
+    let paused = false;
+    try {
+      await poll(() => processesWithRunCookie(runId).length >= 1);
+      dockerCli("pause", docker.container);
+      paused = true;
+      const pausedAt = Date.now();
+      const events: RunEvent[] = [];
+      for await (const event of h.service.events(runId)) events.push(event);
+      // Without the watch, docker exec waits on a paused container forever: the run would never end.
+      expect(Date.now() - pausedAt).toBeLessThan(15_000);
+      expect(endOf(events)).toMatchObject({ status: "failed", failureCategory: "upstream", failureDetail: "remote_connection_lost" });
+      expect(h.service.get(runId)).toMatchObject({ errorCode: "REMOTE_CONNECTION_LOST" });
+      expect(endOf(events).reason).toContain(`container ${docker.container}`);
+      expect(endOf(events).reason).toContain("paused");
+      dockerCli("unpause", docker.container);
+      paused = false;
+      await poll(() => processesWithRunCookie(runId).length === 0, 30_000);
+    } finally {
+      if (paused) dockerCli("unpause", docker.container);
+      killSurvivors(h.ledgerPath, [runId]);
+    }
+  }, 120_000);
 });
