@@ -153,7 +153,7 @@ export function expectExitedOn(where: string, result: RemoteExecResult): Extract
 }
 
 /** How long the check that a location answers at all waits. */
-const REACH_TIMEOUT_MS = 15_000;
+export const REACH_TIMEOUT_MS = 15_000;
 
 /** Whether the location answers at all: one quick command there, before any probe. */
 export type LocationReach = { reached: true } | { reached: false; timedOut: boolean; why: string };

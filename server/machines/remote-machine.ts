@@ -13,7 +13,8 @@ import { scriptFraming } from "./script-framing.ts";
 import { inSessionTurn } from "./session-slots.ts";
 import { remoteShellArgv } from "./transport-argv.ts";
 import { RUN_COOKIE_VAR } from "./run-cookie.ts";
-import { clientEnv, reachLocation, remoteArgvOptions, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { clientEnv, remoteArgvOptions, REACH_TIMEOUT_MS, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
+import { LOGIN_PATH_SCRIPT, parseLoginPath, rememberLoginPath, withLoginPath } from "./login-path.ts";
 import { listRemoteFiles, readRemoteFile, writeRemoteFile } from "./remote-files.ts";
 import { resolveRemoteFolder } from "./remote-folder.ts";
 
@@ -57,8 +58,15 @@ export abstract class RemoteMachine<L extends RemoteLocation = RemoteLocation> i
     return runRemoteScript(this.location, script, args, this.context, options);
   }
 
-  reach(): Promise<MachineReach> {
-    return reachLocation(this.location, this.context);
+  /** Whether it answers, asking its login shell for its PATH on the way (login-path.ts). */
+  async reach(): Promise<MachineReach> {
+    const result = await this.exec(LOGIN_PATH_SCRIPT, [], { timeoutMs: REACH_TIMEOUT_MS, maxBytes: 64 * 1024 });
+    if (result.kind === "exited") {
+      rememberLoginPath(this.key, parseLoginPath(new TextDecoder().decode(result.stdout)));
+      return { reached: true };
+    }
+    const timedOut = result.kind === "timeout";
+    return { reached: false, timedOut, why: timedOut ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : result.stderr };
   }
 
   resolveFolder(path: string): Promise<string> {
@@ -85,7 +93,7 @@ export abstract class RemoteMachine<L extends RemoteLocation = RemoteLocation> i
     return {
       argv: remoteShellArgv(this.location, remoteArgvOptions(this.context)),
       env: clientEnv(this.context.env),
-      stdinText: scriptFraming(LAUNCH_SCRIPT, [".", ...argv], { env: { ...env, [RUN_COOKIE_VAR]: cookie } }),
+      stdinText: scriptFraming(LAUNCH_SCRIPT, [".", ...argv], { env: { ...withLoginPath(this.key, env), [RUN_COOKIE_VAR]: cookie } }),
     };
   }
 
@@ -99,7 +107,7 @@ export abstract class RemoteMachine<L extends RemoteLocation = RemoteLocation> i
 
   startAgent(spec: AgentProcessSpec, sweeper: RunSweeper): AgentStart {
     const location = this.at(spec.folder);
-    const launch = remoteLaunch(location, spec.argv, { ...spec.env, [RUN_COOKIE_VAR]: spec.runId }, this.context, sweeper);
+    const launch = remoteLaunch(location, spec.argv, { ...withLoginPath(this.key, spec.env), [RUN_COOKIE_VAR]: spec.runId }, this.context, sweeper);
     const bin = spec.argv[0] ?? "the agent";
     return {
       // Always a pipe: the launch script and the agent's environment go over it, whatever the agent reads.

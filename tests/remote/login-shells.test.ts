@@ -4,7 +4,7 @@
 // work there byte for byte with hostile names and prompts, and nothing in them ever runs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
 import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
@@ -26,6 +26,16 @@ const SHELLS = [
   ["fish", "/usr/bin/fish"],
   ["tcsh", "/usr/bin/tcsh"],
 ] as const;
+
+/** Where each shell's login reads its PATH additions, and the line that puts ~/tools first. */
+const LOGIN_PROFILES: Record<string, [string, string]> = {
+  sh: [".profile", 'PATH="$HOME/tools:$PATH"'],
+  bash: [".profile", 'PATH="$HOME/tools:$PATH"'],
+  dash: [".profile", 'PATH="$HOME/tools:$PATH"'],
+  zsh: [".zprofile", 'path=("$HOME/tools" $path)'],
+  fish: [".config/fish/config.fish", "set -gx PATH $HOME/tools $PATH"],
+  tcsh: [".tcshrc", "setenv PATH ${HOME}/tools:${PATH}"],
+};
 
 /** Every name a marker file below would get if any of these strings ever ran as a command. */
 const PWNED = /PWNED/;
@@ -66,6 +76,12 @@ beforeAll(async () => {
     accounts.set(shell, { shell, name, uid: Number(uid), home, project });
     mkdirSync(join(home, "bin"));
     for (const def of defs.filter((d) => VERSIONS[d.id])) writeShim(join(home, "bin"), def.bin);
+    // A CLI only the login shell finds: in ~/tools, which the account's login profile puts on PATH.
+    mkdirSync(join(home, "tools"));
+    writeShim(join(home, "tools"), (getAgentDef("aider") as RuntimeAgentDef).bin);
+    const [profile, line] = LOGIN_PROFILES[shell]!;
+    mkdirSync(join(home, profile, ".."), { recursive: true });
+    appendFileSync(join(home, profile), `\n${line}\n`);
     mkdirSync(project);
     for (const [i, file] of HOSTILE_NAMES.entries()) writeFileSync(join(project, file), `contents of #${i}: ${file}\n`);
     execFileSync("chown", ["-R", `${name}:`, home]);
@@ -128,6 +144,25 @@ describe.each(SHELLS.map(([shell]) => shell))("an account whose login shell is %
       ["aider", "unavailable", null],
     ]);
     expect(agents.find((a) => a.id === "aider")!.diagnostics[0]).toMatchObject({ reason: "not-installed" });
+    expect(markers(account())).toEqual([]);
+  }, 120_000);
+
+  test("a CLI on the login shell's PATH is found there, as the person finds it when they log in (issue #36 item 3)", async () => {
+    const catalog = new AgentCatalog({
+      defs,
+      deps: () => ({ env: { ...process.env, PATH: "/usr/bin:/bin", ...sshd.env }, configuredEnv: () => ({ FAKE_CLI_VERSION: "4.5.6" }) }),
+      remote: remote(),
+    });
+    const agents = await catalog.detectOn(remoteMachine(locationOf(account(), account().home), remote()));
+    expect(agents.find((agent) => agent.id === "aider")).toMatchObject({ state: "available", version: "4.5.6" });
+    // A PATH the person configured for the agent is theirs: it is not replaced.
+    const configured = new AgentCatalog({
+      defs,
+      deps: () => ({ env: { ...process.env, PATH: "/usr/bin:/bin", ...sshd.env }, configuredEnv: () => ({ PATH: "/usr/bin:/bin", FAKE_CLI_VERSION: "4.5.6" }) }),
+      remote: remote(),
+    });
+    const without = await configured.detectOn(remoteMachine(locationOf(account(), account().home), remote()));
+    expect(without.find((agent) => agent.id === "aider")).toMatchObject({ state: "unavailable" });
     expect(markers(account())).toEqual([]);
   }, 120_000);
 
