@@ -58,6 +58,7 @@ export function createServices(options: ServicesOptions): Services {
       discoverAcpModels,
       // Probes see what the user configured for the agent, as its runs do.
       configuredEnv: (id) => options.store.appConfig.get().agentCliEnv?.[id],
+      machineEnv: (key) => options.store.appConfig.get().machineEnv?.[key],
       ...(options.detectForRun ? { forRun: true } : {}),
     }),
     cache: new FileDetectionCache(dataPaths(options.dataDir).agentCache),

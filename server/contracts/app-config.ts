@@ -22,6 +22,11 @@ export const AppConfig = z.strictObject({
   agentModels: z.record(z.string(), AgentModelChoice).optional(),
   /** Extra environment per agent id; reaches only that agent's child process. */
   agentCliEnv: z.record(z.string(), z.record(EnvKey, z.string())).optional(),
+  /**
+   * Extra environment per machine (`ssh://[user@]host[:port]`, `docker://CONTAINER`): every probe and agent there gets
+   * it, and od reads its own settings there from it (`OD_CODEX_SANDBOX`); an agent's `agentCliEnv` wins over it.
+   */
+  machineEnv: z.record(z.string(), z.record(EnvKey, z.string())).optional(),
   theme: Theme.optional(),
   /** A run's permission mode when its request names none and its project has no default, per agent id. */
   agentPermissionModes: z.record(z.string(), PermissionMode).optional(),
@@ -40,6 +45,7 @@ export const AppConfigPatch = z.strictObject({
   agentId: AppConfig.shape.agentId,
   agentModels: z.record(z.string(), AgentModelChoice.nullable()).optional(),
   agentCliEnv: z.record(z.string(), z.record(EnvKey, z.string()).nullable()).optional(),
+  machineEnv: z.record(z.string(), z.record(EnvKey, z.string()).nullable()).optional(),
   theme: Theme.optional(),
   agentPermissionModes: z.record(z.string(), PermissionMode.nullable()).optional(),
   projectPermissionModes: z.record(z.string(), PermissionMode.nullable()).optional(),

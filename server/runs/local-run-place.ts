@@ -5,7 +5,7 @@ import type { Machine } from "../machines/machine.ts";
 import { trackChanges, type ChangeTracker } from "../projects/changes/tracker.ts";
 import { spawnEnvForAgent } from "../runtimes/env.ts";
 import type { ArtifactSpool } from "../runtimes/streams/artifacts.ts";
-import type { RuntimeAgentDef } from "../runtimes/types.ts";
+import type { EnvMap, RuntimeAgentDef } from "../runtimes/types.ts";
 import type { RunPlace, RunPlaceDeps, WantedInputs } from "./run-place.ts";
 
 export class LocalRunPlace implements RunPlace {
@@ -17,11 +17,14 @@ export class LocalRunPlace implements RunPlace {
    */
   readonly #changes: Promise<ChangeTracker>;
 
+  readonly settingsEnv: EnvMap;
+
   constructor(
     readonly machine: Machine,
     readonly folder: string,
     private readonly deps: RunPlaceDeps,
   ) {
+    this.settingsEnv = { ...deps.env, ...deps.machineEnv };
     this.#changes = trackChanges(folder, { env: deps.env });
     this.#changes.catch(() => undefined);
   }
@@ -39,7 +42,7 @@ export class LocalRunPlace implements RunPlace {
   }
 
   agentEnv(def: RuntimeAgentDef, configured: Record<string, string> | undefined, runId: string) {
-    return spawnEnvForAgent(def, this.deps.env, configured, runId);
+    return spawnEnvForAgent(def, this.deps.env, { ...this.deps.machineEnv, ...configured }, runId);
   }
 
   holds(path: string): boolean {

@@ -142,7 +142,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
 
   let reader: Invocation["reader"];
   try {
-    reader = readerFor(resolveDefTransport(def, env.deps.env));
+    reader = readerFor(resolveDefTransport(def, place.settingsEnv));
   } catch (error) {
     return failConfig(emit, finish, "UNSUPPORTED_STREAM_FORMAT", (error as Error).message);
   }
@@ -191,13 +191,13 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
       capabilities: run.detected.capabilities(def.id),
       liveModels: run.detected.liveModels(def.id),
       platform: env.platform,
-      env: env.deps.env,
+      env: place.settingsEnv,
       hasPriorAssistantTurn: run.history.some((m) => m.role === "assistant"),
       ...inputs.context,
     };
     let invocation: Invocation;
     try {
-      invocation = buildInvocationFor(def, prompt, workDir, run, context, env.deps.env, imagePaths, inputs.extraAllowedDirs);
+      invocation = buildInvocationFor(def, prompt, workDir, run, context, place.settingsEnv, imagePaths, inputs.extraAllowedDirs);
     } catch (error) {
       // Arg builders refuse combinations the CLI would reject (e.g. a reasoning level the model lacks).
       return failConfig(emit, finish, "INVALID_INVOCATION", (error as Error).message);
@@ -256,7 +256,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
             mcpServers: inputs.mcpServers,
             resumeSessionId: handle ?? null,
             def: transportFacts(def),
-            env: env.deps.env,
+            env: place.settingsEnv,
             // DSH scopes its frames by request id: the run id.
             requestId: live.id,
             permissionMode: run.permissionMode,

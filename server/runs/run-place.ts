@@ -37,12 +37,16 @@ export interface RunPlace {
   placeArtifacts(spool: ArtifactSpool, note: (message: string) => void): Promise<AgentEventOf<"artifact">[]>;
   /** What became of the clean-up of the conversation's earlier runs there, which their own events cannot say. */
   earlierCleanupNotices(runs: readonly RunSummary[], runId: string): NewRunEvent[];
+  /** od's environment as read for settings of this run's agent (OD_CODEX_SANDBOX): the machine's settings win. */
+  readonly settingsEnv: EnvMap;
   /** The Windows command-line limits apply to what is spawned here. */
   readonly spawnsHere: boolean;
 }
 
 export type RunPlaceDeps = {
   env: EnvMap;
+  /** What the user configured for the run's machine (app-config `machineEnv`). */
+  machineEnv: Record<string, string>;
   /** Resolves a def's executable on this machine. */
   resolveLaunch: (def: RuntimeAgentDef) => AgentLaunch | undefined;
 };

@@ -120,7 +120,7 @@ export class RunService {
       deps.locations ??
       new MachineDetections({
         defs: deps.defs,
-        deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id] }),
+        deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id], machineEnv: (key) => deps.store.appConfig.get().machineEnv?.[key] }),
         deadlineMs: passDeadlineFromEnv(deps.env),
       });
     this.#execution = {
@@ -183,7 +183,8 @@ export class RunService {
     const project = store.projects.get(request.projectId);
     if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
     // Where the run works; on another machine or in a container, what detection found there decides.
-    const place = runPlaceOf(this.#placeOf(project.path), { env: this.deps.env, resolveLaunch: (def) => (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def) });
+    const machinePlace = this.#placeOf(project.path);
+    const place = runPlaceOf(machinePlace, { env: this.deps.env, machineEnv: store.appConfig.get().machineEnv?.[machinePlace.machine.key] ?? {}, resolveLaunch: (def) => (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def) });
     const { def, detected } = await this.#chooseAgentOn(place.machine, request.agentId);
     const saved = store.appConfig.get().agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;

@@ -14,7 +14,7 @@ import { trackRemoteChanges } from "../remote/remote-changes.ts";
 import { remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
 import { remoteAgentEnv } from "../runtimes/env.ts";
 import type { ArtifactSpool } from "../runtimes/streams/artifacts.ts";
-import type { RuntimeAgentDef } from "../runtimes/types.ts";
+import type { EnvMap, RuntimeAgentDef } from "../runtimes/types.ts";
 import { earlierCleanupNotices } from "./cleanup-notices.ts";
 import type { RunPlace, RunPlaceDeps, WantedInputs } from "./run-place.ts";
 
@@ -22,11 +22,14 @@ export class ScriptedRunPlace implements RunPlace {
   readonly spawnsHere = false;
   #changes: Promise<ChangeTracker> | undefined;
 
+  readonly settingsEnv: EnvMap;
+
   constructor(
     readonly machine: Machine,
     readonly folder: string,
     private readonly deps: RunPlaceDeps,
-  ) {}
+  ) {
+    this.settingsEnv = { ...deps.env, ...deps.machineEnv };}
 
   /** Taken when the run starts: a snapshot there is a round trip, not worth making for a run refused before it. */
   changes(note: (message: string) => void): Promise<ChangeTracker> {
@@ -42,7 +45,7 @@ export class ScriptedRunPlace implements RunPlace {
   }
 
   agentEnv(def: RuntimeAgentDef, configured: Record<string, string> | undefined, runId: string) {
-    return remoteAgentEnv(def, this.deps.env, configured, runId);
+    return remoteAgentEnv(def, this.deps.env, { ...this.deps.machineEnv, ...configured }, runId);
   }
 
   holds(path: string): boolean {

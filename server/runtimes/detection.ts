@@ -42,6 +42,8 @@ export type DetectionDeps = {
   timeouts?: ProbeTimeouts;
   /** What the user configured for an agent (app-config `agentCliEnv`): probes see it, as the agent's runs do. */
   configuredEnv?: (agentId: string) => Record<string, string> | undefined;
+  /** What the user configured for a machine (app-config `machineEnv`, by machine key): detection there gets it. */
+  machineEnv?: (machineKey: string) => Record<string, string> | undefined;
   /**
    * The agent's last complete detection: capabilities a timed-out probe could not confirm are taken from it rather
    * than dropped.

@@ -43,15 +43,17 @@ export function unreachableInfos(machine: Machine, defs: readonly RuntimeAgentDe
  */
 export function machineDetectionDeps(
   machine: Machine,
-  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "timeouts" | "forRun" | "lastGood">,
+  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "timeouts" | "forRun" | "lastGood">,
 ): DetectionDeps {
+  // The machine's own settings, then the agent's (which win).
+  const configuredEnv = (id: string) => ({ ...deps.machineEnv?.(machine.key), ...deps.configuredEnv?.(id) });
   const launch = (def: RuntimeAgentDef) => {
-    const { [RUN_COOKIE_VAR]: _cookie, ...env } = remoteAgentEnv(def, deps.env, deps.configuredEnv?.(def.id), "");
+    const { [RUN_COOKIE_VAR]: _cookie, ...env } = remoteAgentEnv(def, deps.env, configuredEnv(def.id), "");
     return { ...remoteAgentLaunch(def), env };
   };
   return {
     env: deps.env,
-    ...(deps.configuredEnv ? { configuredEnv: deps.configuredEnv } : {}),
+    configuredEnv,
     ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
     ...(deps.forRun ? { forRun: true } : {}),
     ...(deps.lastGood ? { lastGood: deps.lastGood } : {}),
