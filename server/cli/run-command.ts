@@ -176,7 +176,7 @@ function humanPrinter(io: CommandIO) {
     heldErrors = [];
   };
   const print = (logged: LoggedEvent) => {
-    if (logged.type !== "agent" && logged.type !== "error" && logged.type !== "end") return;
+    if (logged.type !== "agent" && logged.type !== "error" && logged.type !== "notice" && logged.type !== "end") return;
     const event = parseLoggedEvent(logged);
     if (event.type !== "error" && event.type !== "end") printHeldErrors();
     switch (event.type) {
@@ -195,6 +195,9 @@ function humanPrinter(io: CommandIO) {
       }
       case "error":
         heldErrors.push(event.message);
+        return;
+      case "notice":
+        stderr(`od: ${event.message}\n`);
         return;
       case "end":
         if (!atLineStart) out += "\n";

@@ -81,6 +81,18 @@ export const RunDiagnosticEvent = z.object({
   detail: z.unknown().optional(),
 });
 
+/**
+ * Something the person should read about the run, neither a failure nor a detail for debugging: a project's own MCP
+ * servers left out until approved (kind `mcp_consent`, with the servers and the hash to approve in `detail`).
+ */
+export const RunNoticeEvent = z.object({
+  ...base,
+  type: z.literal("notice"),
+  kind: z.string(),
+  message: z.string(),
+  detail: z.unknown().optional(),
+});
+
 /** A typed failure, usually followed by `end` with status `failed`. */
 export const RunErrorEvent = z.object({
   ...base,
@@ -151,6 +163,7 @@ export const RunEvent = z.discriminatedUnion("type", [
   RunStdoutEvent,
   RunStderrEvent,
   RunDiagnosticEvent,
+  RunNoticeEvent,
   RunErrorEvent,
   RunEndEvent,
 ]);

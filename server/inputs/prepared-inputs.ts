@@ -6,7 +6,13 @@ import type { McpServerConfig } from "../runtimes/protocols/types.ts";
 import type { RuntimeContext } from "../runtimes/types.ts";
 
 /** A diagnostic for the run's event stream. */
-export type RunInputNote = { kind: string; message: string; detail?: unknown };
+export type RunInputNote = {
+  kind: string;
+  message: string;
+  detail?: unknown;
+  /** For the person (a `notice` event), not a diagnostic. */
+  notice?: true;
+};
 
 export type PreparedRunInputs = {
   /** Skill instructions for `composePrompt`'s `systemPreamble` ("" when no skill is selected). */

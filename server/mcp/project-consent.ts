@@ -16,11 +16,12 @@ export function projectServersHash(servers: readonly McpServer[]): string {
 export type ProjectMcpConsent = (serversHash: string) => boolean;
 
 /** The run's note when a project's servers were left out, naming them and the two ways to allow them. */
-export function consentNeededNote(servers: readonly McpServer[]): { kind: string; message: string; detail: unknown } {
+export function consentNeededNote(servers: readonly McpServer[]): { kind: string; message: string; detail: unknown; notice: true } {
   const names = servers.map((server) => server.name).join(", ");
   return {
     kind: "mcp_consent",
     message: `this project's own MCP servers (${names}, from .od/mcp-config.json) were not started: they run programs, so od starts them only once you approve them (the page asks; od run: --trust-project-mcp)`,
     detail: { servers: servers.map((server) => server.name), serversHash: projectServersHash(servers) },
+    notice: true,
   };
 }

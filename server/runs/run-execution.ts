@@ -156,7 +156,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
     message: run.request.message,
     skillIds: run.request.skillIds ?? [],
     attachments: run.request.attachments ?? [],
-    note: (note: RunInputNote) => emit({ type: "diagnostic", ...note }),
+    note: ({ notice, ...note }: RunInputNote) => emit({ type: notice ? "notice" : "diagnostic", ...note }),
     // A project's own MCP servers start programs: only the list the person approved for this project (mcp/project-consent.ts).
     projectMcpConsent: (hash: string) => env.deps.trustProjectMcp === true || store.mcpConsents.get(project.id)?.serversHash === hash,
   };

@@ -19,7 +19,7 @@ test("a machine's env reaches its runs and codex's sandbox choice; the agent's o
   });
   const plain = await h.run({ agentId: "codex", message: "write it" });
   expect(endOf(plain.events).status).toBe("succeeded");
-  expect(h.ledger()[0]!.argv.join(" ")).toContain("workspace-write");
+  expect((h.ledger()[0]!.argv as string[]).join(" ")).toContain("workspace-write");
 
   h.store.appConfig.update({
     machineEnv: { local: { OD_CODEX_SANDBOX: "danger-full-access", FAKE_ENV_MACHINE: "machine", FAKE_ENV_BOTH: "machine" } },
@@ -28,6 +28,6 @@ test("a machine's env reaches its runs and codex's sandbox choice; the agent's o
   const configured = await h.run({ agentId: "codex", message: "write it again" });
   expect(endOf(configured.events).status).toBe("succeeded");
   const second = h.ledger().at(-1)!;
-  expect(second.argv.join(" ")).toContain("danger-full-access");
+  expect((second.argv as string[]).join(" ")).toContain("danger-full-access");
   expect(second.env).toMatchObject({ FAKE_ENV_MACHINE: "machine", FAKE_ENV_BOTH: "agent" });
 });

