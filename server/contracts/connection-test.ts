@@ -7,6 +7,8 @@ export const ConnectionTestRequest = z.object({
   model: z.string().nullish(),
   reasoning: z.string().nullish(),
   mode: z.literal("agent").optional(),
+  /** The machine to test the agent on (`ssh://[user@]host[:port]`, `docker://CONTAINER`, a folder optional); absent: this one. */
+  location: z.string().min(1).optional(),
 });
 export type ConnectionTestRequest = z.infer<typeof ConnectionTestRequest>;
 

@@ -1,7 +1,7 @@
 /**
- * `POST /api/test/connection` `{agentId, model?, reasoning?}` → always 200 `{ok, kind?, latencyMs, model?,
- * agentName?, detail?}`: runs the agent on a tiny prompt (server/runs/connection-test.ts). A client that goes away
- * cancels the test, so nothing of it is left running.
+ * `POST /api/test/connection` `{agentId, model?, reasoning?, location?}` → always 200 `{ok, kind?, latencyMs, model?,
+ * agentName?, detail?}`: runs the agent on a tiny prompt (server/runs/connection-test.ts), on this machine or the
+ * one `location` names. A client that goes away cancels the test, so nothing of it is left running.
  */
 import { Elysia } from "elysia";
 import { ConnectionTestRequest, testConnection, type ConnectionTestDeps } from "../runs/connection-test.ts";
@@ -9,7 +9,7 @@ import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { parseBody } from "./errors.ts";
 
 export type ConnectionTestRouteDeps = Omit<ConnectionTestDeps, "agents"> & {
-  catalog: Pick<AgentCatalog, "list" | "capabilities" | "models">;
+  catalog: Pick<AgentCatalog, "list" | "capabilities" | "models" | "machineAt" | "locations">;
 };
 
 export function connectionTestRoutes(deps: ConnectionTestRouteDeps) {
@@ -17,6 +17,7 @@ export function connectionTestRoutes(deps: ConnectionTestRouteDeps) {
   const testDeps: ConnectionTestDeps = {
     ...rest,
     agents: { list: () => catalog.list(), capabilities: (id) => catalog.capabilities.get(id), liveModels: (id) => catalog.models(id) },
+    machines: { at: (url) => catalog.machineAt(url), detections: catalog.locations },
   };
   return new Elysia({ name: "connection-test" }).post("/api/test/connection", async ({ body, request }) =>
     testConnection(testDeps, parseBody(ConnectionTestRequest, body), request.signal),

@@ -1,14 +1,15 @@
 /**
- * "Does this agent work?": runs the agent for real on a tiny prompt in a scratch folder under the data dir, with
- * the run machinery (invocation, filtered env, runAttempt with its watchdog and cancel ladder, judgeAttempt) but
- * no project, conversation or message. Always answers with a result, never throws for the agent's failures.
+ * "Does this agent work?": runs the agent for real on a tiny prompt in a scratch folder (under the data dir here, a
+ * private temp folder on another machine), with the run machinery (its place on the machine, invocation, filtered
+ * env, runAttempt with its watchdog and cancel ladder, judgeAttempt) but no project, conversation or message. On the
+ * machine asked for (`location`), where what detection found there decides. Always answers with a result, never
+ * throws for the agent's or the machine's failures.
  */
 import { transportFacts } from "./transport-facts.ts";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { AppConfig } from "../contracts/app-config.ts";
 import type { ConnectionTestKind, ConnectionTestRequest, ConnectionTestResult } from "../contracts/connection-test.ts";
-import { spawnEnvForAgent } from "../runtimes/env.ts";
 import { buildInvocation, readerFor, type Invocation } from "../runtimes/invocation.ts";
 import { launchArgv, resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef } from "../runtimes/types.ts";
@@ -19,7 +20,14 @@ import { runAttempt, type AttemptOutcome } from "./attempt.ts";
 import { judgeAttempt, type RunEnding } from "./outcome.ts";
 import type { AgentDirectory } from "./run-service.ts";
 import { resolveRunTimeouts } from "./timeouts.ts";
+import { OdError } from "../errors.ts";
 import { LocalMachine } from "../machines/local-machine.ts";
+import type { Machine } from "../machines/machine.ts";
+import { LocationError, parseMachineLocation } from "../machines/machine-url.ts";
+import { RemoteStaging } from "../machines/remote-staging.ts";
+import type { MachineDetections } from "../runtimes/machine-detections.ts";
+import { detectedOn, directoryDetection, type DetectedAgents } from "./detected-agents.ts";
+import { runPlaceOf } from "./run-place-of.ts";
 
 /** The prompt every connection test sends. */
 export const CONNECTION_TEST_PROMPT = "Reply with the single word OK.";
@@ -44,6 +52,8 @@ export type ConnectionTestDeps = {
   /** Watchdog overrides (tests); defaults: 60 s to first output, the run inactivity limit, the run cancel grace. */
   timeouts?: { firstOutputMs?: number; inactivityMs?: number; cancelGraceMs?: number };
   resolveLaunch?: (def: RuntimeAgentDef) => AgentLaunch | undefined;
+  /** Other machines: how a URL is reached, and what detection found there (the catalog's). Absent: this machine only. */
+  machines?: { at(url: string): Machine; detections: MachineDetections };
 };
 
 const MAX_DETAIL_CHARS = 500;
@@ -59,59 +69,91 @@ export async function testConnection(deps: ConnectionTestDeps, request: Connecti
   const fail = (kind: ConnectionTestKind, detail: string): ConnectionTestResult => ({ ok: false, kind, latencyMs: Date.now() - started, ...base, detail });
 
   if (model && (/\s/.test(model) || model.length > 200)) return fail("invalid_model_id", `'${model}' is not a valid model id`);
-  const known = deps.agents.liveModels(def.id) ?? def.fallbackModels;
+  let machine: Machine = new LocalMachine(deps.env);
+  let detected: DetectedAgents;
+  try {
+    if (request.location !== undefined) {
+      parseMachineLocation(request.location);
+      if (!deps.machines) return fail("config", "this od tests agents on this machine only");
+      machine = deps.machines.at(request.location);
+    }
+    detected = deps.machines ? await detectedOn(machine, deps.agents, deps.machines.detections) : { agents: await deps.agents.list(), ...directoryDetection(deps.agents) };
+  } catch (error) {
+    if (error instanceof LocationError) return fail("config", error.message);
+    if (error instanceof OdError) return fail(error.kind === "machine_timeout" ? "timeout" : "upstream", error.message);
+    throw error;
+  }
+  const known = detected.liveModels(def.id) ?? def.fallbackModels;
   if (model && def.supportsCustomModel === false && !known.some((m) => m.id === model)) {
     return fail("invalid_model_id", `${def.name} has no model '${model}' (choose one of: ${known.map((m) => m.id).join(", ")})`);
   }
-  const launch = (deps.resolveLaunch ?? ((d) => defaultLaunch(d, deps)))(def);
-  if (!launch) return fail("not_installed", `${def.name} is not installed (or not on the PATH od sees)`);
-  const info = (await deps.agents.list()).find((i) => i.id === def.id);
+  const info = detected.agents.find((i) => i.id === def.id);
+  const on = detected.where ? ` on ${detected.where}` : "";
   if (info?.state === "setup-required") return fail("config", info.diagnostics[0]?.message ?? `${def.name} needs setup first`);
+  if (detected.where && info?.state !== "available") return fail("not_installed", `${def.name} is not available${on}${info?.diagnostics[0] ? `: ${info.diagnostics[0].message}` : ""}`);
 
   const testId = newId("conn");
-  const scratch = join(dataPaths(deps.dataDir).connectionTests, testId);
-  mkdirSync(scratch, { recursive: true, mode: PRIVATE_DIR_MODE });
+  let scratch: ScratchFolder;
+  try {
+    scratch = await scratchFolderOn(machine, deps.dataDir, testId);
+  } catch (error) {
+    return fail("upstream", `no scratch folder could be made${on}: ${(error as Error).message}`);
+  }
+  const place = runPlaceOf({ machine, folder: scratch.path }, { env: deps.env, machineEnv: deps.appConfig().machineEnv?.[machine.key] ?? {}, resolveLaunch: deps.resolveLaunch ?? ((d) => defaultLaunch(d, deps)) });
+  const launch = place.agentLaunch(def);
+  if (!launch) {
+    await scratch.remove();
+    return fail("not_installed", `${def.name} is not installed (or not on the PATH od sees)`);
+  }
   try {
     let invocation: Invocation;
     try {
-      readerFor(resolveDefTransport(def, deps.env));
+      readerFor(resolveDefTransport(def, place.settingsEnv));
       invocation = buildInvocation(def, {
         prompt: CONNECTION_TEST_PROMPT,
         imagePaths: [],
         extraAllowedDirs: [],
         options: { model, reasoning },
         context: {
-          cwd: scratch,
+          cwd: scratch.path,
           resumeSessionId: null,
-          capabilities: deps.agents.capabilities(def.id),
-          liveModels: deps.agents.liveModels(def.id),
+          capabilities: detected.capabilities(def.id),
+          liveModels: detected.liveModels(def.id),
           platform: deps.platform ?? process.platform,
-          env: deps.env,
+          env: place.settingsEnv,
           hasPriorAssistantTurn: false,
-          ...(def.promptViaFile ? { promptFilePath: join(scratch, "od-prompt.md") } : {}),
+          ...(def.promptViaFile ? { promptFilePath: `${scratch.path}/${PROMPT_FILE}` } : {}),
         },
-        env: deps.env,
+        env: place.settingsEnv,
       });
     } catch (error) {
       return fail("config", (error as Error).message);
     }
-    if (def.promptViaFile) writeFileSync(join(scratch, "od-prompt.md"), invocation.promptFileContent ?? CONNECTION_TEST_PROMPT, { mode: 0o600 });
+    if (def.promptViaFile) await machine.writeFile(scratch.path, PROMPT_FILE, new TextEncoder().encode(invocation.promptFileContent ?? CONNECTION_TEST_PROMPT));
     const runTimeouts = resolveRunTimeouts(deps.env, deps.timeouts?.cancelGraceMs === undefined ? {} : { cancelGraceMs: deps.timeouts.cancelGraceMs });
     const outcome = await runAttempt({
       runId: testId,
       // The reply is the test's detail.
       collectText: true,
-      cwd: scratch,
-      start: new LocalMachine(deps.env).startAgent({
-        folder: scratch,
-        argv: launchArgv(launch, invocation.args),
-        env: spawnEnvForAgent(def, deps.env, deps.appConfig().agentCliEnv?.[def.id], testId),
-        runId: testId,
-        stdin: invocation.delivery.kind !== "argv",
-      }),
+      cwd: scratch.path,
+      machineLabel: machine.label,
+      start: machine.startAgent(
+        {
+          folder: scratch.path,
+          argv: launchArgv(launch, invocation.args),
+          env: place.agentEnv(def, deps.appConfig().agentCliEnv?.[def.id], testId),
+          runId: testId,
+          stdin: invocation.delivery.kind !== "argv",
+        },
+        // No clean-up record for a test: its processes there are swept now, and what a machine gone meanwhile keeps ends with it.
+        async (runId) => {
+          await machine.sweepCookie(runId);
+          return { kind: "swept", pids: [] };
+        },
+      ),
       invocation,
       transportOptions: {
-        cwd: scratch,
+        cwd: scratch.path,
         prompt: CONNECTION_TEST_PROMPT,
         model,
         reasoning,
@@ -119,7 +161,8 @@ export async function testConnection(deps: ConnectionTestDeps, request: Connecti
         mcpServers: [],
         resumeSessionId: null,
         def: transportFacts(def),
-        env: deps.env,
+        env: place.settingsEnv,
+        machine,
       },
       timeouts: {
         firstOutputMs: deps.timeouts?.firstOutputMs ?? Math.min(CONNECTION_TEST_FIRST_OUTPUT_MS, runTimeouts.firstOutputMs(def)),
@@ -132,8 +175,24 @@ export async function testConnection(deps: ConnectionTestDeps, request: Connecti
     });
     return resultOf(def, outcome, judgeAttempt(def.id, def.name, outcome), Date.now() - started, base);
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    await scratch.remove();
   }
+}
+
+const PROMPT_FILE = "od-prompt.md";
+
+/** A test's private folder, and how it is removed. */
+type ScratchFolder = { path: string; remove(): Promise<void> };
+
+/** Under the data dir on this machine (`connection-tests/`); a private temp folder (0700) on another. */
+async function scratchFolderOn(machine: Machine, dataDir: string, id: string): Promise<ScratchFolder> {
+  if (machine.kind !== "local") {
+    const staging = await RemoteStaging.create(machine, id);
+    return { path: staging.dir, remove: async () => void (await staging.remove()) };
+  }
+  const path = join(dataPaths(dataDir).connectionTests, id);
+  mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+  return { path, remove: async () => rmSync(path, { recursive: true, force: true }) };
 }
 
 /** Maps a judged attempt onto the connection-test answer. Pure. */

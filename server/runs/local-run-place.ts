@@ -10,12 +10,7 @@ import type { RunPlace, RunPlaceDeps, WantedInputs } from "./run-place.ts";
 
 export class LocalRunPlace implements RunPlace {
   readonly spawnsHere = true;
-  /**
-   * Taken at once: the folder's state before the run is read while the agent is chosen and the run recorded (in a
-   * git work tree its `git status` runs beside that work). Nothing writes to the folder before the agent starts; a
-   * run refused before it starts drops it (marked handled: were it ever to reject, the run that awaits it fails).
-   */
-  readonly #changes: Promise<ChangeTracker>;
+  #changes: Promise<ChangeTracker> | undefined;
 
   readonly settingsEnv: EnvMap;
 
@@ -25,11 +20,19 @@ export class LocalRunPlace implements RunPlace {
     private readonly deps: RunPlaceDeps,
   ) {
     this.settingsEnv = { ...deps.env, ...deps.machineEnv };
-    this.#changes = trackChanges(folder, { env: deps.env });
-    this.#changes.catch(() => undefined);
   }
 
+  /**
+   * Taken at the first ask: the run service asks as soon as the run is created, so the folder's state before the run
+   * is read while the agent is chosen and the run recorded (in a git work tree its `git status` runs beside that
+   * work). Nothing writes to the folder before the agent starts; a run refused before it starts drops it (marked
+   * handled: were it ever to reject, the run that awaits it fails).
+   */
   changes(): Promise<ChangeTracker> {
+    if (!this.#changes) {
+      this.#changes = trackChanges(this.folder, { env: this.deps.env });
+      this.#changes.catch(() => undefined);
+    }
     return this.#changes;
   }
 

@@ -21,7 +21,10 @@ export type WantedInputs = Omit<RunInputsRequest, "projectDir"> & { projectId: s
 export interface RunPlace {
   readonly machine: Machine;
   readonly folder: string;
-  /** What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere); taken once. */
+  /**
+   * What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere); taken once, at the first
+   * ask (on this machine the run service asks when the run is created, so it is read while the run is set up).
+   */
   changes(note: (message: string) => void): Promise<ChangeTracker>;
   /** The run's skills, MCP servers and images, where the agent reads them. */
   prepareInputs(provider: RunInputsProvider, wanted: WantedInputs): Promise<PreparedRunInputs>;

@@ -185,6 +185,8 @@ export class RunService {
     // Where the run works; on another machine or in a container, what detection found there decides.
     const machinePlace = this.#placeOf(project.path);
     const place = runPlaceOf(machinePlace, { env: this.deps.env, machineEnv: store.appConfig.get().machineEnv?.[machinePlace.machine.key] ?? {}, resolveLaunch: (def) => (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def) });
+    // Where it is cheap (this machine), the folder's state before the run is read while the agent is chosen.
+    if (place.spawnsHere) void place.changes(() => undefined).catch(() => undefined);
     const { def, detected } = await this.#chooseAgentOn(place.machine, request.agentId);
     const saved = store.appConfig.get().agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;

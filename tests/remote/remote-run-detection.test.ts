@@ -11,6 +11,9 @@ import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { endOf, fakeCliEnvThere, runHarness, type RunHarness } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { tempDir } from "../support/temp.ts";
+import { machineAt } from "../../server/machines/machine-of.ts";
+import { testConnection, type ConnectionTestDeps } from "../../server/runs/connection-test.ts";
 
 let sshd: TestSshd;
 beforeAll(async () => {
@@ -148,3 +151,32 @@ describe("a run on an ssh:// project uses that host's detection", () => {
     expect(probes(h.probeLog)).toBe(detected);
   });
 });
+
+// Issue #36 item 1: Test connection asks the agent on the project's machine, not this one.
+test("Test connection runs the agent on the machine asked for: there it answers, here it is not installed", async () => {
+  await using h = await remoteHarness();
+  using data = tempDir("od-conn-remote-");
+  const context = { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir };
+  const detections = new MachineDetections({
+    defs: [claude, codex],
+    deps: () => ({ env: context.env, configuredEnv: (id) => h.store.appConfig.get().agentCliEnv?.[id] }),
+    deadlineMs: 30_000,
+  });
+  const deps: ConnectionTestDeps = {
+    defs: [claude, codex],
+    // This machine has no agent at all.
+    agents: { list: async () => [], capabilities: () => ({}), liveModels: () => undefined },
+    resolveLaunch: () => undefined,
+    env: context.env,
+    dataDir: data.path,
+    appConfig: () => h.store.appConfig.get(),
+    machines: { at: (url) => machineAt(url, context), detections },
+  };
+  const there = await testConnection(deps, { agentId: "claude", location: `ssh://${SSH_TEST_HOST}` });
+  expect(there).toMatchObject({ ok: true, agentName: "Claude Code" });
+  const start = h.ledger().find((line) => line.event === "start") as { cwd: string } | undefined;
+  expect(start?.cwd).toContain("od-stage-conn_");
+  expect(await testConnection(deps, { agentId: "codex", location: `ssh://${SSH_TEST_HOST}` })).toMatchObject({ ok: false, kind: "not_installed", detail: expect.stringContaining(SSH_TEST_HOST) });
+  expect(await testConnection(deps, { agentId: "claude" })).toMatchObject({ ok: false, kind: "not_installed" });
+  expect(await testConnection(deps, { agentId: "claude", location: "/not/a/machine" })).toMatchObject({ ok: false, kind: "config" });
+}, 60_000);

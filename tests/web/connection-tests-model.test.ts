@@ -1,5 +1,6 @@
 // The Settings card's connection test: one request per agent at a time, the result (ok or a failure kind) kept per agent.
 import { expect, test } from "bun:test";
+import { signal } from "@preact/signals";
 import { createApi } from "../../web/api/client.ts";
 import { createConnectionTestsModel } from "../../web/state/connection-tests.ts";
 import { fakeFetch } from "../support/web-fake-fetch.ts";
@@ -28,4 +29,20 @@ test("a transport failure is shown as an error, not a result", async () => {
   const model = createConnectionTestsModel(createApi(async () => Promise.reject(new TypeError("Failed to fetch"))));
   await model.run("claude");
   expect(model.byAgent.value.claude).toEqual({ kind: "error", message: "Failed to fetch" });
+});
+
+test("a test runs on the open project's machine, and each machine keeps its own results", async () => {
+  const { fetch, calls } = fakeFetch({
+    "POST /api/test/connection": (init) => Response.json({ ok: true, latencyMs: 5, agentName: "Claude Code", detail: JSON.parse(String(init?.body)).location ?? "here" }),
+  });
+  const machine = signal<string | null>("ssh://box");
+  const model = createConnectionTestsModel(createApi(fetch), machine);
+  await model.run("claude");
+  expect(calls.map((c) => c.body)).toEqual([{ agentId: "claude", location: "ssh://box" }]);
+  expect(model.byAgent.value.claude).toMatchObject({ kind: "done", result: { detail: "ssh://box" } });
+  machine.value = null;
+  expect(model.byAgent.value.claude).toBeUndefined();
+  await model.run("claude");
+  expect(calls.at(-1)!.body).toEqual({ agentId: "claude" });
+  expect(model.byAgent.value.claude).toMatchObject({ kind: "done", result: { detail: "here" } });
 });

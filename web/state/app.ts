@@ -2,11 +2,12 @@
  * Every model of the page, wired together: opening a project shows its files and conversations, opening a
  * conversation resumes its runs, a run that writes refreshes the files panel.
  */
-import { effect, signal } from "@preact/signals";
+import { computed, effect, signal } from "@preact/signals";
 import type { Api } from "../api/client.ts";
 import type { RunEventStream } from "../api/run-events.ts";
 import { createAgentSetupModel } from "./agent-setup.ts";
 import { createMcpConsentModel } from "./mcp-consent.ts";
+import { machineOf } from "./agents.ts";
 import { createProjectAgentsModel } from "./project-agents.ts";
 import { createComposerModel } from "./composer.ts";
 import { createConfigModel } from "./config.ts";
@@ -47,7 +48,8 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     onConversationCreated: (id) => void workspace.adoptConversation(id),
   });
   const agentSetup = createAgentSetupModel({ api, agents, config });
-  const connectionTests = createConnectionTestsModel(api);
+  // Tests run where the agents shown are: the open project's machine.
+  const connectionTests = createConnectionTestsModel(api, computed(() => machineOf(workspace.project.value?.path)));
   const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open, ensureProject: workspace.ensureProject });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
   const usage = createUsageModel(api);
