@@ -2,9 +2,8 @@
  * This machine: files read in-process (a regular file opened non-blocking and checked on its descriptor, so a FIFO
  * or device swapped in cannot hang od), scripts run by the local `sh`.
  */
-import { constants } from "node:fs";
-import { mkdir, open, readdir, realpath, rename, stat, writeFile, type FileHandle } from "node:fs/promises";
-import { homedir } from "node:os";
+// node:fs only (its promises): `od run` loads this module before its agent starts, and loads no other built-in then.
+import { constants, promises as fs } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { OdError } from "../errors.ts";
 import { fileNotFound, fileTooLarge } from "./file-errors.ts";
@@ -70,10 +69,10 @@ export class LocalMachine implements Machine {
   }
 
   async resolveFolder(path: string): Promise<string> {
-    const expanded = path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
+    const expanded = path === "~" || path.startsWith("~/") ? join(homeFolder(), path.slice(1)) : path;
     if (!isAbsolute(expanded)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
     if (!isDirectory(expanded)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `no such folder: ${path}`);
-    return realpath(expanded);
+    return fs.realpath(expanded);
   }
 
   projectPath(folder: string): string {
@@ -91,9 +90,9 @@ export class LocalMachine implements Machine {
   async readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
     const file = this.fileInside(folder, relPath);
     if (!file) throw fileNotFound(relPath);
-    let handle: FileHandle;
+    let handle: fs.FileHandle;
     try {
-      handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+      handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch {
       throw fileNotFound(relPath);
     }
@@ -139,10 +138,10 @@ export class LocalMachine implements Machine {
   async writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void> {
     if (!staysInside(relPath)) throw fileNotFound(relPath);
     const path = join(folder, relPath);
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temp, bytes, { mode: 0o600 });
-    await rename(temp, path);
+    await fs.writeFile(temp, bytes, { mode: 0o600 });
+    await fs.rename(temp, path);
   }
 
   async listTree(dir: string, options: { depth: number; suffix: string }): Promise<TreeFile[]> {
@@ -150,7 +149,7 @@ export class LocalMachine implements Machine {
     const visit = async (folder: string, prefix: string, depth: number) => {
       let entries;
       try {
-        entries = await readdir(folder, { withFileTypes: true });
+        entries = await fs.readdir(folder, { withFileTypes: true });
       } catch {
         return;
       }
@@ -158,7 +157,7 @@ export class LocalMachine implements Machine {
         const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
         if (entry.isDirectory() && depth < options.depth) await visit(join(folder, entry.name), path, depth + 1);
         else if (entry.isFile() && entry.name.endsWith(options.suffix)) {
-          const info = await stat(join(folder, entry.name)).catch(() => undefined);
+          const info = await fs.stat(join(folder, entry.name)).catch(() => undefined);
           if (info) found.push({ path, size: info.size, mtimeMs: info.mtimeMs });
         }
       }
@@ -166,6 +165,11 @@ export class LocalMachine implements Machine {
     await visit(dir, "", 0);
     return found;
   }
+}
+
+/** The user's home folder (node:os only when HOME does not say). */
+function homeFolder(): string {
+  return process.env.HOME || process.getBuiltinModule("node:os").homedir();
 }
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {

@@ -4,8 +4,7 @@
 // only in the container is seen through the container's machine and not through this one.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, mkdirSync, realpathSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LocalMachine } from "../../server/machines/local-machine.ts";
 import type { Machine } from "../../server/machines/machine.ts";
@@ -124,6 +123,6 @@ test("the container's machine sees the container's own files, which this machine
   expect(await new LocalMachine().listTree(only, { depth: 2, suffix: ".jsonl" })).toEqual([]);
 });
 
-test("~ is the home folder there", async () => {
-  expect(await new LocalMachine().resolveFolder("~")).toBe(homedir());
+test("~ is the home folder there ($HOME, as a shell has it)", async () => {
+  expect(await new LocalMachine().resolveFolder("~")).toBe(realpathSync(process.env.HOME!));
 });
