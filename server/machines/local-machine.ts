@@ -12,6 +12,7 @@ import { isDirectory, resolveInsideProject, staysInside } from "./folder-paths.t
 import { snapshotFiles, type FileStamp } from "./folder-snapshot.ts";
 import type { AgentProcessSpec, AgentStart, CommandLine, ExecOptions, ExecResult, Machine, MachineReach, TreeFile } from "./machine.ts";
 import { RUN_COOKIE_VAR } from "./run-cookie.ts";
+import { collectScriptChild } from "./script-child.ts";
 import { REMOTE_SHELL_ARGV, scriptFraming } from "./script-framing.ts";
 
 export class LocalMachine implements Machine {
@@ -24,44 +25,8 @@ export class LocalMachine implements Machine {
   async exec(script: string, args: readonly string[], options: ExecOptions): Promise<ExecResult> {
     const child = await spawnChild({ argv: [...REMOTE_SHELL_ARGV], env: this.env, stdin: "pipe", ownProcessGroup: true }).catch((error: unknown) => error as Error);
     if (child instanceof Error) return { kind: "unreachable", stderr: `could not start sh: ${child.message}` };
-    void (async () => {
-      try {
-        await child.stdin!.write(scriptFraming(script, args, { payloadFollows: options.stdin !== undefined }));
-        if (options.stdin instanceof Uint8Array) await child.stdin!.write(options.stdin);
-        else if (options.stdin) for await (const chunk of options.stdin) await child.stdin!.write(chunk);
-      } catch {
-        // The script exited without reading it all.
-      } finally {
-        child.stdin!.end();
-      }
-    })();
-    const maxBytes = options.maxBytes ?? 1024 * 1024;
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const stdout = (async () => {
-      for await (const chunk of child.stdout) {
-        if (size === 0) options.onStarted?.();
-        if (size < maxBytes) chunks.push(chunk.subarray(0, maxBytes - size));
-        size += chunk.byteLength;
-        if (size > maxBytes) child.kill("SIGKILL", { group: true });
-      }
-    })().catch(() => undefined);
-    let stderr = "";
-    const stderrDone = (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of child.stderr) stderr = (stderr + decoder.decode(chunk, { stream: true })).slice(-8192);
-    })().catch(() => undefined);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), options.timeoutMs)));
-    const exit = await Promise.race([child.exited, timedOut]);
-    clearTimeout(timer);
-    if (exit === "timeout") {
-      child.kill("SIGKILL", { group: true });
-      await child.exited;
-      return { kind: "timeout", stderr };
-    }
-    await Promise.all([stdout, stderrDone]);
-    return { kind: "exited", code: exit.code, stdout: concat(chunks), stderr };
+    const end = await collectScriptChild(child, scriptFraming(script, args, { payloadFollows: options.stdin !== undefined }), options);
+    return end.kind === "timeout" ? end : { kind: "exited", code: end.code, stdout: end.stdout, stderr: end.stderr };
   }
 
   async reach(): Promise<MachineReach> {
@@ -170,14 +135,4 @@ export class LocalMachine implements Machine {
 /** The user's home folder (node:os only when HOME does not say). */
 function homeFolder(): string {
   return process.env.HOME || process.getBuiltinModule("node:os").homedir();
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

@@ -12,6 +12,7 @@ import { describeLocation, type RemoteLocation } from "./machine-url.ts";
 import { locationAnswered } from "./location-contact.ts";
 import { inSessionTurn } from "./session-slots.ts";
 import { noteSessionStart } from "./session-starts.ts";
+import { collectScriptChild } from "./script-child.ts";
 import { scriptFraming } from "./script-framing.ts";
 import { remoteShellArgv, type RemoteArgvOptions } from "./transport-argv.ts";
 
@@ -89,56 +90,24 @@ async function runScriptNow(location: RemoteLocation, script: string, args: read
   } catch (error) {
     return { kind: "unreachable", stderr: `could not start ${argv[0]}: ${(error as { code?: string }).code ?? String(error)}` };
   }
-  void feed(child, scriptFraming(script, args, { payloadFollows: options.stdin !== undefined }), options.stdin);
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   const spawnedAt = performance.now();
-  let started = false;
-  const stdout = (async () => {
-    for await (const chunk of child.stdout) {
-      if (!started) {
-        started = true;
-        noteSessionStart(location, performance.now() - spawnedAt);
-        options.onStarted?.();
-      }
-      if (size < maxBytes) chunks.push(chunk);
-      size += chunk.byteLength;
-      if (size > maxBytes) child.kill("SIGKILL", { group: true });
-    }
-  })().catch(() => undefined);
-  let stderr = "";
-  const stderrDone = (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) stderr = (stderr + decoder.decode(chunk, { stream: true })).slice(-8192);
-  })().catch(() => undefined);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+  const end = await collectScriptChild(child, scriptFraming(script, args, { payloadFollows: options.stdin !== undefined }), {
+    ...options,
+    onStarted: () => {
+      noteSessionStart(location, performance.now() - spawnedAt);
+      options.onStarted?.();
+    },
   });
-  const exit = await Promise.race([child.exited, timedOut]);
-  clearTimeout(timer);
-  if (exit === "timeout") {
-    child.kill("SIGKILL", { group: true });
-    await child.exited;
-    return { kind: "timeout", stderr };
-  }
-  await Promise.all([stdout, stderrDone]);
-  if (isTransportFailure(location, exit.code, stderr)) return { kind: "unreachable", stderr: stderr.trim() };
+  if (end.kind === "timeout") return end;
+  const { code, stdout, stderr } = end;
+  if (isTransportFailure(location, code, stderr)) return { kind: "unreachable", stderr: stderr.trim() };
   // Docker puts its own words on stdout: read them only for the two exits that can mean a missing sh.
-  const noShell = exit.code === 126 || exit.code === 127 ? missingShell(location, exit.code, `${new TextDecoder().decode(chunks[0] ?? new Uint8Array())}\n${stderr}`) : undefined;
+  const noShell = code === 126 || code === 127 ? missingShell(location, code, `${new TextDecoder().decode(stdout.subarray(0, 4096))}\n${stderr}`) : undefined;
   if (noShell) return { kind: "unreachable", stderr: noShell };
   // A script that printed nothing started no later than it ended.
-  if (!started) noteSessionStart(location, performance.now() - spawnedAt);
+  if (!end.printed) noteSessionStart(location, performance.now() - spawnedAt);
   locationAnswered(location);
-  const bytes = new Uint8Array(Math.min(size, maxBytes));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.length - offset);
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return { kind: "exited", code: exit.code, stdout: bytes, stderr };
+  return { kind: "exited", code, stdout, stderr };
 }
 
 /** The script's exit, or the REMOTE_UNREACHABLE OdError (machine_timeout when it did not answer in time) for an API answer. */
@@ -163,22 +132,4 @@ export async function reachLocation(location: RemoteLocation, context: RemoteCon
   if (reach.kind === "exited") return { reached: true };
   const timedOut = reach.kind === "timeout";
   return { reached: false, timedOut, why: timedOut ? `no answer within ${REACH_TIMEOUT_MS / 1000} s` : reach.stderr };
-}
-
-/**
- * Writes the framing, then `input` (if any), to the remote shell's stdin, then closes it. A script that exits
- * without reading it all is no error.
- */
-async function feed(child: ChildHandle, framing: string, input: Uint8Array | AsyncIterable<Uint8Array> | undefined): Promise<void> {
-  const stdin = child.stdin!;
-  try {
-    await stdin.write(framing);
-    if (input === undefined) return;
-    if (input instanceof Uint8Array) await stdin.write(input);
-    else for await (const chunk of input) await stdin.write(chunk);
-  } catch {
-    // The pipe closed under us: the script's exit says what happened.
-  } finally {
-    stdin.end();
-  }
 }

@@ -1,10 +1,12 @@
 // Issue #36: a project behaves the same on every kind of machine. One suite, run for a project on this machine, on
 // the test sshd and in a container of the test Docker engine: a run that writes a file records it (its change, its
-// files, the files panel lists and reads it), a project's own MCP list and skills are read there, and detection
-// finds the agent there. The container shares this machine's /usr and temp dir, so the fake CLI runs in all three.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// files, the files panel lists and reads it), a project's own MCP list and skills are read there, an uploaded image
+// reaches the agent there, and detection finds the agent there. The container shares this machine's /usr and temp dir, so the fake CLI runs in all three.
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createRunInputs } from "../../server/inputs/run-inputs.ts";
+import { uploadsRootOf } from "../../server/inputs/upload-root.ts";
 import { placeOf } from "../../server/machines/machine-of.ts";
 import type { RemoteContext } from "../../server/machines/remote-exec.ts";
 import { readProjectMcpList, writeProjectMcpList } from "../../server/mcp/project-mcp-file.ts";
@@ -14,28 +16,21 @@ import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { projectSkillsOn } from "../../server/skills/project-skills-on.ts";
 import { endOf, fakeCliEnvThere, runHarness } from "../support/fake-agents.ts";
-import { startTestDocker, type TestDocker } from "../support/dockerd.ts";
-import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { SSH_TEST_HOST } from "../support/sshd.ts";
+import { useTestMachines } from "../support/test-machines.ts";
 import { tempDir } from "../support/temp.ts";
 
-let sshd: TestSshd;
-let docker: TestDocker;
-beforeAll(async () => {
-  [sshd, docker] = await Promise.all([startTestSshd(), startTestDocker()]);
-}, 120_000);
-afterAll(async () => {
-  sshd?.close();
-  await docker?.close();
-}, 60_000);
+const engines = useTestMachines();
 
 const claude = getAgentDef("claude") as RuntimeAgentDef;
 const TEXT = join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl");
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 255, 254]);
 
 type Kind = { url: (dir: string) => string; context: () => RemoteContext | undefined };
 const KINDS: [string, Kind][] = [
   ["this machine", { url: (dir) => dir, context: () => undefined }],
-  ["an ssh host", { url: (dir) => `ssh://${SSH_TEST_HOST}${dir}`, context: () => ({ env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir }) }],
-  ["a container", { url: (dir) => `docker://${docker.container}${dir}`, context: () => ({ env: { ...process.env, ...docker.env } }) }],
+  ["an ssh host", { url: (dir) => `ssh://${SSH_TEST_HOST}${dir}`, context: () => ({ env: { ...process.env, ...engines.sshd.env }, controlDir: engines.sshd.controlDir }) }],
+  ["a container", { url: (dir) => `docker://${engines.docker.container}${dir}`, context: () => ({ env: { ...process.env, ...engines.docker.env } }) }],
 ];
 
 describe.each(KINDS)("a project on %s", (_name, kind) => {
@@ -75,6 +70,31 @@ describe.each(KINDS)("a project on %s", (_name, kind) => {
     // This machine's skill library reads the folder itself; from elsewhere the skills come read there.
     if (typeof skills === "string") expect(skills).toBe(temp.path);
     else expect(skills.skills.map((skill) => skill.id)).toEqual(["demo"]);
+  }, 60_000);
+
+  test("an uploaded image reaches the agent there, byte for byte, at the path it is given", async () => {
+    const qoder = getAgentDef("qoder") as RuntimeAgentDef;
+    using uploads = tempDir("od-every-machine-uploads-");
+    const remote = kind.context();
+    await using h = await runHarness({
+      defs: [qoder],
+      shims: { qodercli: undefined },
+      steps: [{ readAll: true }, { recordFiles: true }, { outFile: join(import.meta.dir, "..", "fixtures", "qoder", "text.synthetic.jsonl") }],
+      projectPath: kind.url,
+      inputs: createRunInputs({ remoteUploadsDir: uploads.path }),
+      ...(remote ? { remote } : {}),
+    });
+    h.store.appConfig.update({ agentCliEnv: { qoder: fakeCliEnvThere(h) } });
+    // Where the uploads route keeps a project's uploads: in the project here, on this machine for another.
+    const root = uploadsRootOf(h.store.projects.get(h.projectId)!, uploads.path);
+    mkdirSync(join(root, ".od", "uploads"), { recursive: true });
+    writeFileSync(join(root, ".od", "uploads", "shot.png"), PNG);
+    const { events } = await h.run({ agentId: "qoder", message: "look", attachments: [".od/uploads/shot.png"] });
+    expect(endOf(events)).toMatchObject({ status: "succeeded" });
+    const argv = (h.ledger().find((line) => line.event === "start") as { argv: string[] }).argv;
+    const image = argv[argv.indexOf("--attachment") + 1]!;
+    const files = (h.ledger().find((line) => line.event === "files") as { files: Record<string, string> }).files;
+    expect(new Uint8Array(Buffer.from(files[image]!, "base64"))).toEqual(PNG);
   }, 60_000);
 
   test("detection there finds the agent with its version", async () => {

@@ -2,32 +2,24 @@
 // and a container of the test Docker engine: folders resolve (with `~` as the home there), files list and read
 // under the same rules, scripts run with their arguments as words, and a tree is listed *there* — a folder that exists
 // only in the container is seen through the container's machine and not through this one.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, realpathSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LocalMachine } from "../../server/machines/local-machine.ts";
 import type { Machine } from "../../server/machines/machine.ts";
 import { machineAt, placeOf } from "../../server/machines/machine-of.ts";
-import { startTestDocker, type TestDocker } from "../support/dockerd.ts";
-import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { SSH_TEST_HOST } from "../support/sshd.ts";
+import { useTestMachines } from "../support/test-machines.ts";
 import { tempDir } from "../support/temp.ts";
 
-let sshd: TestSshd;
-let docker: TestDocker;
-beforeAll(async () => {
-  [sshd, docker] = await Promise.all([startTestSshd(), startTestDocker()]);
-}, 120_000);
-afterAll(async () => {
-  sshd?.close();
-  await docker?.close();
-}, 60_000);
+const engines = useTestMachines();
 
 /** Each kind of machine, built from the URL a project of it would have. */
 const machines: [string, () => Machine][] = [
   ["local", () => new LocalMachine()],
-  ["ssh", () => machineAt(`ssh://${SSH_TEST_HOST}`, { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir })],
-  ["docker", () => machineAt(`docker://${docker.container}`, { env: { ...process.env, ...docker.env } })],
+  ["ssh", () => machineAt(`ssh://${SSH_TEST_HOST}`, { env: { ...process.env, ...engines.sshd.env }, controlDir: engines.sshd.controlDir })],
+  ["docker", () => machineAt(`docker://${engines.docker.container}`, { env: { ...process.env, ...engines.docker.env } })],
 ];
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -37,7 +29,7 @@ describe.each(machines)("the %s machine", (kind, make) => {
     const machine = make();
     expect(machine.kind).toBe(kind as Machine["kind"]);
     expect(machine.label.length).toBeGreaterThan(0);
-    expect(machine.key).toBe(kind === "local" ? "local" : kind === "ssh" ? `ssh://${SSH_TEST_HOST}` : `docker://${docker.container}`);
+    expect(machine.key).toBe(kind === "local" ? "local" : kind === "ssh" ? `ssh://${SSH_TEST_HOST}` : `docker://${engines.docker.container}`);
   });
 
   test("runs a script with its arguments as exactly those words, and gives its exit code back", async () => {
@@ -117,8 +109,8 @@ test("a project URL's place is its machine and the folder there; a local path is
 
 test("the container's machine sees the container's own files, which this machine does not have", async () => {
   const only = "/od-container-only";
-  execFileSync("docker", ["exec", docker.container, "sh", "-c", `mkdir -p ${only}/s && echo '{}' > ${only}/s/x.jsonl`], { env: { ...process.env, ...docker.env } });
-  const inContainer = machineAt(`docker://${docker.container}`, { env: { ...process.env, ...docker.env } });
+  execFileSync("docker", ["exec", engines.docker.container, "sh", "-c", `mkdir -p ${only}/s && echo '{}' > ${only}/s/x.jsonl`], { env: { ...process.env, ...engines.docker.env } });
+  const inContainer = machineAt(`docker://${engines.docker.container}`, { env: { ...process.env, ...engines.docker.env } });
   expect((await inContainer.listTree(only, { depth: 2, suffix: ".jsonl" })).map((file) => file.path)).toEqual(["s/x.jsonl"]);
   expect(await new LocalMachine().listTree(only, { depth: 2, suffix: ".jsonl" })).toEqual([]);
 });
