@@ -137,5 +137,6 @@ describe("runs on a host with busybox tools", () => {
     } finally {
       killSurvivors(h.ledgerPath, [created.runId]);
     }
-  });
+    // Detection, a run and its sweep over several ssh sessions: on a loaded 2-core machine each session takes seconds.
+  }, 120_000);
 });
