@@ -15,9 +15,12 @@ import { RUN_COOKIE_VAR } from "./run-cookie.ts";
 import { collectScriptChild } from "./script-child.ts";
 import { REMOTE_SHELL_ARGV, scriptFraming } from "./script-framing.ts";
 
+/** This machine's key (where od's data dir always is). */
+export const LOCAL_MACHINE_KEY = "local";
+
 export class LocalMachine implements Machine {
   readonly kind = "local" as const;
-  readonly key = "local";
+  readonly key = LOCAL_MACHINE_KEY;
   readonly label = "this machine";
 
   constructor(private readonly env: Record<string, string | undefined> = process.env) {}

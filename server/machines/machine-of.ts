@@ -27,8 +27,3 @@ export function remoteMachine(location: RemoteLocation, context: RemoteContext):
   const root = { ...location, path: "/" };
   return root.kind === "ssh" ? new SshMachine(root, context) : new DockerMachine(root, context);
 }
-
-/** Whether a project path names a folder on another machine (what od stores for it is then a URL). */
-export function namesOtherMachine(projectPath: string): boolean {
-  return isRemoteUrl(projectPath);
-}

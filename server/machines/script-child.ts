@@ -4,6 +4,7 @@
  * tail of its stderr, and a timeout at which the child is killed. Never throws.
  */
 import type { ChildHandle } from "../platform/process.ts";
+import { concatBytes } from "./bytes.ts";
 
 export type ScriptChildOptions = {
   timeoutMs: number;
@@ -52,7 +53,7 @@ export async function collectScriptChild(child: ChildHandle, framing: string, op
     return { kind: "timeout", stderr };
   }
   await Promise.all([stdout, stderrDone]);
-  return { kind: "exited", code: exit.code, stdout: concat(chunks), stderr, printed };
+  return { kind: "exited", code: exit.code, stdout: concatBytes(chunks), stderr, printed };
 }
 
 /** Writes the framing, then `input` (if any), to the shell's stdin, then closes it. A script that exits without reading it all is no error. */
@@ -68,14 +69,4 @@ async function feed(child: ChildHandle, framing: string, input: Uint8Array | Asy
   } finally {
     stdin.end();
   }
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

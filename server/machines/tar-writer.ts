@@ -3,6 +3,7 @@
  * folders od names itself: how a run's inputs travel to a remote location over the ssh/docker client's stdin,
  * unpacked there by the system's `tar -xf -`. Names are bytes in a header, never shell text. Pure: yields chunks.
  */
+import { concatBytes } from "./bytes.ts";
 
 /** One member: a folder (no `data`) or a regular file; `path` is relative, `/`-separated, without `..`. */
 export type TarEntry = { path: string; mode: number; data?: Uint8Array | (() => Promise<Uint8Array>) };
@@ -33,13 +34,7 @@ export async function* tarChunks(entries: Iterable<TarEntry>): AsyncGenerator<Ui
 export async function collectChunks(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function checkPath(path: string): void {

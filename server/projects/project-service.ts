@@ -12,6 +12,7 @@ import type { Store } from "../store/store.ts";
 import type { FileStamp } from "../machines/folder-snapshot.ts";
 import { folderSlug } from "../machines/folder-paths.ts";
 import type { MachinePlace } from "../machines/machine.ts";
+import { LOCAL_MACHINE_KEY } from "../machines/local-machine.ts";
 import { placeOf } from "../machines/machine-of.ts";
 import { LocationError } from "../machines/machine-url.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
@@ -71,14 +72,10 @@ export class ProjectService {
 
   /** Why a folder cannot be a project: a system folder, or od's own data dir (which is on this machine). */
   #refusedFolder(place: MachinePlace): string | undefined {
-    if (place.machine.key !== this.#dataMachineKey) return refusedSystemFolder(place.folder);
+    if (place.machine.key !== LOCAL_MACHINE_KEY) return refusedSystemFolder(place.folder);
     return refusedProjectFolder(place.folder, this.realDataDir());
   }
 
-  /** The machine the data dir is on: this one. */
-  get #dataMachineKey(): string {
-    return placeOf(this.dataDir, this.remote).machine.key;
-  }
 
   /** The project, or a 404. */
   require(id: string): Project {
@@ -96,7 +93,7 @@ export class ProjectService {
     const refused = this.#refusedFolder(place);
     if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `files of this project are not served: ${refused}`);
     const file = place.machine.fileInside(place.folder, relPath);
-    const isOdData = place.machine.key === this.#dataMachineKey && file !== undefined && isPrivateDataPath(file, this.realDataDir());
+    const isOdData = place.machine.key === LOCAL_MACHINE_KEY && file !== undefined && isPrivateDataPath(file, this.realDataDir());
     if (!file || isOdData) throw new OdError("not_found", "FILE_NOT_FOUND", `no file ${JSON.stringify(relPath)} in this project`);
     return file;
   }
