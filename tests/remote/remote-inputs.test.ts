@@ -108,8 +108,9 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/** Nothing ran in the project, this machine's home or the home of the sessions there. */
 function noInjection(h: RunHarness): void {
-  for (const dir of [h.projectDir, homedir()]) for (const name of ["pwned", "pwned2"]) expect(existsSync(join(dir, name))).toBe(false);
+  for (const dir of [h.projectDir, homedir(), sshd.home]) for (const name of ["pwned", "pwned2"]) expect(existsSync(join(dir, name))).toBe(false);
 }
 
 const claude = getAgentDef("claude") as RuntimeAgentDef;

@@ -2,7 +2,6 @@
 // with one ssh command, refuses system folders on the remote side too, and says fast when the host is unreachable.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { userInfo } from "node:os";
 import { join } from "node:path";
 import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
@@ -52,10 +51,10 @@ describe("remote projects", () => {
 
   test("ssh://host/~/dir is dir in the remote user's home, stored as its real path", async () => {
     await using t = await setup();
-    // The test sshd logs in as this user, whose home is the passwd entry's.
-    const folder = mkdtempSync(join(userInfo().homedir, "od-tilde-"));
+    // ~ is $HOME there, as a shell has it: the test sshd gives this account's sessions a home of its own.
+    const folder = mkdtempSync(join(sshd.home, "od-tilde-"));
     try {
-      const name = folder.slice(userInfo().homedir.length + 1);
+      const name = folder.slice(sshd.home.length + 1);
       const res = await t.json("POST", "/api/projects", { name: "home", path: `ssh://${SSH_TEST_HOST}/~/${name}` });
       expect(res.status).toBe(201);
       expect(((await res.json()) as { project: { path: string } }).project.path).toBe(`ssh://${SSH_TEST_HOST}${folder}`);

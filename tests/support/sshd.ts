@@ -22,6 +22,12 @@ export type TestSshd = {
   controlDir: string;
   /** The sshd process (kill it to drop every connection). */
   pid: number;
+  /**
+   * The HOME of this account's sessions there: an empty folder of the server's, so what runs there does not depend on
+   * this machine's dotfiles (bash reads ~/.bashrc for every command sshd runs; one that starts a version manager
+   * there costs dozens of processes a session, which made a loaded CI machine miss the tests' limits).
+   */
+  home: string;
   /** Env for the local side: OD_SSH_CONFIG set. */
   env: Record<string, string>;
   /**
@@ -86,6 +92,9 @@ export async function startTestSshd(options: { stockLimits?: boolean; sessionPat
   if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 });
   const controlDir = join(dir, "ctl");
   mkdirSync(controlDir, { mode: 0o700 });
+  const home = join(dir, "home");
+  mkdirSync(home, { mode: 0o700 });
+  const me = execFileSync("id", ["-un"], { encoding: "utf8" }).trim();
 
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
@@ -105,8 +114,11 @@ export async function startTestSshd(options: { stockLimits?: boolean; sessionPat
         "UsePAM no",
         "StrictModes no",
         ...(options.stockLimits ? [] : ["MaxSessions 50", "MaxStartups 50"]),
-        ...(options.sessionPath ? [`SetEnv PATH=${options.sessionPath}`] : []),
         "LogLevel ERROR",
+        // sshd keeps the first SetEnv it reads: this account's home and PATH in one line; other accounts keep theirs.
+        `Match User ${me}`,
+        `  SetEnv HOME=${home}${options.sessionPath ? ` PATH=${options.sessionPath}` : ""}`,
+        ...(options.sessionPath ? ["Match all", `  SetEnv PATH=${options.sessionPath}`] : []),
         "",
       ].join("\n"),
     );
@@ -119,7 +131,7 @@ export async function startTestSshd(options: { stockLimits?: boolean; sessionPat
         `Host ${SSH_TEST_HOST}`,
         "  HostName 127.0.0.1",
         `  Port ${port}`,
-        `  User ${execFileSync("id", ["-un"], { encoding: "utf8" }).trim()}`,
+        `  User ${me}`,
         `  IdentityFile ${join(dir, "user_key")}`,
         "  IdentitiesOnly yes",
         `  HostKeyAlias ${SSH_TEST_HOST}`,
@@ -154,7 +166,7 @@ export async function startTestSshd(options: { stockLimits?: boolean; sessionPat
           for (const pid of frozen) process.kill(pid, "SIGCONT");
         };
       };
-      return { port, config, controlDir, pid: child.pid!, env: { OD_SSH_CONFIG: config }, freeze, close, [Symbol.asyncDispose]: close };
+      return { port, config, controlDir, home, pid: child.pid!, env: { OD_SSH_CONFIG: config }, freeze, close, [Symbol.asyncDispose]: close };
     }
     child.kill("SIGKILL");
     await exited;
