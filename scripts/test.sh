@@ -7,8 +7,9 @@
 # Any failing part fails the whole run.
 #
 # `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
-# tests/realcli/setup.ts) in the background while the unit, route, Deno and browser tests run, then runs the
-# real-CLI suite on its own: beside other suites, its CLI probes miss their 10 s limits on 2 cores.
+# tests/realcli/setup.ts) in the background, and meanwhile two workers take the suites from one queue: the
+# remote-project files, the real-CLI suite (taken once the install has ended) and the rest in six parts of like size.
+# Two, because a machine has two cores at least and one bun test process keeps one busy.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
@@ -108,6 +109,73 @@ installed() {
   return 1
 }
 
+# The queue of `all`: jobs in $work/queue, one a line, each with its files in $work/JOB.files; two workers take them
+# in order. The real-CLI job is taken only once the install has ended (a worker waits for it when it is all that is
+# left). Each job's output is shown whole when it ends; the counts are added up when both workers are done.
+jobs_in_order=()
+add_job() {
+  local job=$1; shift
+  [ "$#" -eq 0 ] && return
+  printf './%s\n' "$@" >"$work/$job.files"
+  echo "$job" >>"$work/queue"
+  jobs_in_order+=("$job")
+}
+# add_job NAME-1 … NAME-N over FILES…, by size, largest first, dealt in turn: each part gets a like share of the slow ones.
+deal_jobs() {
+  local name=$1 parts=$2 i; shift 2
+  [ "$#" -eq 0 ] && return
+  mapfile -t sorted < <(ls -S -- "$@")
+  for ((i = 0; i < parts; i++)); do
+    mapfile -t part < <(printf '%s\n' "${sorted[@]}" | awk -v n="$parts" -v i="$i" '(NR - 1) % n == i')
+    add_job "$name-$((i + 1))" "${part[@]}"
+  done
+}
+# The next job for a worker, "wait" while only the real-CLI job is left and the install still runs, nothing when done.
+next_job() {
+  (
+    flock 9
+    local job ready=""
+    while IFS= read -r job; do
+      if [ "$job" = realcli ] && [ ! -f "$work/install.status" ]; then continue; fi
+      ready=$job
+      break
+    done <"$work/queue"
+    if [ -n "$ready" ]; then
+      grep -vxF -- "$ready" "$work/queue" >"$work/queue.next"
+      mv "$work/queue.next" "$work/queue"
+      echo "$ready"
+    elif [ -s "$work/queue" ]; then
+      echo wait
+    fi
+  ) 9>"$work/queue.lock"
+}
+run_job() {
+  local job=$1 rc=0
+  if [ "$job" = realcli ] && [ "$(cat "$work/install.status")" != 0 ]; then return; fi
+  mapfile -t files <"$work/$job.files"
+  "$bin/bun" test --timeout=20000 "${files[@]}" >"$work/$job.log" 2>&1 || rc=$?
+  echo "$rc" >"$work/$job.rc"
+  (flock 8; cat "$work/$job.log") 8>"$work/output.lock"
+}
+worker() {
+  local job
+  while job=$(next_job) && [ -n "$job" ]; do
+    if [ "$job" = wait ]; then sleep 1; else run_job "$job"; fi
+  done
+}
+run_queue() {
+  [ -f "$work/queue" ] || { echo "no test files"; failed=$((failed + 1)); status=1; return; }
+  worker &
+  local first=$!
+  worker
+  wait "$first"
+  local job
+  for job in "${jobs_in_order[@]}"; do
+    if [ "$job" = realcli ]; then installed || continue; fi
+    tally "$work/$job.log" "$(cat "$work/$job.rc" 2>/dev/null || echo 1)" "$job"
+  done
+}
+
 out=$("$bin/bun" run scripts/build-web.ts 2>&1) || fail_early "web build failed: $out"
 
 case "$mode" in
@@ -132,11 +200,13 @@ case "$mode" in
     installer=$!
     set +m
     "$bin/tsc" -p . || fail_early "type check failed"
-    # The remote-project files (mostly waiting on sshd and the Docker engine) beside everything else: about even halves.
-    run_pair main "$(find tests/remote -name '*.test.ts' | sort)" \
-      "$(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*' | sort)"
+    mapfile -t rest < <(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
+    mapfile -t remote < <(find tests/remote -name '*.test.ts' | sort)
+    add_job remote "${remote[@]}"
+    add_job realcli tests/realcli
+    deal_jobs main 6 "${rest[@]}"
+    run_queue
     wait "$installer"
-    installed && run_live realcli ./tests/realcli
     ;;
 esac
 finish

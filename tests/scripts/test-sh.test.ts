@@ -21,10 +21,15 @@ case "$1" in
     echo "real CLIs: installing 2 packages into /x/.cache with npm: a@1.0.0, b@2.0.0"
     echo "real CLIs: 12 MB on disk so far (15 s)"
     sleep 0.5
+    echo "install ended" >>"$here/calls.log"
     if [ "\${INSTALL_RC:-0}" = 0 ]; then echo "real CLIs: installed 2 packages, 2.3 GB, in 312 s into /x/.cache"
     else echo "real CLIs: failed: npm install of the real CLIs into /x/.cache failed (exit 1): ENOSPC" >&2; fi
     exit "\${INSTALL_RC:-0}" ;;
   test) shift; echo "test $*" >>"$here/calls.log"
+    if [ -n "\${CONCURRENT_LOG:-}" ]; then
+      touch "$here/running.$$"; trap 'rm -f "$here/running.$$"' EXIT
+      echo "running $(ls "$here"/running.* | wc -l)" >>"$here/calls.log"
+    fi
     if [ -n "\${FAST:-}" ]; then
       # A shard of the inner loop: passes only when the other shard is running at the same time.
       touch "$here/shard.$$"
@@ -75,12 +80,18 @@ async function runTestScript(env: Record<string, string>, args: string[] = [], f
 }
 
 describe("scripts/test.sh (npm test)", () => {
-  test("installs the real CLIs while the other suites run, then runs the real-CLI suite; the closing line sums both", async () => {
+  test("installs the real CLIs while the other suites run, runs the real-CLI suite once it is installed; the closing line sums all", async () => {
     const run = await runTestScript({});
     // Every bun test process gets the 20 s per-test limit (bunfig has no such key; bun's default is 5 s).
-    // The main part is two processes at once (the remote-project files, and the rest), beside the install.
-    expect([...run.calls].sort()).toEqual(["install", "test --timeout=20000 ./tests/a.test.ts", "test --timeout=20000 ./tests/realcli", "test --timeout=20000 ./tests/remote/c.test.ts"]);
-    expect(run.calls.at(-1)).toBe("test --timeout=20000 ./tests/realcli");
+    // The other suites run beside the install (each waits for it to have started); the real-CLI suite after it.
+    expect([...run.calls].sort()).toEqual([
+      "install",
+      "install ended",
+      "test --timeout=20000 ./tests/a.test.ts",
+      "test --timeout=20000 ./tests/realcli",
+      "test --timeout=20000 ./tests/remote/c.test.ts",
+    ]);
+    expect(run.calls.indexOf("test --timeout=20000 ./tests/realcli")).toBeGreaterThan(run.calls.indexOf("install ended"));
     expect(run.lastLine).toBe("245 passed, 0 failed");
     expect(run.code).toBe(0);
   }, 60_000);
@@ -126,8 +137,22 @@ describe("scripts/test.sh (npm test)", () => {
 
   test("a part that counts no test fails the run", async () => {
     const run = await runTestScript({ MAIN_PASS: "0" });
-    expect(run.output).toContain("no tests ran (main, first half)");
+    expect(run.output).toContain("no tests ran (main-1)");
+    expect(run.output).toContain("no tests ran (remote)");
     expect(run.lastLine).toBe("45 passed, 2 failed");
     expect(run.code).toBe(1);
+  }, 60_000);
+  test("two workers share the queue: every file runs once, never more than two bun test processes at once, the rest in six parts", async () => {
+    const files = [...Array.from({ length: 14 }, (_, i) => `tests/m${i}.test.ts`), "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/realcli/x.test.ts"];
+    const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3", CONCURRENT_LOG: "1" }, [], files);
+    const tests = run.calls.filter((call) => call.startsWith("test "));
+    const ran = tests.flatMap((call) => call.split(" ").filter((word) => word.startsWith("./"))).sort();
+    expect(ran).toEqual([...files.filter((file) => !file.startsWith("tests/realcli/")).map((file) => `./${file}`), "./tests/realcli"].sort());
+    // The remote files together, the real-CLI folder alone, the other fourteen files in six parts.
+    expect(tests.filter((call) => call.includes("./tests/remote/"))).toEqual(["test --timeout=20000 ./tests/remote/r1.test.ts ./tests/remote/r2.test.ts"]);
+    expect(tests).toHaveLength(8);
+    expect(Math.max(...run.calls.filter((call) => call.startsWith("running ")).map((call) => Number(call.split(" ")[1])))).toBe(2);
+    expect(run.lastLine).toBe("52 passed, 0 failed");
+    expect(run.code).toBe(0);
   }, 60_000);
 });
