@@ -51,6 +51,8 @@ export const AgentDiagnosticReason = z.enum([
   "profile-invalid",
   /** Detection on another machine or in a container (`?location=`) could not reach it: nothing was probed. */
   "remote-unreachable",
+  /** The agent's own sandbox cannot start where it runs (no user namespaces in a container, no Landlock): runs would fail. */
+  "sandbox-unavailable",
 ]);
 export type AgentDiagnosticReason = z.infer<typeof AgentDiagnosticReason>;
 
@@ -88,6 +90,7 @@ export const AgentProbeTimings = z.object({
   models: z.number().optional(),
   auth: z.number().optional(),
   compatibility: z.number().optional(),
+  sandbox: z.number().optional(),
 });
 export type AgentProbeTimings = z.infer<typeof AgentProbeTimings>;
 

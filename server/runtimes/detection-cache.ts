@@ -64,7 +64,7 @@ export class MemoryDetectionCache implements DetectionCache {
  * The shape of the entries of `agents-cache.json`: entries of another format (an older od's) are not read. Change it
  * whenever LastGoodDetection's shape changes; tests/runtimes/detection-cache-format.test.ts pins that shape to it.
  */
-export const DETECTION_CACHE_FORMAT = 2;
+export const DETECTION_CACHE_FORMAT = 3;
 
 type SealedEntry = DetectionCacheFile["agents"][string];
 

@@ -1,6 +1,7 @@
 /** A detection pass with a deadline, shared by the local catalog and the per-location detections of other hosts. */
 import type { AgentInfo } from "../contracts/agents.ts";
-import { detectAgentsStream, type DetectedAgent, type DetectionDeps } from "./detection.ts";
+import { detectAgentsStream } from "./detect-all.ts";
+import type { DetectedAgent, DetectionDeps } from "./detection.ts";
 import type { RuntimeAgentDef } from "./types.ts";
 
 export type PassOptions = {

@@ -17,6 +17,8 @@ import { capabilitiesAfterTimeout, HIDDEN_FLAG_PROBE_VALUE, hiddenFlagSupported,
 import { authClassifierId, authFromEnv, classifyAuthProbe, type AuthResult } from "./auth.ts";
 import * as diag from "./diagnostics.ts";
 import { agentChildEnv } from "./env.ts";
+import { probeSandbox, type SandboxProbeResult } from "./sandbox-probe.ts";
+import { LOCAL_MACHINE_KEY } from "../machines/local-machine.ts";
 import { sameExecutable, stampExecutable, type ExecutableStamp } from "./executable-stamp.ts";
 import { withDefaultModel } from "./defs/shared.ts";
 
@@ -55,7 +57,7 @@ export type DetectionDeps = {
    * Detect on another machine or in a container: each def's launch (its bare name, found on the remote PATH, and
    * the environment a remote run sends) instead of resolving an executable here. `runProbe` then runs it there.
    */
-  remote?: { launch(def: RuntimeAgentDef): AgentLaunch; where: string };
+  remote?: { launch(def: RuntimeAgentDef): AgentLaunch; where: string; key: string };
   /**
    * Only what starting a run needs (availability and capabilities): no auth probe and no model discovery, which
    * can take seconds (opencode lists models over the network). `od run` uses this.
@@ -300,19 +302,24 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   }
 
   const probing: Probing = { def, launch, deps: { ...deps, platform }, run, timeouts };
-  const [help, auth, { compatibility, models }] = await Promise.all([
+  const settingsEnv = { ...env, ...deps.machineEnv?.(deps.remote?.key ?? LOCAL_MACHINE_KEY) };
+  const where = { where: deps.remote?.where ?? "this machine", machineKey: deps.remote?.key ?? LOCAL_MACHINE_KEY };
+  const [help, auth, { compatibility, models }, sandbox] = await Promise.all([
     probeCapabilities(probing),
     deps.forRun ? ({} as Awaited<ReturnType<typeof probeAuth>>) : probeAuth(probing),
     deps.forRun && !def.compatibilityProbe
       ? ({ compatibility: {}, models: { models: null } } as Awaited<ReturnType<typeof probeModelsWhenCompatible>>)
       : probeModelsWhenCompatible(probing),
+    deps.forRun ? ({} as SandboxProbeResult) : probeSandbox(def, launch, run, { settingsEnv, ...where, timeoutMs: timeouts.helpMs, signal: deps.signal }),
   ]);
   const timings: AgentProbeTimings = info.probeMs;
   if (help.ms !== undefined) timings.help = help.ms;
   if (models.ms !== undefined) timings.models = models.ms;
   if (auth.ms !== undefined) timings.auth = auth.ms;
   if (compatibility.ms !== undefined) timings.compatibility = compatibility.ms;
+  if (sandbox.ms !== undefined) timings.sandbox = sandbox.ms;
   if (help.diagnostic) info.diagnostics.push(help.diagnostic);
+  if (sandbox.diagnostic) info.diagnostics.push(sandbox.diagnostic);
   info.capabilities = help.caps;
   if (models.models) {
     info.models = models.models;
@@ -331,69 +338,4 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
     info.available = true;
   }
   return { info, capabilities: help.caps, liveModels: models.models, ...(executable ? { executable } : {}) };
-}
-
-/** `detectAgent` with a last-resort guard: an engine bug for one def becomes that def's diagnostic. */
-export async function detectAgentIsolated(def: RuntimeAgentDef, deps: DetectionDeps): Promise<DetectedAgent> {
-  try {
-    return await detectAgent(def, deps);
-  } catch (error) {
-    const info = baseAgentInfo(def, deps.env);
-    info.diagnostics.push(diag.notInvocableDiagnostic(def, def.bin, `Detection failed: ${(error as Error).message ?? String(error)}`));
-    return { info, capabilities: {}, liveModels: null };
-  }
-}
-
-/**
- * Deps shared by the defs of one pass: unless a test injected its own `statFile`, PATH directories are listed once
- * for the whole pass instead of every def statting its names in every directory.
- */
-function passDeps(deps: DetectionDeps): DetectionDeps {
-  return deps.statFile ? deps : { ...deps, statFile: statFileWithDirCache(deps.platform ?? process.platform) };
-}
-
-/** Resolves on the next macrotask, so pending I/O (a probe's exit, its output) is handled first. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-/**
- * Starts every def's detection, one def per macrotask. Starting a def spawns its version probe synchronously (a few
- * ms each on a loaded machine); starting all defs in one task would hold every finished version probe's exit, and so
- * that def's next probes, behind the whole burst. Interleaved, a def moves on as soon as its version probe exits.
- */
-async function startAll(defs: readonly RuntimeAgentDef[], deps: DetectionDeps, onStart: (run: Promise<DetectedAgent>) => void): Promise<void> {
-  for (let index = 0; index < defs.length; index++) {
-    if (index > 0) await nextTask();
-    onStart(detectAgentIsolated(defs[index] as RuntimeAgentDef, deps));
-  }
-}
-
-/** All defs in parallel; yields each result as it settles (settle order, not registry order). */
-export async function* detectAgentsStream(defs: readonly RuntimeAgentDef[], deps: DetectionDeps): AsyncGenerator<DetectedAgent> {
-  const settled: DetectedAgent[] = [];
-  let wake: (() => void) | undefined;
-  void startAll(defs, passDeps(deps), (run) => {
-    void run.then((result) => {
-      settled.push(result);
-      wake?.();
-    });
-  });
-  for (let yielded = 0; yielded < defs.length; ) {
-    if (yielded < settled.length) {
-      yield settled[yielded++] as DetectedAgent;
-      continue;
-    }
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    wake = undefined;
-  }
-}
-
-/** All defs in parallel; results in registry order. */
-export async function detectAgents(defs: readonly RuntimeAgentDef[], deps: DetectionDeps): Promise<DetectedAgent[]> {
-  const runs: Promise<DetectedAgent>[] = [];
-  await startAll(defs, passDeps(deps), (run) => runs.push(run));
-  return Promise.all(runs);
 }

@@ -144,3 +144,17 @@ export function remoteUnreachableDiagnostic(where: string, why: string): AgentDi
     fixActions: [{ kind: "rescan" }],
   };
 }
+
+/**
+ * The agent's own sandbox did not start where it runs (its probe failed the way a run there would): runs would fail
+ * at their first command, so detection says it first, with the per-machine setting that runs the agent without it.
+ */
+export function sandboxUnavailableDiagnostic(def: DefFacts, where: string, failure: { cause: string; evidence: string }, optOut: string, machineKey: string): AgentDiagnostic {
+  return {
+    reason: "sandbox-unavailable",
+    severity: "warning",
+    message: `${def.name}'s own sandbox cannot start on ${where}: ${failure.cause}. Its runs there would fail.`,
+    detail: `It said: ${failure.evidence}. Allow it there, or set ${optOut} for this machine (app-config \`machineEnv\` under "${machineKey}") to run ${def.name} there without its sandbox.`,
+    fixActions: [{ kind: "rescan" }],
+  };
+}

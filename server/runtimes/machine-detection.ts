@@ -54,10 +54,11 @@ export function machineDetectionDeps(
   return {
     env: deps.env,
     configuredEnv,
+    ...(deps.machineEnv ? { machineEnv: deps.machineEnv } : {}),
     ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
     ...(deps.forRun ? { forRun: true } : {}),
     ...(deps.lastGood ? { lastGood: deps.lastGood } : {}),
     runProbe: machineProbeRunner(machine),
-    remote: { launch, where: machine.label },
+    remote: { launch, where: machine.label, key: machine.key },
   };
 }

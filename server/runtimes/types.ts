@@ -130,6 +130,11 @@ export type RuntimeAgentDef = {
   /** Reduce the version line to the version (`GitHub Copilot CLI 1.0.102.` → `1.0.102`); null keeps the line. */
   parseVersion?: (raw: string) => string | null;
   compatibilityProbe?: RuntimeCompatibilityProbe;
+  /**
+   * Whether the agent's own sandbox can start where it runs: `args(settingsEnv)` runs a trivial command under it (null
+   * when the settings give runs no sandbox); `optOut` is the setting that runs the agent without one.
+   */
+  sandboxProbe?: { args: (settingsEnv: EnvMap) => string[] | null; optOut: string };
   /** Help probe args; `capabilityFlags` maps a flag substring of its output to a capability key. */
   helpArgs?: string[];
   capabilityFlags?: Record<string, string>;

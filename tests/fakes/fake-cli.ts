@@ -40,6 +40,7 @@
  *   (every probe argv is appended to FAKE_CLI_PROBE_LOG as a JSON line when that is set)
  *   auth status                     prints a signed-in claude-style JSON status
  *   any argv holding the hidden-flag probe value: "unknown option" on stderr, exit 1
+ *   sandbox -- …                    codex's sandbox probe: exit 0, or FAKE_CLI_SANDBOX_ERROR on stderr and exit 1
  *   a model listing (`--list-models`, `models`, `debug models`, `model list`, `… --models`): prints FAKE_CLI_MODELS
  *                                   (default nothing: no live list)
  */
@@ -116,7 +117,8 @@ function isModelListing(argv: string[]): boolean {
 async function answerProbe(argv: string[]): Promise<boolean> {
   const models = isModelListing(argv);
   const help = argv.includes("--help");
-  const isProbe = models || help || argv[0] === "--version" || (argv[0] === "auth" && argv[1] === "status") || argv.includes(HIDDEN_FLAG_PROBE_VALUE);
+  const sandbox = argv[0] === "sandbox" && argv[1] === "--";
+  const isProbe = models || help || sandbox || argv[0] === "--version" || (argv[0] === "auth" && argv[1] === "status") || argv.includes(HIDDEN_FLAG_PROBE_VALUE);
   if (!isProbe) return false;
   if (process.env.FAKE_CLI_PROBE_LOG) appendFileSync(process.env.FAKE_CLI_PROBE_LOG, `${JSON.stringify(argv)}\n`);
   let code = 0;
@@ -128,6 +130,9 @@ async function answerProbe(argv: string[]): Promise<boolean> {
     await write(process.env.FAKE_CLI_VERSION ?? "1.0.0");
   } else if (help) {
     await write(process.env.FAKE_CLI_HELP ?? "Usage: fake [options]");
+  } else if (sandbox) {
+    if (process.env.FAKE_CLI_SANDBOX_ERROR) process.stderr.write(`${process.env.FAKE_CLI_SANDBOX_ERROR}\n`);
+    code = process.env.FAKE_CLI_SANDBOX_ERROR ? 1 : 0;
   } else if (argv[0] === "auth") {
     await write(JSON.stringify({ loggedIn: true, authMethod: "fake" }));
   } else {

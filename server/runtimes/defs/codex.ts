@@ -14,7 +14,7 @@ export function codexTransport(env: EnvMap): RuntimeTransport {
 }
 
 /** `danger-full-access` on Windows, WSL, or by operator override; otherwise `workspace-write` with network. */
-export function codexSandboxMode(context: RuntimeContext | undefined): "danger-full-access" | "workspace-write" {
+export function codexSandboxMode(context: Pick<RuntimeContext, "env" | "platform"> | undefined): "danger-full-access" | "workspace-write" {
   const env = context?.env ?? {};
   const platform = context?.platform ?? process.platform;
   if (env.OD_CODEX_SANDBOX === "danger-full-access" || platform === "win32" || env.WSL_DISTRO_NAME) return "danger-full-access";
@@ -57,6 +57,12 @@ export const codexAgentDef: RuntimeAgentDef = {
   capturesSessionIdFromStream: true,
   authProbe: { args: ["login", "status"], timeoutMs: 5000 },
   listModels: { args: ["debug", "models"], timeoutMs: 5000, maxBytes: 8 * 1024 * 1024, parse: parseCodexDebugModels },
+  // Its workspace-write sandbox (bubblewrap, Landlock) cannot start in a container without user namespaces: asked on
+  // each machine with the sandbox's own runner, unless that machine's settings run codex without it.
+  sandboxProbe: {
+    args: (env) => (codexSandboxMode({ env }) === "danger-full-access" ? null : ["sandbox", "--", "true"]),
+    optOut: "OD_CODEX_SANDBOX=danger-full-access",
+  },
   inheritedEnv: ["CODEX_API_KEY", "OPENAI_API_KEY", "CODEX_HOME"],
   installUrl: "https://developers.openai.com/codex/cli",
   docsUrl: "https://developers.openai.com/codex/cli/reference",
