@@ -59,6 +59,7 @@ export function createServices(options: ServicesOptions): Services {
       // Probes see what the user configured for the agent, as its runs do.
       configuredEnv: (id) => options.store.appConfig.get().agentCliEnv?.[id],
       machineEnv: (key) => options.store.appConfig.get().machineEnv?.[key],
+      machineProbeTimeouts: (key) => options.store.appConfig.get().machineProbeTimeouts?.[key],
       ...(options.detectForRun ? { forRun: true } : {}),
     }),
     cache: new FileDetectionCache(dataPaths(options.dataDir).agentCache),

@@ -12,6 +12,7 @@ export function applyAppConfigPatch(config: AppConfig, patch: AppConfigPatch): A
   if (patch.agentModels) next.agentModels = mergeByAgent(config.agentModels, patch.agentModels);
   if (patch.agentCliEnv) next.agentCliEnv = mergeByAgent(config.agentCliEnv, patch.agentCliEnv);
   if (patch.machineEnv) next.machineEnv = mergeByAgent(config.machineEnv, patch.machineEnv);
+  if (patch.machineProbeTimeouts) next.machineProbeTimeouts = mergeByAgent(config.machineProbeTimeouts, patch.machineProbeTimeouts);
   if (patch.agentPermissionModes) next.agentPermissionModes = mergeByAgent(config.agentPermissionModes, patch.agentPermissionModes);
   if (patch.projectPermissionModes) next.projectPermissionModes = mergeByAgent(config.projectPermissionModes, patch.projectPermissionModes);
   if (patch.approvalTimeoutMs === null) delete next.approvalTimeoutMs;

@@ -1,6 +1,7 @@
 /** User preferences the UI and CLI share, persisted in od.db. */
 import { z } from "./zod.ts";
 import { PermissionMode } from "./approvals.ts";
+import { ProbeTimeouts } from "./probe-timeouts.ts";
 
 /** An environment variable name as a shell accepts it. */
 export const EnvKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a valid environment variable name");
@@ -27,6 +28,11 @@ export const AppConfig = z.strictObject({
    * it, and od reads its own settings there from it (`OD_CODEX_SANDBOX`); an agent's `agentCliEnv` wins over it.
    */
   machineEnv: z.record(z.string(), z.record(EnvKey, z.string())).optional(),
+  /**
+   * Detection's probe limits per machine (same keys as `machineEnv`, `local` for this one): a slow host or container
+   * gets longer ones without changing them anywhere else. A local profile's own limits still win for its agent.
+   */
+  machineProbeTimeouts: z.record(z.string(), ProbeTimeouts).optional(),
   theme: Theme.optional(),
   /** A run's permission mode when its request names none and its project has no default, per agent id. */
   agentPermissionModes: z.record(z.string(), PermissionMode).optional(),
@@ -46,6 +52,7 @@ export const AppConfigPatch = z.strictObject({
   agentModels: z.record(z.string(), AgentModelChoice.nullable()).optional(),
   agentCliEnv: z.record(z.string(), z.record(EnvKey, z.string()).nullable()).optional(),
   machineEnv: z.record(z.string(), z.record(EnvKey, z.string()).nullable()).optional(),
+  machineProbeTimeouts: z.record(z.string(), ProbeTimeouts.nullable()).optional(),
   theme: Theme.optional(),
   agentPermissionModes: z.record(z.string(), PermissionMode.nullable()).optional(),
   projectPermissionModes: z.record(z.string(), PermissionMode.nullable()).optional(),

@@ -120,7 +120,7 @@ export class RunService {
       deps.locations ??
       new MachineDetections({
         defs: deps.defs,
-        deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id], machineEnv: (key) => deps.store.appConfig.get().machineEnv?.[key] }),
+        deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id], machineEnv: (key) => deps.store.appConfig.get().machineEnv?.[key], machineProbeTimeouts: (key) => deps.store.appConfig.get().machineProbeTimeouts?.[key] }),
         deadlineMs: passDeadlineFromEnv(deps.env),
       });
     this.#execution = {

@@ -11,7 +11,8 @@ import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
 import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { LiveModelMemory } from "./models.ts";
-import type { AcpModelDiscoverer, DetectionDeps } from "./detection.ts";
+import { timeoutsOn, type AcpModelDiscoverer, type DetectionDeps } from "./detection.ts";
+import { LOCAL_MACHINE_KEY } from "../machines/local-machine.ts";
 import { DetectionPass } from "./detection-pass.ts";
 import { FileDetectionCache, MemoryDetectionCache, type DetectionCache } from "./detection-cache.ts";
 import { stillProbingInfo } from "./still-probing.ts";
@@ -164,7 +165,7 @@ export class AgentCatalog {
     const def = this.defs.find((candidate) => candidate.id === id);
     const pass = this.#current;
     if (!def || !pass) return this.peek(id);
-    return (await pass.settled(id, probeBudgetMs(def, this.#deps().timeouts)))?.info;
+    return (await pass.settled(id, probeBudgetMs(def, timeoutsOn(this.#deps(), LOCAL_MACHINE_KEY))))?.info;
   }
 
   /** Latest info of one agent, without waiting. */

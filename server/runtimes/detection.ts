@@ -46,6 +46,8 @@ export type DetectionDeps = {
   configuredEnv?: (agentId: string) => Record<string, string> | undefined;
   /** What the user configured for a machine (app-config `machineEnv`, by machine key): detection there gets it. */
   machineEnv?: (machineKey: string) => Record<string, string> | undefined;
+  /** The probe limits the user gave a machine (app-config `machineProbeTimeouts`): they win over `timeouts` there. */
+  machineProbeTimeouts?: (machineKey: string) => ProbeTimeouts | undefined;
   /**
    * The agent's last complete detection: capabilities a timed-out probe could not confirm are taken from it rather
    * than dropped.
@@ -81,6 +83,11 @@ const MODELS_MAX_BYTES = 8 * 1024 * 1024;
 /** Spawn failures and shell exit codes that mean "the OS could not run this file". */
 const NOT_INVOCABLE_CODES = new Set(["ENOENT", "EACCES", "ENOTDIR"]);
 const NOT_INVOCABLE_EXITS = new Set([126, 127]);
+
+/** The probe limits on the machine `machineKey`: the caller's, then the ones the user gave that machine. */
+export function timeoutsOn(deps: Pick<DetectionDeps, "timeouts" | "machineProbeTimeouts">, machineKey: string): ProbeTimeouts {
+  return { ...deps.timeouts, ...deps.machineProbeTimeouts?.(machineKey) };
+}
 
 /** What is known of a def before any probe: its static facts, unavailable, fallback models. */
 export function baseAgentInfo(def: RuntimeAgentDef, env: EnvMap): AgentInfo {
@@ -245,7 +252,7 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   const env = deps.env;
   const platform = deps.platform ?? process.platform;
   const info = baseAgentInfo(def, env);
-  const timeouts = probeBudgetsFor(def, deps.timeouts);
+  const timeouts = probeBudgetsFor(def, timeoutsOn(deps, deps.remote?.key ?? LOCAL_MACHINE_KEY));
   const run = withSignal(deps.runProbe ?? realRunProbe, deps.signal);
   const resolved = deps.remote ? { ok: true as const, launch: deps.remote.launch(def) } : resolveAgentLaunch(def, { env, platform, homeDir: deps.homeDir, statFile: deps.statFile });
   if (!resolved.ok) {

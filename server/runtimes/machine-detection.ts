@@ -43,7 +43,7 @@ export function unreachableInfos(machine: Machine, defs: readonly RuntimeAgentDe
  */
 export function machineDetectionDeps(
   machine: Machine,
-  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "timeouts" | "forRun" | "lastGood">,
+  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "machineProbeTimeouts" | "timeouts" | "forRun" | "lastGood">,
 ): DetectionDeps {
   // The machine's own settings, then the agent's (which win).
   const configuredEnv = (id: string) => ({ ...deps.machineEnv?.(machine.key), ...deps.configuredEnv?.(id) });
@@ -55,6 +55,7 @@ export function machineDetectionDeps(
     env: deps.env,
     configuredEnv,
     ...(deps.machineEnv ? { machineEnv: deps.machineEnv } : {}),
+    ...(deps.machineProbeTimeouts ? { machineProbeTimeouts: deps.machineProbeTimeouts } : {}),
     ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
     ...(deps.forRun ? { forRun: true } : {}),
     ...(deps.lastGood ? { lastGood: deps.lastGood } : {}),

@@ -9,7 +9,7 @@ import { OdError } from "../errors.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { DetectionPass } from "./detection-pass.ts";
 import { MemoryDetectionCache } from "./detection-cache.ts";
-import type { DetectionDeps } from "./detection.ts";
+import { timeoutsOn, type DetectionDeps } from "./detection.ts";
 import { LiveModelMemory } from "./models.ts";
 import { stillProbingInfo } from "./still-probing.ts";
 import { probeBudgetMs } from "./probe-budgets.ts";
@@ -36,7 +36,7 @@ export type MachineAgents = {
 export type MachineDetectionsOptions = {
   defs: readonly RuntimeAgentDef[];
   /** Read at each probe: the daemon's env, what the user configured per agent, probe limits. */
-  deps: () => Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "timeouts" | "forRun">;
+  deps: () => Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "machineProbeTimeouts" | "timeouts" | "forRun">;
   /** How long a pass waits for the slowest CLI there (`Infinity`: no limit). */
   deadlineMs: number;
   ttlMs?: number;
@@ -44,6 +44,8 @@ export type MachineDetectionsOptions = {
 
 /** What is known of one machine: the last pass's list, and each agent's flags, models and last complete result. */
 type MachineState = {
+  /** The machine's key (its settings are kept under it). */
+  key: string;
   agents?: AgentInfo[];
   /** When `agents` was taken (ms since the epoch). */
   at: number;
@@ -103,7 +105,7 @@ export class MachineDetections {
     const def = this.#options.defs.find((candidate) => candidate.id === id);
     const pass = state.pass;
     if (!def || !pass) return state.agents?.find((agent) => agent.id === id);
-    return (await pass.settled(id, probeBudgetMs(def, this.#options.deps().timeouts)))?.info;
+    return (await pass.settled(id, probeBudgetMs(def, timeoutsOn(this.#options.deps(), state.key))))?.info;
   }
 
   /** Stop the probes still running anywhere (a short-lived process is done with them). */
@@ -115,7 +117,7 @@ export class MachineDetections {
     const key = machine.key;
     let state = this.#states.get(key);
     if (!state) {
-      state = { at: 0, capabilities: new CapabilityMemory(), liveModels: new LiveModelMemory(), lastGood: new MemoryDetectionCache() };
+      state = { key, at: 0, capabilities: new CapabilityMemory(), liveModels: new LiveModelMemory(), lastGood: new MemoryDetectionCache() };
       this.#states.set(key, state);
     }
     return state;

@@ -58,6 +58,17 @@ describe("app-config", () => {
     expect((await res.json()).error.issues[0].path).toEqual(["agentCliEnv", "claude", "BAD KEY"]);
   });
 
+  test("probe limits per machine merge by machine key; null removes one; a limit that is not whole milliseconds is refused", async () => {
+    await using t = await startTestApp();
+    await t.json("PUT", "/api/app-config", { machineProbeTimeouts: { local: { versionMs: 20_000 }, "ssh://box": { helpMs: 30_000 } } });
+    const res = await t.json("PUT", "/api/app-config", { machineProbeTimeouts: { local: null, "docker://c": { modelsMs: 5000 } } });
+    expect((await res.json()).config.machineProbeTimeouts).toEqual({ "ssh://box": { helpMs: 30_000 }, "docker://c": { modelsMs: 5000 } });
+    for (const bad of [{ versionMs: 1.5 }, { versionMs: -1 }, { sandboxMs: 10 }]) {
+      const refused = await t.json("PUT", "/api/app-config", { machineProbeTimeouts: { local: bad } });
+      expect(refused.status).toBe(400);
+    }
+  });
+
   test("malformed JSON is a 400", async () => {
     await using t = await startTestApp();
     const res = await t.call("/api/app-config", { method: "PUT", body: "{nope", headers: { "content-type": "application/json" } });

@@ -1,7 +1,8 @@
-// Issue #36, item 6: detection asks on each machine whether an agent's own sandbox can start there (codex: `codex
-// sandbox -- true`), and says so before a run fails at its first command; that machine's setting turns it off.
+// Issue #36, items 3 and 6: what detection asks on each machine follows that machine's settings. Whether an agent's own
+// sandbox can start there (codex: `codex sandbox -- true`) is said before a run fails at its first command, unless that
+// machine's setting turns the sandbox off; and a slow machine gets the probe limits its key was given.
 import { describe, expect, test } from "bun:test";
-import { detectAgent, type DetectionDeps } from "../../server/runtimes/detection.ts";
+import { detectAgent, timeoutsOn, type DetectionDeps } from "../../server/runtimes/detection.ts";
 import { codexAgentDef } from "../../server/runtimes/defs/codex.ts";
 import type { ProbeResult, ProbeRunner } from "../../server/runtimes/probe.ts";
 import { remoteAgentLaunch } from "../../server/remote/remote-run-inputs.ts";
@@ -73,5 +74,42 @@ describe("codex's sandbox, probed on each machine", () => {
     const { asked, deps } = machine(exited(1, BWRAP));
     await detectAgent(codexAgentDef, deps({ forRun: true }));
     expect(sandboxAsked(asked)).toEqual([]);
+  });
+});
+
+describe("probe limits given per machine", () => {
+  /** A machine whose codex takes `versionTakesMs` to answer --version; the limits each probe got in `limits`. */
+  function slowMachine(versionTakesMs: number, key: string) {
+    const limits: number[] = [];
+    const runProbe: ProbeRunner = async (argv, options) => {
+      if (argv[1] !== "--version") return exited(0);
+      limits.push(options.timeoutMs);
+      if (options.timeoutMs < versionTakesMs) return { kind: "timeout", stdout: "", stderr: "", ms: options.timeoutMs };
+      return { kind: "exited", code: 0, signal: null, stdout: "codex-cli 0.171.0", stderr: "", ms: versionTakesMs, truncated: false };
+    };
+    const deps: DetectionDeps = { env: {}, runProbe, timeouts: { versionMs: 500 }, remote: { launch: () => remoteAgentLaunch(codexAgentDef), where: key, key } };
+    return { limits, deps };
+  }
+
+  test("a slow host gets the limits its key was given; another machine keeps the caller's", async () => {
+    const perMachine = (key: string) => (key === "ssh://slow-box" ? { versionMs: 5000 } : undefined);
+    const slow = slowMachine(2000, "ssh://slow-box");
+    const { info } = await detectAgent(codexAgentDef, { ...slow.deps, machineProbeTimeouts: perMachine });
+    expect(slow.limits).toEqual([5000]);
+    expect(info.version).toBe("codex-cli 0.171.0");
+
+    const other = slowMachine(2000, "ssh://other-box");
+    const { info: there } = await detectAgent(codexAgentDef, { ...other.deps, machineProbeTimeouts: perMachine });
+    // Timed out, then once more at twice the limit: still short of 2 s.
+    expect(other.limits).toEqual([500, 1000]);
+    expect(there.diagnostics.map((d) => d.reason)).toContain("probe-timeout");
+  });
+
+  test("this machine's limits are the ones under `local`", async () => {
+    const local = slowMachine(2000, "local");
+    const deps: DetectionDeps = { ...local.deps, machineProbeTimeouts: (key) => (key === "local" ? { versionMs: 3000 } : undefined) };
+    delete deps.remote;
+    expect(timeoutsOn(deps, "local")).toEqual({ versionMs: 3000 });
+    expect(timeoutsOn(deps, "ssh://box")).toEqual({ versionMs: 500 });
   });
 });
