@@ -1,6 +1,7 @@
 /** `od agents`: what detection finds on this machine, as a table, as JSON, or one agent in detail. */
 import { existsSync } from "node:fs";
 import type { AgentInfo } from "../contracts/agents.ts";
+import type { AppConfig } from "../contracts/app-config.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
 import type { ServeRuntime } from "./serve-command.ts";
@@ -84,7 +85,7 @@ export function formatAgentDetail(agent: AgentInfo): string {
 }
 
 /** Build the command over a catalog factory (tests inject fake defs and env). */
-export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog | Promise<AgentCatalog>): CommandSpec {
+export function createAgentsCommand(makeCatalog: (io: CommandIO, dataDir?: string) => AgentCatalog | Promise<AgentCatalog>): CommandSpec {
   return {
     name: "agents",
     summary: "List the coding-agent CLIs detected on this machine",
@@ -92,6 +93,7 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
     flags: [
       { name: "json", type: "boolean", description: "Print JSON instead of a table" },
       { name: "on", type: "string", valueName: "URL", description: "Detect on another machine or in a container: ssh://[user@]host[:port][/path] or docker://CONTAINER[/path]" },
+      { name: "data-dir", type: "string", valueName: "DIR", description: "whose settings and last results to use (default $OD_DATA_DIR or ~/.od)" },
     ],
     positionals: [{ name: "id", description: "Agent id to show in detail", optional: true }],
     async run(args: ParsedArgs, io: CommandIO): Promise<number> {
@@ -105,7 +107,7 @@ export function createAgentsCommand(makeCatalog: (io: CommandIO) => AgentCatalog
           return 2;
         }
       }
-      const catalog = await makeCatalog(io);
+      const catalog = await makeCatalog(io, typeof args.flags["data-dir"] === "string" ? args.flags["data-dir"] : undefined);
       try {
         return await printAgents(catalog, args, io, on === undefined ? undefined : catalog.machineAt(on));
       } finally {
@@ -146,28 +148,33 @@ async function printAgents(catalog: AgentCatalog, args: ParsedArgs, io: CommandI
 }
 
 /**
- * `od agents` over the real registry and the process environment, with what the user configured per agent
- * (`agentCliEnv`, from the data dir's database when there is one) and the last-good results the daemon and earlier
- * `od agents` left in the data dir.
+ * `od agents` over the real registry and the process environment, with what the user configured per agent and per
+ * machine (`agentCliEnv`, `machineEnv`, `machineProbeTimeouts`, from the data dir's database when there is one) and
+ * the last-good results the daemon and earlier `od agents` left in the data dir.
  */
 export function agentsCommand(runtime: Pick<ServeRuntime, "openSqlite">): CommandSpec {
-  return createAgentsCommand(async (io) => {
+  return createAgentsCommand(async (io, dataDir) => {
     // Loaded when the command runs, so other commands (and `od serve`'s first request) never pay for the catalog.
     const { createAgentCatalog } = await import("../runtimes/catalog.ts");
-    const paths = dataPaths(resolveDataDir(io.env));
-    const configured = await readAgentCliEnv(paths.database, runtime.openSqlite);
-    return createAgentCatalog(io.env, { configuredEnv: (id) => configured[id], cacheFile: paths.agentCache });
+    const paths = dataPaths(resolveDataDir(io.env, dataDir));
+    const config = await readAppConfig(paths.database, runtime.openSqlite);
+    return createAgentCatalog(io.env, {
+      configuredEnv: (id) => config.agentCliEnv?.[id],
+      machineEnv: (key) => config.machineEnv?.[key],
+      machineProbeTimeouts: (key) => config.machineProbeTimeouts?.[key],
+      cacheFile: paths.agentCache,
+    });
   });
 }
 
-/** `agentCliEnv` from the app config; none when there is no database yet or it cannot be opened. */
-async function readAgentCliEnv(database: string, openSqlite: SqliteOpener): Promise<Record<string, Record<string, string>>> {
+/** The app config; empty when there is no database yet or it cannot be opened. */
+async function readAppConfig(database: string, openSqlite: SqliteOpener): Promise<AppConfig> {
   if (!existsSync(database)) return {};
   const { Store } = await import("../store/store.ts");
   try {
     const store = Store.open(database, openSqlite);
     try {
-      return store.appConfig.get().agentCliEnv ?? {};
+      return store.appConfig.get();
     } finally {
       store.close();
     }

@@ -179,19 +179,20 @@ export class AgentCatalog {
   }
 }
 
+/** What the user configured that detection reads: per agent, and per machine (env and probe limits). */
+export type DetectionSettings = Pick<DetectionDeps, "configuredEnv" | "machineEnv" | "machineProbeTimeouts">;
+
 /**
  * The catalog of this process: shipped defs + local profiles, probed under `env` plus what the user configured per
- * agent, its last-good results kept in `cacheFile` when given.
+ * agent and per machine, its last-good results kept in `cacheFile` when given.
  */
-export function createAgentCatalog(
-  env: EnvMap = process.env,
-  options: { configuredEnv?: DetectionDeps["configuredEnv"]; cacheFile?: string } = {},
-): AgentCatalog {
+export function createAgentCatalog(env: EnvMap = process.env, options: DetectionSettings & { cacheFile?: string } = {}): AgentCatalog {
+  const { cacheFile, ...settings } = options;
   return new AgentCatalog({
     defs: AGENT_DEFS,
     profileDiagnostics: LOCAL_PROFILE_DIAGNOSTICS,
-    deps: () => ({ env, discoverAcpModels, ...(options.configuredEnv ? { configuredEnv: options.configuredEnv } : {}) }),
-    ...(options.cacheFile ? { cache: new FileDetectionCache(options.cacheFile) } : {}),
+    deps: () => ({ env, discoverAcpModels, ...settings }),
+    ...(cacheFile ? { cache: new FileDetectionCache(cacheFile) } : {}),
     deadlineMs: passDeadlineFromEnv(env),
   });
 }

@@ -49,10 +49,20 @@ const mixedCommand = createAgentsCommand(
 );
 
 describe("od agents", () => {
-  test("declares its flags and positional (--on: detection on another machine, issue #21)", () => {
+  test("declares its flags and positional (--on: detection on another machine, issue #21; --data-dir: whose settings, #36)", () => {
     const real = agentsCommand({ openSqlite: () => { throw new Error("not opened"); } });
     expect(real.name).toBe("agents");
-    expect(real.flags.map((flag) => flag.name)).toEqual(["json", "on"]);
+    expect(real.flags.map((flag) => flag.name)).toEqual(["json", "on", "data-dir"]);
+  });
+
+  test("--data-dir names the data dir whose settings detection reads", async () => {
+    let asked: string | undefined;
+    const withDataDir = createAgentsCommand((ioArg, dataDir) => {
+      asked = dataDir;
+      return new AgentCatalog({ defs: [testDef("here")], deps: () => ({ env: ioArg.env, homeDir: tmp.path }) });
+    });
+    await withDataDir.run({ flags: { "data-dir": "/somewhere/od-data", json: true }, positionals: [] }, io());
+    expect(asked).toBe("/somewhere/od-data");
   });
 
   test("prints a table with state, version, path, auth, models source and slowest probe", async () => {
