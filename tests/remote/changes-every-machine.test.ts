@@ -1,7 +1,8 @@
-// Issue #21: diffs read remote files. A fake CLI writes, edits and deletes files (hostile names among them) in an
-// ssh:// project — a git work tree and a plain folder — and GET /api/runs/:id/changes gives exactly what the same run
-// gives in the same folder on this machine. The "remote" side is this machine's own sshd.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+// Issues #21 and #36: diffs read the files where the project is. A fake CLI writes, edits and deletes files (hostile
+// names among them) in a project on the test sshd and in a container of the test Docker engine — a git work tree and
+// a plain folder — and GET /api/runs/:id/changes gives exactly what the same run gives in the same folder on this
+// machine. Both share this machine's temp dir, so the same folder is set up here.
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,18 +13,15 @@ import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { startTestApp } from "../support/app.ts";
 import { endOf, fakeCliEnvThere, runHarness, type FakeStep } from "../support/fake-agents.ts";
-import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { machineKinds, useTestMachines, type MachineKind } from "../support/test-machines.ts";
 import { tempDir } from "../support/temp.ts";
 
 // Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
 // idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
 setDefaultTimeout(60_000);
 
-let sshd: TestSshd;
-beforeAll(async () => {
-  sshd = await startTestSshd();
-});
-afterAll(() => sshd?.close());
+const machines = useTestMachines();
+const [here, ...elsewhere] = machineKinds(machines);
 
 const claude = getAgentDef("claude") as RuntimeAgentDef;
 const TEXT = join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl");
@@ -38,18 +36,18 @@ function writeFiles(root: string, files: Record<string, string>): void {
   }
 }
 
-/** Runs `steps` (then a text answer) in `folder` as a project here, or at ssh://od-test-host/<folder>; its saved changes. */
-async function changesOfRun(folder: string, steps: FakeStep[], remote: boolean) {
+/** Runs `steps` (then a text answer) in `folder` as a project on `kind`; its saved changes. */
+async function changesOfRun(folder: string, steps: FakeStep[], kind: MachineKind) {
+  const remote = kind.context();
   await using h = await runHarness({
     defs: [claude],
     shims: { claude: undefined },
     steps: [{ readLine: true }, ...steps, { outFile: TEXT }],
     projectDir: folder,
-    ...(remote ? { projectPath: (dir: string) => `ssh://${SSH_TEST_HOST}${dir}`, remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir } } : {}),
+    projectPath: kind.url,
+    ...(remote ? { remote } : {}),
   });
-  if (remote) {
-    h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
-  }
+  h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
   const { runId, events } = await h.run({ agentId: "claude", message: "change things" });
   await using app = await startTestApp({ modules: [runChangeRoutes(h.store)] });
   const response = await app.call(`/api/runs/${runId}/changes`);
@@ -57,8 +55,8 @@ async function changesOfRun(folder: string, steps: FakeStep[], remote: boolean) 
   return { end: endOf(events), diagnostics: events.filter((e) => e.type === "diagnostic"), saved: RunChangesResponse.parse(await response.json()) };
 }
 
-/** The same run in two identical folders, one used as a local project, one over ssh. */
-async function localAndRemote(setUp: (root: string) => void, steps: FakeStep[]) {
+/** The same run in two identical folders, one a project on this machine, one on `kind`. */
+async function hereAndThere(kind: MachineKind, setUp: (root: string) => void, steps: FakeStep[]) {
   using temp = tempDir("od-remote-changes-");
   const localDir = join(temp.path, "local");
   const remoteDir = join(temp.path, "it's remote $(x)");
@@ -66,8 +64,8 @@ async function localAndRemote(setUp: (root: string) => void, steps: FakeStep[]) 
     mkdirSync(dir);
     setUp(dir);
   }
-  const local = await changesOfRun(localDir, steps, false);
-  const remote = await changesOfRun(remoteDir, steps, true);
+  const local = await changesOfRun(localDir, steps, here!);
+  const remote = await changesOfRun(remoteDir, steps, kind);
   expect(remote.diagnostics).toEqual([]);
   expect(remote.end.status).toBe("succeeded");
   expect(remote.end.files).toEqual(local.end.files);
@@ -86,9 +84,9 @@ const EDITS: FakeStep[] = [
   { removeFile: "old.txt" },
 ];
 
-describe("changes of a run in an ssh:// project", () => {
+describe.each(elsewhere.map((kind) => [kind.name, kind] as const))("changes of a run in a project on %s", (_name, kind) => {
   test("a git work tree: created, modified, deleted, binary and hostile names, with the diffs a local run gives", async () => {
-    const { local, remote } = await localAndRemote((root) => {
+    const { local, remote } = await hereAndThere(kind, (root) => {
       writeFiles(root, { "src/app.ts": "export const a = 1;\nexport const b = 2;\n", "old.txt": "bye\n", "notes.txt": "one\n", ".gitignore": "dist/\n" });
       git(root, "init", "-q");
       git(root, "add", "-A");
@@ -110,7 +108,7 @@ describe("changes of a run in an ssh:// project", () => {
   });
 
   test("a project in a subfolder of a work tree reports project-relative paths, the rest of the tree left out", async () => {
-    const { local, remote } = await localAndRemote((root) => {
+    const { local, remote } = await hereAndThere(kind, (root) => {
       writeFiles(root, { "site/index.html": "<p>a</p>\n", "other/x.txt": "x\n" });
       git(root, "init", "-q");
       git(root, "add", "-A");
@@ -122,7 +120,7 @@ describe("changes of a run in an ssh:// project", () => {
 
   test("a plain folder: the bounded walk finds the same changes, with diffs from content kept at the start", async () => {
     const big = "x".repeat(1024 * 1024 + 10);
-    const { local, remote } = await localAndRemote((root) => {
+    const { local, remote } = await hereAndThere(kind, (root) => {
       writeFiles(root, { "src/app.ts": "export const a = 1;\nexport const b = 2;\n", "old.txt": "bye\n", "notes.txt": "one\n", [HOSTILE]: "before\n", "big.log": big });
     }, [...EDITS, { writeFile: { path: HOSTILE, content: "before\nafter\n" } }, { writeFile: { path: "big.log", content: `${big}y` } }]);
     expect(remote.source).toBe("walk");
@@ -152,8 +150,8 @@ describe("changes of a run in an ssh:// project", () => {
       shims: { claude: undefined },
       steps: [{ readLine: true }, { writeFile: { path: "b.txt", content: "b\n" } }, { waitForFile: go }, { outFile: TEXT }],
       projectDir: folder,
-      projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
-      remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
+      projectPath: kind.url,
+      remote: kind.context()!,
     });
     h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
     const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "hi" });
@@ -164,7 +162,7 @@ describe("changes of a run in an ssh:// project", () => {
     for await (const event of h.service.events(created.runId)) events.push(event);
     expect(endOf(events).status).toBe("succeeded");
     expect(events.filter((e) => e.type === "diagnostic")).toEqual([
-      expect.objectContaining({ kind: "remote_changes", message: expect.stringContaining(`on ${SSH_TEST_HOST} (the folder is missing)`) }),
+      expect.objectContaining({ kind: "remote_changes", message: expect.stringContaining("(the folder is missing)") }),
     ]);
     expect(h.store.runChanges.list(created.runId).changes).toEqual([]);
   });

@@ -1,29 +1,26 @@
-// Issue #21: artifacts read and write remote files. A plain-stream CLI's <artifact> blocks become files in the ssh://
-// project, named there without touching what the folder already holds (an existing file, a symlink whose name
-// differs only in case), and the run's end and artifact events point at them.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+// Issues #21 and #36: artifacts are written where the project is. A plain-stream CLI's <artifact> blocks become files in
+// the project, on this machine, the test sshd or a container of the test Docker engine alike, named there without
+// touching what the folder already holds (an existing file, a symlink whose name differs only in case), and the
+// run's end and artifact events point at them.
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { agentEvents, endOf, fakeCliEnvThere, runHarness } from "../support/fake-agents.ts";
-import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
+import { machineKinds, useTestMachines } from "../support/test-machines.ts";
 import { tempDir } from "../support/temp.ts";
 
 // Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
 // idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
 setDefaultTimeout(60_000);
 
-let sshd: TestSshd;
-beforeAll(async () => {
-  sshd = await startTestSshd();
-});
-afterAll(() => sshd?.close());
+const machines = useTestMachines();
 
 const deepseek = getAgentDef("deepseek") as RuntimeAgentDef;
 
-describe("plain-stream artifacts of a run in an ssh:// project", () => {
-  test("land in the remote folder under a free name; existing files and symlinks are left alone", async () => {
+describe.each(machineKinds(machines).map((kind) => [kind.name, kind] as const))("plain-stream artifacts of a run in a project on %s", (_name, kind) => {
+  test("land in the project folder under a free name; existing files and symlinks are left alone", async () => {
     using temp = tempDir("od-remote-artifacts-");
     const folder = join(temp.path, "it's $(touch pwned) `x`; *");
     const elsewhere = join(temp.path, "elsewhere.html");
@@ -37,8 +34,8 @@ describe("plain-stream artifacts of a run in an ssh:// project", () => {
       shims: { deepseek: undefined },
       steps: [...`${page}\n${notes}`.split("\n").map((out) => ({ out })), { readAll: true }],
       projectDir: folder,
-      projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
-      remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir },
+      projectPath: kind.url,
+      ...(kind.context() ? { remote: kind.context()! } : {}),
     });
     h.store.appConfig.update({ agentCliEnv: { deepseek: fakeCliEnvThere(h) } });
 
