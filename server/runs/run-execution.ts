@@ -234,7 +234,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
     let outcome: AttemptOutcome;
     // Artifacts of plain streams are files od writes into the project, here or on the remote side.
     artifacts = extractsArtifacts(invocation.reader) ? new ArtifactSpool() : undefined;
-    const agentEnv = inputs.applyEnv(place.agentEnv(def, store.appConfig.get().agentCliEnv?.[def.id], live.id));
+    const agentEnv = { ...inputs.applyEnv(place.agentEnv(def, store.appConfig.get().agentCliEnv?.[def.id], live.id)), ...def.permissionEnv?.(run.permissionMode) };
     try {
       outcome = await runAttempt(
         {

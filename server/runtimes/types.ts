@@ -161,6 +161,11 @@ export type RuntimeAgentDef = {
    * without a permission config): its runs can only be `bypass`, an `ask` or `read-only` one is refused.
    */
   asksBeforeActing?: false;
+  /**
+   * Environment a run in `mode` adds for the agent (kilo's `KILO_PERMISSION` overlay): how a protocol agent that acts
+   * without asking by default is made to ask, or to refuse, before it acts.
+   */
+  permissionEnv?: (mode: PermissionMode) => Record<string, string>;
   supportsImagePaths?: boolean;
   externalMcpInjection?: "claude-mcp-json" | "acp-merge" | "opencode-env-content" | "mimo-env-content";
   mcpDiscovery?: string;

@@ -1,8 +1,10 @@
 /**
  * Issue #37 against real CLIs (the pinned ones, already installed: this file never installs) and the fake model
  * server, through a real `od serve`: in ask mode the model's write becomes an approval request before any file exists;
- * allow_once writes it, deny leaves no file and the run still ends; read-only writes nothing and asks nothing.
- * Claude Code over its control protocol, codex over app-server, Claude Code over ACP (claude-code-acp).
+ * allow_once writes it, deny leaves no file and the run still ends; a request nobody answers is denied at the timeout,
+ * and a cancel denies it; read-only writes nothing and asks nothing.
+ * Claude Code over its control protocol, codex over app-server, Claude Code over ACP (claude-code-acp), kilo over ACP
+ * with its permission overlay.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -16,9 +18,11 @@ import { installIsCurrent } from "./setup.ts";
 import type { RealCliId } from "./versions.ts";
 
 /** The CLIs whose approvals od forwards. */
-const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp"];
+const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp", "kilo"];
 /** ACP agents that write without asking in their default mode: their ask runs must fail, never pass as honoured. */
 const UNASKING_CLIS: RealCliId[] = ["codex-acp"];
+/** CLIs that take denied tools out of what the model is offered, rather than refusing a call. */
+const TOOLLESS_WHEN_READ_ONLY: RealCliId[] = ["kilo"];
 const WAIT_MS = 120_000;
 
 for (const cli of [...ASKING_CLIS, ...UNASKING_CLIS]) describe(`real ${cli} in ask and read-only runs`, () => {
@@ -112,13 +116,53 @@ afterAll(async () => {
     expect(existsSync(join(sandbox.project, "denied.txt"))).toBe(false);
   }, WAIT_MS);
 
+  /** The run's answer text, as its text deltas carry it. */
+  async function runText(runId: string): Promise<string> {
+    const response = await fetch(`${daemon.origin}/api/runs/${runId}/events`, { headers: { authorization: `Bearer ${daemon.token}` } });
+    const text = await response.text();
+    return [...text.matchAll(/"type":"text_delta","delta":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`) as string).join("");
+  }
+
+  /** The decisions of the run's approval_resolved events, with who made them. */
+  async function resolutions(runId: string): Promise<string[]> {
+    const response = await fetch(`${daemon.origin}/api/runs/${runId}/events`, { headers: { authorization: `Bearer ${daemon.token}` } });
+    const text = await response.text();
+    return [...text.matchAll(/"type":"approval_resolved"[^}]*?"decision":"([a-z_]+)"[^}]*?"by":"([a-z]+)"/g)].map((m) => `${m[1]} by ${m[2]}`);
+  }
+
+  if (asks) test("ask: a request nobody answers is denied at approvalTimeoutMs; no file, and the run ends", async () => {
+    expect((await api("PUT", "/api/app-config", { approvalTimeoutMs: 1000 })).status).toBe(200);
+    try {
+      const runId = await startRun("unanswered.txt", "ask");
+      await pendingOf(runId);
+      const summary = await ended(runId);
+      expect(summary.pendingApprovals ?? []).toEqual([]);
+      expect(existsSync(join(sandbox.project, "unanswered.txt"))).toBe(false);
+      expect(await resolutions(runId)).toEqual(["deny by timeout"]);
+    } finally {
+      await api("PUT", "/api/app-config", { approvalTimeoutMs: null });
+    }
+  }, WAIT_MS);
+
+  if (asks) test("ask: cancel while a request waits denies it and ends the run canceled; no file", async () => {
+    const runId = await startRun("canceled.txt", "ask");
+    await pendingOf(runId);
+    expect((await api("POST", `/api/runs/${runId}/cancel`, {})).status).toBe(200);
+    const summary = await ended(runId);
+    expect(summary.status).toBe("canceled");
+    expect(existsSync(join(sandbox.project, "canceled.txt"))).toBe(false);
+    expect(await resolutions(runId)).toEqual(["deny by cancel"]);
+  }, WAIT_MS);
+
   if (asks) test("read-only: nothing is written and nobody is asked", async () => {
     const runId = await startRun("readonly.txt", "read-only");
     const summary = await ended(runId);
     expect(summary.status).toBe("succeeded");
     expect(existsSync(join(sandbox.project, "readonly.txt"))).toBe(false);
     const types = await agentEventTypes(runId);
-    expect(types).toContain("tool_use");
+    // The model was given a write tool that is refused, or (kilo: denied tools are not offered) none at all.
+    if (TOOLLESS_WHEN_READ_ONLY.includes(cli)) expect(await runText(runId)).toContain("no suitable tool offered");
+    else expect(types).toContain("tool_use");
     expect(types.filter((type) => type.startsWith("approval_"))).toEqual([]);
   }, WAIT_MS);
 });

@@ -2,6 +2,11 @@
 import type { RuntimeAgentDef } from "../types.ts";
 import { ACP_MODEL_DISCOVERY, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
+/** Kilo's permission keys for what changes something: edits (write, patch), shell commands, fetches, files outside the project. */
+const KILO_ACTIONS = ["edit", "bash", "webfetch", "external_directory"];
+const KILO_ASK = JSON.stringify(Object.fromEntries(KILO_ACTIONS.map((action) => [action, "ask"])));
+const KILO_READ_ONLY = JSON.stringify(Object.fromEntries(KILO_ACTIONS.map((action) => [action, "deny"])));
+
 export const kiloAgentDef: RuntimeAgentDef = {
   id: "kilo",
   name: "Kilo Code CLI",
@@ -21,8 +26,9 @@ export const kiloAgentDef: RuntimeAgentDef = {
   supportsCustomModel: false,
   supportsImagePaths: true,
   streamFormat: "acp-json-rpc",
-  // Without a permission config it writes and runs commands in the project without a session/request_permission.
-  asksBeforeActing: false,
+  // Without a permission config it writes and runs commands in the project without a session/request_permission; its
+  // runtime overlay (KILO_PERMISSION, 7.x) makes it ask over ACP before it edits, runs or fetches, or refuse them.
+  permissionEnv: (mode): Record<string, string> => (mode === "bypass" ? {} : { KILO_PERMISSION: mode === "ask" ? KILO_ASK : KILO_READ_ONLY }),
   inheritedEnv: [...MULTI_PROVIDER_ENV, "KILO_API_KEY", "KILOCODE_TOKEN"],
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   // `kilo acp` (7.7.7) advertises loadSession and replays the saved session on `session/load`.
