@@ -118,7 +118,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           // The prompt came from stdin ("-"): it is no terminal to ask on.
           ...(permissionMode === "ask" && positionals[0] !== "-" && (await io.interactive?.()) ? { readLine: lineReader(io.stdin) } : {}),
           stderr: io.stderr,
-          answer: (approvalId, decision, message) => services.runs.answerApproval(created.runId, approvalId, decision, message),
+          answer: (approvalId, decision, message, answers) => services.runs.answerApproval(created.runId, approvalId, decision, message, answers),
         });
         let status: string | undefined;
         // The live log's own events, a batch per wake-up, each batch one write to stdout.

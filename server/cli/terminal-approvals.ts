@@ -1,15 +1,19 @@
 /**
  * `od run --permission-mode ask`: the run's approval requests asked on the terminal, one at a time, in the order the
  * agent asked them — `y` allow once, `a` allow for the rest of the run, `n` deny (then a reason for the agent).
+ * A question of the agent's (AskUserQuestion) is answered by an option's number (several, comma-separated, where it
+ * takes several) or in the person's own words; an empty line skips it.
  * Without a terminal nobody can answer: each request is denied at once, and stderr says so.
  */
-import type { ApprovalDecision } from "../contracts/approvals.ts";
+import type { AgentQuestion, ApprovalDecision, QuestionAnswers } from "../contracts/approvals.ts";
 import type { AgentEventOf } from "../contracts/events.ts";
 
 export type ApprovalRequest = AgentEventOf<"approval_request">;
 
 /** Where answers go (the run service's `answerApproval`); its result says whether the request was still open. */
-export type AnswerApproval = (approvalId: string, decision: ApprovalDecision, message?: string) => string;
+export type AnswerApproval = (approvalId: string, decision: ApprovalDecision, message?: string, answers?: QuestionAnswers) => string;
+
+type TerminalAnswer = { decision: ApprovalDecision; message?: string; answers?: QuestionAnswers };
 
 /** Said to the agent when nobody could be asked. */
 export const NO_TERMINAL_DENIAL = "od run has no terminal to ask on, so this tool call was denied.";
@@ -40,8 +44,30 @@ export function lineReader(stream: AsyncIterable<Uint8Array>): () => Promise<str
   };
 }
 
-/** Asks about one request until the answer is one of y/a/n; the end of input denies. */
-export async function askOnTerminal(request: ApprovalRequest, readLine: () => Promise<string | undefined>, write: (text: string) => void): Promise<{ decision: ApprovalDecision; message?: string }> {
+/** One question, its options numbered; the answer is the chosen labels, the person's own words, or undefined (skipped). */
+async function askQuestion(question: AgentQuestion, readLine: () => Promise<string | undefined>, write: (text: string) => void): Promise<string | undefined> {
+  write(`\n${question.header ? `[${question.header}] ` : ""}${question.question}\n`);
+  question.options.forEach((option, index) => write(`  ${index + 1}) ${option.label}${option.description ? ` — ${option.description}` : ""}\n`));
+  write(question.multiSelect ? "Numbers (comma-separated), your own answer, or empty to skip: " : "A number, your own answer, or empty to skip: ");
+  const reply = (await readLine())?.trim();
+  if (!reply) return undefined;
+  const numbers = reply.split(",").map((part) => part.trim());
+  const chosen = numbers.every((part) => /^\d+$/.test(part)) ? numbers.map((part) => question.options[Number(part) - 1]?.label) : [];
+  if (chosen.length && chosen.every((label) => label !== undefined) && (question.multiSelect || chosen.length === 1)) return chosen.join(", ");
+  return reply;
+}
+
+/** Asks about one request until the answer is one of y/a/n (a question: each of its questions); the end of input denies. */
+export async function askOnTerminal(request: ApprovalRequest, readLine: () => Promise<string | undefined>, write: (text: string) => void): Promise<TerminalAnswer> {
+  if (request.kind === "question") {
+    write(`\nod: ${request.toolName} asks you:\n`);
+    const answers: QuestionAnswers = {};
+    for (const question of request.questions ?? []) {
+      const answer = await askQuestion(question, readLine, write);
+      if (answer !== undefined) answers[question.question] = answer;
+    }
+    return Object.keys(answers).length ? { decision: "allow_once", answers } : { decision: "deny" };
+  }
   write(`\nod: ${request.toolName} wants to ${describe(request)}: ${request.title}\n`);
   for (;;) {
     write("Allow? [y] once, [a] for this run, [n] deny: ");
@@ -72,8 +98,8 @@ export function terminalApprovals(options: { readLine?: () => Promise<string | u
       return;
     }
     queue = queue.then(async () => {
-      const { decision, message } = await askOnTerminal(request, readLine, options.stderr);
-      if (options.answer(request.approvalId, decision, message) !== "answered") options.stderr("od: that request was already answered (timed out or canceled)\n");
+      const { decision, message, answers } = await askOnTerminal(request, readLine, options.stderr);
+      if (options.answer(request.approvalId, decision, message, answers) !== "answered") options.stderr("od: that request was already answered (timed out or canceled)\n");
     });
   };
 }

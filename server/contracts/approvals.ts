@@ -18,18 +18,38 @@ export type PermissionMode = z.infer<typeof PermissionMode>;
 export const ApprovalDecision = z.enum(APPROVAL_DECISIONS);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
-/** What the call would do, normalised across CLIs, so a person sees "command" the same way for every agent. */
-export const ApprovalKind = z.enum(["command", "edit", "read", "fetch", "mcp", "other"]);
+/**
+ * What the call would do, normalised across CLIs, so a person sees "command" the same way for every agent;
+ * `question`: the agent asks the person something (Claude Code's AskUserQuestion) and waits for the answers.
+ */
+export const ApprovalKind = z.enum(["command", "edit", "read", "fetch", "mcp", "other", "question"]);
 export type ApprovalKind = z.infer<typeof ApprovalKind>;
 
 /** Who decided: the person, the `approvalTimeoutMs` clock, or the run's cancel. */
 export const ApprovalResolvedBy = z.enum(["user", "timeout", "cancel"]);
 export type ApprovalResolvedBy = z.infer<typeof ApprovalResolvedBy>;
 
-/** `POST /api/runs/:id/approvals/:approvalId`: the answer, and for `deny` what the agent is told. */
+/** One question of a `question` request: a short header, the options to choose from, one or several. */
+export const AgentQuestion = z.object({
+  question: z.string(),
+  header: z.string().optional(),
+  multiSelect: z.boolean(),
+  options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
+});
+export type AgentQuestion = z.infer<typeof AgentQuestion>;
+
+/** A question's answer: the chosen option's label (several joined by ", "), or the person's own words. */
+export const QuestionAnswers = z.record(z.string().max(4000), z.string().max(4000));
+export type QuestionAnswers = z.infer<typeof QuestionAnswers>;
+
+/**
+ * `POST /api/runs/:id/approvals/:approvalId`: the answer, and for `deny` what the agent is told. A `question` request
+ * is answered with `allow_once` and `answers` (question text → answer), or skipped with `deny`.
+ */
 export const AnswerApprovalRequest = z.strictObject({
   decision: ApprovalDecision,
   message: z.string().max(4000).optional(),
+  answers: QuestionAnswers.optional(),
 });
 export type AnswerApprovalRequest = z.infer<typeof AnswerApprovalRequest>;
 

@@ -5,7 +5,7 @@
  * relative to the run's cwd, so the UI can show "file written" the same way for every CLI.
  */
 import { z } from "./zod.ts";
-import { ApprovalDecision, ApprovalKind, ApprovalResolvedBy } from "./approvals.ts";
+import { AgentQuestion, ApprovalDecision, ApprovalKind, ApprovalResolvedBy, QuestionAnswers } from "./approvals.ts";
 
 /** What a tool call does, normalised across CLIs (Write/create/write_file/apply_patch add → file_write, …). */
 export const ToolKind = z.enum([
@@ -145,7 +145,10 @@ export const ApprovalRequestEvent = z.object({
   /** One line for people: the command, the file, the URL. */
   title: z.string(),
   input: z.unknown(),
+  /** The answers this request takes: all three for an action; `allow_once` (answer) and `deny` (skip) for a question. */
   options: z.array(ApprovalDecision),
+  /** A `question` request's questions, in order. */
+  questions: z.array(AgentQuestion).optional(),
 });
 
 /** A question of a live run that waits for its answer (`GET /api/runs/:id` → `pendingApprovals`): its request event. */
@@ -161,6 +164,8 @@ export const ApprovalResolvedEvent = z.object({
   approvalId: z.string(),
   decision: ApprovalDecision,
   by: ApprovalResolvedBy,
+  /** A `question` request's answers, as the agent got them. */
+  answers: QuestionAnswers.optional(),
 });
 
 /** A wire record no parser understood, passed through so nothing is lost. */

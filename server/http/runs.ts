@@ -48,10 +48,13 @@ export const runRoutes = (runs: RunService) =>
     })
     .post("/api/runs/:id/approvals/:approvalId", ({ params, body }) => {
       requireRun(runs, params.id);
-      const { decision, message } = parseBody(AnswerApprovalRequest, body);
-      const result = runs.answerApproval(params.id, params.approvalId, decision, message);
+      const { decision, message, answers } = parseBody(AnswerApprovalRequest, body);
+      const result = runs.answerApproval(params.id, params.approvalId, decision, message, answers);
       if (result === "unknown") throw new HttpError(404, "APPROVAL_NOT_FOUND", `run ${params.id} has no open approval request ${params.approvalId}`);
       if (result === "already_answered") throw new HttpError(409, "APPROVAL_ALREADY_ANSWERED", `approval request ${params.approvalId} was already answered`);
+      if (result === "not_an_option") throw new HttpError(400, "APPROVAL_NOT_AN_OPTION", `approval request ${params.approvalId} does not take "${decision}"`);
+      if (result === "answers_required") throw new HttpError(400, "ANSWERS_REQUIRED", `approval request ${params.approvalId} asks questions: answer them ("answers") or skip them with "deny"`);
+      if (result === "not_a_question") throw new HttpError(400, "NOT_A_QUESTION", `approval request ${params.approvalId} asks no questions: "answers" is only for a question`);
       return { ok: true, approvalId: params.approvalId, decision };
     })
     .post("/api/runs/:id/input", async ({ params, body }) => {

@@ -3,9 +3,10 @@
  * `approval_request` event and waits; a person answers it (`answer`), its timeout denies it, or the run's end denies
  * every one still open (`close`). Each answer is an `approval_resolved` event saying who decided. `allow_run` is
  * remembered for the rest of the run: the same tool (or command prefix) is then allowed without asking again.
- * In `read-only` mode nobody is asked: reads are allowed, everything else is refused with a message for the agent.
+ * In `read-only` mode nobody is asked about actions: reads are allowed, everything else is refused with a message for
+ * the agent. A `question` (the agent asking the person something) is asked in either mode: it changes nothing.
  */
-import type { ApprovalDecision, ApprovalResolvedBy } from "../contracts/approvals.ts";
+import type { ApprovalDecision, ApprovalResolvedBy, QuestionAnswers } from "../contracts/approvals.ts";
 import type { PendingApproval } from "../contracts/events.ts";
 import { APPROVAL_DECISIONS } from "../contracts/approval-values.ts";
 import type { AgentEvent } from "../contracts/events.ts";
@@ -21,7 +22,14 @@ const DENIED_BECAUSE: Record<ApprovalResolvedBy, string> = {
 
 export const READ_ONLY_REFUSAL = "This run is read-only: writes, commands and other actions are refused. Read and explain instead.";
 
-export type AnswerResult = "answered" | "unknown" | "already_answered";
+/** What a skipped question tells the agent. */
+const QUESTION_SKIPPED = "The user skipped this question: go on with your best judgement.";
+
+/**
+ * `not_an_option`: the request does not take that decision (`allow_run` for a question); `answers_required`: a
+ * question answered without answers; `not_a_question`: answers given to a request that asked none.
+ */
+export type AnswerResult = "answered" | "unknown" | "already_answered" | "not_an_option" | "answers_required" | "not_a_question";
 
 type Waiting = { request: PendingApproval; key: string; timer: ReturnType<typeof setTimeout>; settle: (answer: ApprovalAnswer) => void };
 
@@ -44,7 +52,7 @@ export class RunApprovals {
 
   /** The transport's question; resolves with the answer, whoever gives it. */
   ask(question: ApprovalQuestion): Promise<ApprovalAnswer> {
-    if (this.options.mode === "read-only") {
+    if (this.options.mode === "read-only" && question.kind !== "question") {
       return Promise.resolve(question.kind === "read" ? { decision: "allow_once" } : { decision: "deny", message: READ_ONLY_REFUSAL });
     }
     if (this.#closed) return Promise.resolve({ decision: "deny", message: DENIED_BECAUSE.cancel });
@@ -57,7 +65,8 @@ export class RunApprovals {
       kind: question.kind,
       title: question.title,
       input: question.input,
-      options: [...APPROVAL_DECISIONS],
+      options: question.kind === "question" ? ["allow_once", "deny"] : [...APPROVAL_DECISIONS],
+      ...(question.questions ? { questions: question.questions } : {}),
       requestedAt: Date.now(),
     };
     return new Promise<ApprovalAnswer>((settle) => {
@@ -68,11 +77,16 @@ export class RunApprovals {
     });
   }
 
-  /** A person's answer to one request. */
-  answer(approvalId: string, decision: ApprovalDecision, message?: string): AnswerResult {
+  /** A person's answer to one request (a question's with its answers). */
+  answer(approvalId: string, decision: ApprovalDecision, message?: string, answers?: QuestionAnswers): AnswerResult {
     if (this.#answered.has(approvalId)) return "already_answered";
-    if (!this.#waiting.has(approvalId)) return "unknown";
-    this.#resolve(approvalId, decision, message, "user");
+    const waiting = this.#waiting.get(approvalId);
+    if (!waiting) return "unknown";
+    if (!waiting.request.options.includes(decision)) return "not_an_option";
+    const isQuestion = waiting.request.kind === "question";
+    if (answers && !isQuestion) return "not_a_question";
+    if (isQuestion && decision !== "deny" && !answers) return "answers_required";
+    this.#resolve(approvalId, decision, message, "user", decision === "deny" ? undefined : answers);
     return "answered";
   }
 
@@ -87,14 +101,15 @@ export class RunApprovals {
     for (const approvalId of [...this.#waiting.keys()]) this.#resolve(approvalId, "deny", undefined, "cancel");
   }
 
-  #resolve(approvalId: string, decision: ApprovalDecision, message: string | undefined, by: ApprovalResolvedBy): void {
+  #resolve(approvalId: string, decision: ApprovalDecision, message: string | undefined, by: ApprovalResolvedBy, answers?: QuestionAnswers): void {
     const waiting = this.#waiting.get(approvalId);
     if (!waiting) return;
     clearTimeout(waiting.timer);
     this.#waiting.delete(approvalId);
     this.#answered.add(approvalId);
     if (decision === "allow_run") this.#allowedForRun.add(waiting.key);
-    this.options.emit({ type: "approval_resolved", approvalId, decision, by });
-    waiting.settle(decision === "deny" ? { decision, message: message?.trim() || DENIED_BECAUSE[by] } : { decision });
+    this.options.emit({ type: "approval_resolved", approvalId, decision, by, ...(answers ? { answers } : {}) });
+    const skipped = waiting.request.kind === "question" && by === "user" ? QUESTION_SKIPPED : DENIED_BECAUSE[by];
+    waiting.settle(decision === "deny" ? { decision, message: message?.trim() || skipped } : { decision, ...(answers ? { answers } : {}) });
   }
 }

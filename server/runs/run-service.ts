@@ -4,7 +4,7 @@
  * It is the one owner of every agent child process the daemon starts.
  */
 import type { AgentInfo } from "../contracts/agents.ts";
-import type { ApprovalDecision } from "../contracts/approvals.ts";
+import type { ApprovalDecision, QuestionAnswers } from "../contracts/approvals.ts";
 import type { CreateRunRequest, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
 import type { RunInputsProvider } from "../inputs/run-inputs.ts";
@@ -241,8 +241,8 @@ export class RunService {
   }
 
   /** A person's answer to one approval request of a live run (`unknown` also when the run is not live). */
-  answerApproval(runId: string, approvalId: string, decision: ApprovalDecision, message?: string): AnswerResult {
-    return this.#live.get(runId)?.approvals?.answer(approvalId, decision, message) ?? "unknown";
+  answerApproval(runId: string, approvalId: string, decision: ApprovalDecision, message?: string, answers?: QuestionAnswers): AnswerResult {
+    return this.#live.get(runId)?.approvals?.answer(approvalId, decision, message, answers) ?? "unknown";
   }
 
   list(filter: { projectId?: string; conversationId?: string; status?: RunStatus | "active" }): RunSummary[] {

@@ -53,4 +53,30 @@ describe("terminal approvals", () => {
     expect(answers).toEqual([["appr_1", "deny", NO_TERMINAL_DENIAL]]);
     expect(err).toContain("no terminal to ask on");
   });
+  test("a question: an option by number (several where it takes several), or the person's own words; empty skips it", async () => {
+    const question: ApprovalRequest = {
+      type: "approval_request",
+      approvalId: "appr_q",
+      toolName: "AskUserQuestion",
+      kind: "question",
+      title: "3 questions",
+      input: {},
+      options: ["allow_once", "deny"],
+      questions: [
+        { question: "Which database?", header: "DB", multiSelect: false, options: [{ label: "Postgres", description: "relational" }, { label: "SQLite" }] },
+        { question: "Which extras?", multiSelect: true, options: [{ label: "Auth" }, { label: "Billing" }] },
+        { question: "Anything else?", multiSelect: false, options: [] },
+      ],
+    };
+    let shown = "";
+    const write = (text: string) => void (shown += text);
+    expect(await askOnTerminal(question, lineReader(chunks("2\n1, 2\n\n")), write)).toEqual({ decision: "allow_once", answers: { "Which database?": "SQLite", "Which extras?": "Auth, Billing" } });
+    expect(await askOnTerminal(question, lineReader(chunks("MySQL please\n3\nno\n")), write)).toEqual({
+      decision: "allow_once",
+      answers: { "Which database?": "MySQL please", "Which extras?": "3", "Anything else?": "no" },
+    });
+    expect(await askOnTerminal(question, lineReader(chunks("\n\n\n")), write)).toEqual({ decision: "deny" });
+    expect(shown).toContain("od: AskUserQuestion asks you:");
+    expect(shown).toContain("[DB] Which database?\n  1) Postgres — relational\n  2) SQLite\n");
+  });
 });

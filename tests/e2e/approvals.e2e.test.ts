@@ -87,6 +87,44 @@ describe("approvals on the page", () => {
     }
   }, 180_000);
 
+  test("AskUserQuestion: a question card takes a choice and the person's own words, the agent gets them, a reload shows the answers", async () => {
+    const project = await ui.project("questions");
+    await ui.api("/api/app-config", { method: "PUT", body: JSON.stringify({ projectPermissionModes: { [project.id]: "ask" } }) });
+    const questions = [
+      { question: "Which database?", header: "DB", multiSelect: false, options: [{ label: "Postgres", description: "relational" }, { label: "SQLite" }] },
+      { question: "Which extras?", multiSelect: true, options: [{ label: "Auth" }, { label: "Billing" }] },
+    ];
+    ui.fakes.script("claude", [{ readLine: true }, { canUseTool: { tool_name: "AskUserQuestion", input: { questions } } }, { outFile: TEXT_FIXTURE }]);
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
+      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+      await page.selectOption("[data-testid=agent-picker]", "claude");
+      await send(page, "Set up the app");
+      const card = page.locator("[data-testid=approval-card][data-state=open]");
+      await card.waitFor({ timeout: 60_000 });
+      expect(await page.title()).toContain("Waiting for your answer");
+      const [database, extras] = [card.locator("[data-testid=question]").nth(0), card.locator("[data-testid=question]").nth(1)];
+      expect(await database.textContent()).toContain("Which database?");
+      expect(await card.locator("[data-testid=question-answer]").isDisabled()).toBe(true);
+      await database.locator("[data-testid=question-option]").nth(1).check();
+      await extras.locator("[data-testid=question-own]").fill("Auth only, no billing yet");
+      await card.locator("[data-testid=question-answer]").click();
+      await page.waitForSelector("[data-testid=approval-card][data-state=resolved-allow_once]");
+      await page.waitForSelector("[data-testid=run-status][data-running=false][data-status=succeeded]", { timeout: 60_000 });
+      const answered = ui.fakes.ledger().filter((line) => line.event === "control-response").map((line) => JSON.parse(String(line.line)).response.response);
+      expect(answered.at(-1)).toEqual({ behavior: "allow", updatedInput: { questions, answers: { "Which database?": "SQLite", "Which extras?": "Auth only, no billing yet" } } });
+
+      await page.reload();
+      await page.waitForSelector("[data-testid=approval-card][data-state=resolved-allow_once]", { timeout: 30_000 });
+      expect(await page.locator("[data-testid=question-answered]").allTextContents()).toEqual(["SQLite", "Auth only, no billing yet"]);
+      expect(await page.locator("[data-testid=approval-outcome]").allTextContents()).toEqual(["Answered by you"]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
   test("a project's own MCP servers: the page shows their command lines and asks once; Allow approves exactly that list", async () => {
     const project = await ui.project("with-mcp");
     mkdirSync(join(project.path, ".od"));

@@ -90,4 +90,38 @@ describe("POST /api/runs/:id/approvals/:approvalId", () => {
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe("BAD_REQUEST");
   });
+  test("a question takes answers: 400 ANSWERS_REQUIRED without them, APPROVAL_NOT_AN_OPTION for allow_run; answers to an action are 400 NOT_A_QUESTION", async () => {
+    await using s = await setup();
+    s.h.script([
+      { readLine: true },
+      { canUseTool: { tool_name: "AskUserQuestion", input: { questions: [{ question: "Which?", multiSelect: false, options: [{ label: "A" }, { label: "B" }] }] } } },
+      { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") },
+    ]);
+    const { runId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "ask me", permissionMode: "ask" })).json();
+    const pending = await poll(async () => {
+      const run = await (await s.t.call(`/api/runs/${runId}`)).json();
+      return run.pendingApprovals?.length ? run.pendingApprovals[0] : undefined;
+    });
+    expect(pending).toMatchObject({ kind: "question", title: "Which?", options: ["allow_once", "deny"], questions: [{ question: "Which?", options: [{ label: "A" }, { label: "B" }] }] });
+    const path = `/api/runs/${runId}/approvals/${pending.approvalId}`;
+    const codeOf = async (body: unknown) => {
+      const res = await s.t.json("POST", path, body);
+      return [res.status, (await res.json()).error?.code];
+    };
+    expect(await codeOf({ decision: "allow_once" })).toEqual([400, "ANSWERS_REQUIRED"]);
+    expect(await codeOf({ decision: "allow_run", answers: { "Which?": "A" } })).toEqual([400, "APPROVAL_NOT_AN_OPTION"]);
+    expect(await codeOf({ decision: "allow_once", answers: { "Which?": "B" } })).toEqual([200, undefined]);
+  });
+
+  test("answers to a request that asks no question are 400 NOT_A_QUESTION", async () => {
+    await using s = await setup();
+    const { runId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "write", permissionMode: "ask" })).json();
+    const pending = await poll(async () => {
+      const run = await (await s.t.call(`/api/runs/${runId}`)).json();
+      return run.pendingApprovals?.length ? run.pendingApprovals[0] : undefined;
+    });
+    const res = await s.t.json("POST", `/api/runs/${runId}/approvals/${pending.approvalId}`, { decision: "allow_once", answers: { q: "a" } });
+    expect([res.status, (await res.json()).error.code]).toEqual([400, "NOT_A_QUESTION"]);
+    expect((await s.t.json("POST", `/api/runs/${runId}/approvals/${pending.approvalId}`, { decision: "deny" })).status).toBe(200);
+  });
 });

@@ -135,3 +135,49 @@ describe("claude stream-json approvals", () => {
     expect(h.ledger()).toEqual([]);
   });
 });
+
+describe("claude's AskUserQuestion: a question card, not a denied tool", () => {
+  const QUESTIONS = [
+    { question: "Which database?", header: "DB", multiSelect: false, options: [{ label: "Postgres", description: "relational" }, { label: "SQLite" }] },
+    { question: "Which extras?", header: "Extras", multiSelect: true, options: [{ label: "Auth" }, { label: "Billing" }] },
+  ];
+
+  async function claudeQuestioning(): Promise<RunHarness> {
+    const h = await runHarness({ defs: [def("claude")], shims: { claude: undefined } });
+    h.script([{ readLine: true }, { canUseTool: { tool_name: "AskUserQuestion", input: { questions: QUESTIONS } } }, { outFile: textFixture }]);
+    return h;
+  }
+
+  for (const permissionMode of ["ask", "read-only"] as const) {
+    test.concurrent(`${permissionMode}: the questions wait for the person; their answers reach the agent with its input`, async () => {
+      await using h = await claudeQuestioning();
+      const { runId, request } = await untilApprovalRequest(h, permissionMode);
+      expect(request).toMatchObject({ toolName: "AskUserQuestion", kind: "question", title: "2 questions", options: ["allow_once", "deny"], questions: QUESTIONS });
+      // A question takes answers: neither a bare allow nor allow_run, and answers go only to questions.
+      expect(h.service.answerApproval(runId, request.approvalId, "allow_once")).toBe("answers_required");
+      expect(h.service.answerApproval(runId, request.approvalId, "allow_run", undefined, { "Which database?": "SQLite" })).toBe("not_an_option");
+      const answers = { "Which database?": "SQLite", "Which extras?": "Auth, Billing" };
+      expect(h.service.answerApproval(runId, request.approvalId, "allow_once", undefined, answers)).toBe("answered");
+      const events = await allEvents(h, runId);
+      expect(endOf(events).status).toBe("succeeded");
+      expect(controlResponse(h)).toEqual({ behavior: "allow", updatedInput: { questions: QUESTIONS, answers } });
+      expect(resolvedOf(events)).toEqual([{ type: "approval_resolved", approvalId: request.approvalId, decision: "allow_once", by: "user", answers }]);
+    });
+  }
+
+  test.concurrent("skip tells the agent to go on with its own judgement", async () => {
+    await using h = await claudeQuestioning();
+    const { runId, request } = await untilApprovalRequest(h);
+    expect(h.service.answerApproval(runId, request.approvalId, "deny")).toBe("answered");
+    await allEvents(h, runId);
+    expect(controlResponse(h)).toEqual({ behavior: "deny", message: "The user skipped this question: go on with your best judgement." });
+  });
+
+  test.concurrent("answers to a request that asked no question are refused", async () => {
+    await using h = await claudeAsking();
+    const { runId, request } = await untilApprovalRequest(h);
+    expect(h.service.answerApproval(runId, request.approvalId, "allow_once", undefined, { q: "a" })).toBe("not_a_question");
+    expect(h.service.answerApproval(runId, request.approvalId, "deny")).toBe("answered");
+    await allEvents(h, runId);
+  });
+});

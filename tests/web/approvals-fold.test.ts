@@ -32,6 +32,16 @@ describe("approval items", () => {
     expect(runStateFromEvents("run_1", [...answered, agent({ type: "approval_resolved", approvalId: "a1", decision: "deny", by: "timeout" })]).openApprovals).toBe(1);
   });
 
+  test("an agent's questions (AskUserQuestion) fold with their questions, and their answers once given", () => {
+    const questions = [{ question: "Which database?", multiSelect: false, options: [{ label: "Postgres" }, { label: "SQLite" }] }];
+    const asked = agent({ type: "approval_request", approvalId: "q1", toolName: "AskUserQuestion", kind: "question", title: "Which database?", input: { questions }, options: ["allow_once", "deny"], questions });
+    const open = approvals([start, asked])[0]!;
+    expect([open.approvalKind, open.options, open.questions]).toEqual(["question", ["allow_once", "deny"], questions]);
+    const answers = { "Which database?": "SQLite" };
+    const answered = approvals([start, asked, agent({ type: "approval_resolved", approvalId: "q1", decision: "allow_once", by: "user", answers })])[0]!;
+    expect([answered.decision, answered.answers]).toEqual(["allow_once", answers]);
+  });
+
   test("the end of a run closes what is still open (an od that stopped never answered it)", () => {
     const state = runStateFromEvents("run_1", [start, ask("a1", "npm test"), end("canceled")]);
     expect(state.openApprovals).toBe(0);

@@ -5,11 +5,11 @@
  */
 import { createContext } from "preact";
 import { useContext, useState } from "preact/hooks";
-import type { ApprovalDecision } from "../../server/contracts/approvals.ts";
+import type { ApprovalDecision, QuestionAnswers } from "../../server/contracts/approvals.ts";
 import type { ApprovalItem } from "../state/run-state.ts";
 
 /** Sends a person's answer to one question of a run; resolves once od took it (it throws with od's reason if not). */
-export type AnswerApproval = (runId: string, approvalId: string, decision: ApprovalDecision, message?: string) => Promise<void>;
+export type AnswerApproval = (runId: string, approvalId: string, decision: ApprovalDecision, message?: string, answers?: QuestionAnswers) => Promise<void>;
 
 /** Where the cards send answers (the conversation's; absent, the cards are read-only). */
 export const ApprovalAnswerContext = createContext<AnswerApproval | null>(null);

@@ -5,6 +5,7 @@
 import { memo } from "preact/compat";
 import type { RunItem } from "../state/run-state.ts";
 import { ApprovalCard } from "./approval-card.tsx";
+import { QuestionCard } from "./question-card.tsx";
 import { Markdown } from "./markdown.tsx";
 import { TicketLink } from "./ticket-link.tsx";
 import { SubRun } from "./sub-run.tsx";
@@ -36,7 +37,7 @@ export const RunItemView = memo(function RunItemView({ item, onOpenFile }: { ite
         <ToolCard tool={item} onOpenFile={onOpenFile} />
       );
     case "approval":
-      return <ApprovalCard item={item} />;
+      return item.approvalKind === "question" ? <QuestionCard item={item} /> : <ApprovalCard item={item} />;
     case "notice":
       return (
         <div class={`notice level-${item.level}`} data-testid="notice" data-code={item.code}>

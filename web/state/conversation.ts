@@ -2,7 +2,7 @@
  * The open conversation: its persisted messages plus a live RunModel per active run. On a reload it fetches the
  * messages and the active runs, and re-opens each run's event stream from id 0; the run model de-duplicates.
  */
-import type { ApprovalDecision } from "../../server/contracts/approvals.ts";
+import type { ApprovalDecision, QuestionAnswers } from "../../server/contracts/approvals.ts";
 import { computed, signal, type Signal } from "@preact/signals";
 import type { Message } from "../../server/contracts/projects.ts";
 import type { CreateRunRequest, RunHistoryResponse, RunSummary } from "../../server/contracts/runs.ts";
@@ -206,8 +206,8 @@ export function createConversationModel(options: ConversationModelOptions) {
   }
 
   /** The person's answer to one question of a run; throws with od's reason (e.g. already answered). */
-  async function answerApproval(runId: string, approvalId: string, decision: ApprovalDecision, message?: string): Promise<void> {
-    await api.post(`/api/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(approvalId)}`, message ? { decision, message } : { decision });
+  async function answerApproval(runId: string, approvalId: string, decision: ApprovalDecision, message?: string, answers?: QuestionAnswers): Promise<void> {
+    await api.post(`/api/runs/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(approvalId)}`, { decision, ...(message ? { message } : {}), ...(answers ? { answers } : {}) });
   }
 
   function dispose(): void {

@@ -183,6 +183,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
         title: event.title,
         input: event.input,
         options: event.options,
+        ...(event.questions ? { questions: event.questions } : {}),
       });
       draft.state.openApprovals += 1;
       break;
@@ -193,6 +194,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       if (!approval.decision && !approval.closed) draft.state.openApprovals = Math.max(0, draft.state.openApprovals - 1);
       approval.decision = event.decision;
       approval.by = event.by;
+      if (event.answers) approval.answers = event.answers;
       break;
     }
     default:

@@ -2,7 +2,7 @@
  * The view model of one assistant turn, folded from its RunEvents (live, or stored and replayed as history). These are UI
  * shapes, not wire shapes: the wire types come from server/contracts and are only read here.
  */
-import type { ApprovalDecision, ApprovalKind, ApprovalResolvedBy } from "../../server/contracts/approvals.ts";
+import type { AgentQuestion, ApprovalDecision, ApprovalKind, ApprovalResolvedBy, QuestionAnswers } from "../../server/contracts/approvals.ts";
 import type { ToolKind } from "../../server/contracts/events.ts";
 import type { FailureCategory } from "../../server/contracts/runs.ts";
 
@@ -77,8 +77,12 @@ export interface ApprovalItem {
   title: string;
   input: unknown;
   options: ApprovalDecision[];
+  /** A question request's questions (Claude Code's AskUserQuestion). */
+  questions?: AgentQuestion[];
   decision?: ApprovalDecision;
   by?: ApprovalResolvedBy;
+  /** What the person answered a question request with. */
+  answers?: QuestionAnswers;
   closed?: boolean;
 }
 

@@ -27,11 +27,14 @@ export function parseCanUseTool(line: string): CanUseToolRequest | null {
   return { requestId, toolName: request.tool_name, input: isRecord(request.input) ? request.input : {} };
 }
 
-/** The stdin line that answers `request`: allow with its input unchanged, or deny with the words for the agent. */
+/**
+ * The stdin line that answers `request`: allow with its input unchanged (an AskUserQuestion's with the person's
+ * `answers` added, question text → answer, as the Agent SDK answers it), or deny with the words for the agent.
+ */
 export function controlResponseLine(request: CanUseToolRequest, answer: ApprovalAnswer): string {
   const response =
     answer.decision === "deny"
       ? { behavior: "deny", message: answer.message ?? "The user denied this tool call." }
-      : { behavior: "allow", updatedInput: request.input };
+      : { behavior: "allow", updatedInput: answer.answers ? { ...request.input, answers: answer.answers } : request.input };
   return JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: request.requestId, response } });
 }
