@@ -121,7 +121,7 @@ export function QuestionCard({ item }: { item: ApprovalItem }) {
               {item.answers?.[question.question] !== undefined && (
                 <>
                   {" "}
-                  → <strong data-testid="question-answered">{item.answers[question.question]}</strong>
+                  answered <strong data-testid="question-answered">{item.answers[question.question]}</strong>
                 </>
               )}
             </li>
