@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (`npm test`), the inner loop (`npm run test:fast`: no browser, no real CLIs, no sshd or
-# Docker engine), only the remote-project suite (`npm run test:remote`) or only the real-CLI suite
-# (`npm run test:realcli`).
+# Docker engine: its files in six parts, two at a time), only the remote-project suite (`npm run test:remote`) or
+# only the real-CLI suite (`npm run test:realcli`).
 # Builds the web bundle (tests import dist/), type-checks, runs bun test, and ends with one plain line
 # "N passed, N failed" summed over every bun test process (also written to dist/test-summary.txt for .ci/run).
 # Any failing part fails the whole run.
@@ -59,35 +59,6 @@ run_live() {
   local name=$1; shift
   "$bin/bun" test --timeout=20000 "$@" 2>&1 | tee "$work/$name.log"
   tally "$work/$name.log" "${PIPESTATUS[0]}" "$name"
-}
-# Two bun test processes at once (a machine has two cores at least, and one process keeps one busy), LEFT and RIGHT
-# file lists (each a newline-separated list). Each one's output is shown when it ends, whole, and counted like any other part.
-run_pair() {
-  local name=$1 left_list=$2 right_list=$3
-  local -a left=() right=()
-  mapfile -t left < <(printf '%s' "$left_list" | sed '/^$/d; s#^#./#')
-  mapfile -t right < <(printf '%s' "$right_list" | sed '/^$/d; s#^#./#')
-  if [ "${#left[@]}" -eq 0 ] && [ "${#right[@]}" -eq 0 ]; then echo "no test files ($name)"; failed=$((failed + 1)); status=1; return; fi
-  local first="" first_rc=0 second_rc=0
-  if [ "${#left[@]}" -gt 0 ]; then "$bin/bun" test --timeout=20000 "${left[@]}" >"$work/$name-1.log" 2>&1 & first=$!; fi
-  if [ "${#right[@]}" -gt 0 ]; then "$bin/bun" test --timeout=20000 "${right[@]}" >"$work/$name-2.log" 2>&1 || second_rc=$?; fi
-  if [ -n "$first" ]; then
-    wait "$first"; first_rc=$?
-    cat "$work/$name-1.log"
-    tally "$work/$name-1.log" "$first_rc" "$name, first half"
-  fi
-  if [ "${#right[@]}" -gt 0 ]; then
-    cat "$work/$name-2.log"
-    tally "$work/$name-2.log" "$second_rc" "$name, second half"
-  fi
-}
-# FILES… split in two: by size, largest first, dealt alternately, so each half gets a like share of the slow ones.
-run_sharded() {
-  local name=$1; shift
-  [ "$#" -eq 0 ] && { run_pair "$name" "" ""; return; }
-  local sorted
-  sorted=$(ls -S -- "$@")
-  run_pair "$name" "$(printf '%s\n' "$sorted" | sed -n 'p;n')" "$(printf '%s\n' "$sorted" | sed -n 'n;p')"
 }
 # The pinned real CLIs (a no-op while tests/realcli/.cache matches the pins); writes install.status when done.
 # In the background (`all`) only its start and end lines are shown, as they happen (what it installs, where, the
@@ -182,7 +153,8 @@ case "$mode" in
   --fast)
     "$bin/tsc" -p . || fail_early "type check failed"
     mapfile -t inner < <(find tests -name '*.test.ts' -not -path '*/e2e/*' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
-    run_sharded unit "${inner[@]}"
+    deal_jobs unit 6 "${inner[@]}"
+    run_queue
     ;;
   --remote)
     "$bin/tsc" -p . || fail_early "type check failed"
