@@ -45,6 +45,14 @@ export function streamJsonUserLine(text: string): string {
   return JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "text", text }] } });
 }
 
+/** The control request an Agent SDK client opens its session with; a CLI that needs it asks only after it. */
+export const CONTROL_INITIALIZE_LINE = JSON.stringify({ type: "control_request", request_id: "od-initialize", request: { subtype: "initialize", hooks: null } });
+
+/** Whether a run in `options`'s mode asks its questions on a control channel (so its prompt goes as stream-json). */
+function asksOnControlChannel(def: RuntimeAgentDef, options: RuntimeBuildOptions): boolean {
+  return def.approvalChannel === "claude-control" && (options.permissionMode === "ask" || options.permissionMode === "read-only");
+}
+
 export function buildInvocation(
   def: RuntimeAgentDef,
   input: { prompt: string; imagePaths: string[]; extraAllowedDirs: string[]; options: RuntimeBuildOptions; context: RuntimeContext; env: EnvMap },
@@ -56,8 +64,13 @@ export function buildInvocation(
     reader.kind === "protocol"
       ? { kind: "protocol" }
       : def.promptViaStdin
-        ? def.promptInputFormat === "stream-json"
-          ? { kind: "stdin-stream-json", line: streamJsonUserLine(input.prompt) }
+        ? def.promptInputFormat === "stream-json" || asksOnControlChannel(def, input.options)
+          ? {
+              kind: "stdin-stream-json",
+              line: def.initializesControl && asksOnControlChannel(def, input.options)
+                ? `${CONTROL_INITIALIZE_LINE}\n${streamJsonUserLine(input.prompt)}`
+                : streamJsonUserLine(input.prompt),
+            }
           : { kind: "stdin-text", text: input.prompt }
         : { kind: "argv" };
   return {

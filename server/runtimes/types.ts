@@ -156,6 +156,13 @@ export type RuntimeAgentDef = {
    * reads the answers on stdin (`--permission-prompt-tool stdio`). Its runs may then be `ask` or `read-only`.
    */
   approvalChannel?: "claude-control";
+  /** The arguments that open that channel in an ask or read-only run (and nothing else changes in its argv). */
+  approvalChannelArgs?: readonly string[];
+  /**
+   * The control channel speaks only after an SDK `initialize` control request (Qwen Code): its ask and read-only runs
+   * read the prompt as stream-json, and od sends that request first.
+   */
+  initializesControl?: true;
   /**
    * `false`: a protocol agent that changes files and runs commands in its default mode without asking first (kilo
    * without a permission config): its runs can only be `bypass`, an `ask` or `read-only` one is refused.

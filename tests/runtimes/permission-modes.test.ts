@@ -27,3 +27,20 @@ test("kilo's runs get its permission overlay: ask asks before edits, commands an
   expect(JSON.parse(kilo.permissionEnv!("ask").KILO_PERMISSION!)).toEqual({ edit: "ask", bash: "ask", webfetch: "ask", external_directory: "ask" });
   expect(JSON.parse(kilo.permissionEnv!("read-only").KILO_PERMISSION!)).toEqual({ edit: "deny", bash: "deny", webfetch: "deny", external_directory: "deny" });
 });
+
+test("qwen asks on Claude's control channel: in ask and read-only the prompt goes as stream-json after an SDK initialize; bypass keeps plain stdin and --yolo", async () => {
+  const { buildInvocation, CONTROL_INITIALIZE_LINE } = await import("../../server/runtimes/invocation.ts");
+  const qwen = def("qwen");
+  expect(permissionModesOf(qwen, {})).toEqual(["bypass", "ask", "read-only"]);
+  const invocation = (permissionMode: "bypass" | "ask" | "read-only") =>
+    buildInvocation(qwen, { prompt: "hi", imagePaths: [], extraAllowedDirs: [], options: { permissionMode }, context: { cwd: "/p" }, env: {} });
+  for (const mode of ["ask", "read-only"] as const) {
+    const asking = invocation(mode);
+    expect(asking.args).toEqual(expect.arrayContaining(["--input-format", "stream-json", "--approval-mode", "default"]));
+    expect(asking.args).not.toContain("--yolo");
+    expect(asking.delivery).toEqual({ kind: "stdin-stream-json", line: `${CONTROL_INITIALIZE_LINE}\n${JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "text", text: "hi" }] } })}` });
+  }
+  const bypass = invocation("bypass");
+  expect(bypass.args).toContain("--yolo");
+  expect(bypass.delivery).toEqual({ kind: "stdin-text", text: "hi" });
+});

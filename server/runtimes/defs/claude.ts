@@ -4,6 +4,9 @@ import { bypassesPermissions, capsOf, choices, isDefaultChoice, pushModel, resum
 
 const EFFORTS = choices(["low", "medium", "high", "xhigh", "max"], { withDefault: true });
 
+/** Each permission question as a `can_use_tool` control request on stdout, answered on stdin. */
+const CLAUDE_ASK_ARGS = ["--permission-prompt-tool", "stdio"];
+
 export const claudeAgentDef: RuntimeAgentDef = {
   id: "claude",
   name: "Claude Code",
@@ -32,6 +35,7 @@ export const claudeAgentDef: RuntimeAgentDef = {
   promptViaStdin: true,
   promptInputFormat: "stream-json",
   approvalChannel: "claude-control",
+  approvalChannelArgs: CLAUDE_ASK_ARGS,
   externalMcpInjection: "claude-mcp-json",
   resumesSessionViaCli: true,
   authProbe: { args: ["auth", "status"], timeoutMs: 5000 },
@@ -56,7 +60,7 @@ export const claudeAgentDef: RuntimeAgentDef = {
     else if (context?.newSessionId) args.push("--session-id", context.newSessionId);
     if (options.permissionMode === "ask" || options.permissionMode === "read-only") {
       // The CLI's default mode asks before writes and commands; the questions come to od on stdout (can_use_tool).
-      args.push("--permission-prompt-tool", "stdio");
+      args.push(...CLAUDE_ASK_ARGS);
     } else if (bypassesPermissions(options)) args.push("--permission-mode", "bypassPermissions");
     return args;
   },

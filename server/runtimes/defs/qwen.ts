@@ -1,10 +1,15 @@
 /**
  * Qwen Code: prompt on stdin (no `-` sentinel), `-o stream-json` out (Claude Code's stream-json shapes, read by the
  * claude parser), so tool calls show as tool_use/tool_result and the `session_id` of its init line resumes the
- * conversation natively with `-r`.
+ * conversation natively with `-r`. In ask and read-only runs it speaks Claude's control protocol instead: the prompt
+ * as stream-json after an SDK `initialize` request, `--approval-mode default`, and each tool call that needs consent
+ * a `can_use_tool` request od answers (Qwen Code 0.24).
  */
 import type { RuntimeAgentDef } from "../types.ts";
 import { pushModel, resumeIdOf, withDefaultModel, bypassesPermissions } from "./shared.ts";
+
+/** The prompt as stream-json (after od's `initialize`), and the mode in which each tool call that needs consent is asked. */
+const QWEN_ASK_ARGS = ["--input-format", "stream-json", "--approval-mode", "default"];
 
 export const qwenAgentDef: RuntimeAgentDef = {
   id: "qwen",
@@ -15,12 +20,16 @@ export const qwenAgentDef: RuntimeAgentDef = {
   streamFormat: "claude-stream-json",
   inheritedEnv: ["OPENAI_API_KEY", "DASHSCOPE_API_KEY", "QWEN_OAUTH_TOKEN"],
   promptViaStdin: true,
+  approvalChannel: "claude-control",
+  approvalChannelArgs: QWEN_ASK_ARGS,
+  initializesControl: true,
   resumesSessionViaCli: true,
   capturesSessionIdFromStream: true,
   installUrl: "https://github.com/QwenLM/qwen-code",
   installCommand: "npm install -g @qwen-code/qwen-code",
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
-    const args = !bypassesPermissions(options) ? [] : ["--yolo"];
+    const asks = options.permissionMode === "ask" || options.permissionMode === "read-only";
+    const args = asks ? [...QWEN_ASK_ARGS] : !bypassesPermissions(options) ? [] : ["--yolo"];
     args.push("-o", "stream-json");
     pushModel(args, "--model", options.model);
     const resumeId = resumeIdOf(context);

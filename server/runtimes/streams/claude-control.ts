@@ -27,6 +27,17 @@ export function parseCanUseTool(line: string): CanUseToolRequest | null {
   return { requestId, toolName: request.tool_name, input: isRecord(request.input) ? request.input : {} };
 }
 
+/** A `control_response` line (the CLI answering a control request of od's, such as `initialize`). */
+export function isControlResponse(line: string): boolean {
+  if (!line.startsWith('{"type":"control_response"')) return false;
+  try {
+    const record: unknown = JSON.parse(line);
+    return isRecord(record) && record.type === "control_response";
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The stdin line that answers `request`: allow with its input unchanged (an AskUserQuestion's with the person's
  * `answers` added, question text → answer, as the Agent SDK answers it), or deny with the words for the agent.
