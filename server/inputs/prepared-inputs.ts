@@ -19,8 +19,8 @@ export type PreparedRunInputs = {
   systemPreamble: string;
   /** Folders outside the project the agent may read (roots of the selected skills). */
   extraAllowedDirs: string[];
-  /** RuntimeContext additions: `skillDirs` (staged skill folders), `mcpConfigPath`. */
-  context: Pick<RuntimeContext, "skillDirs" | "mcpConfigPath">;
+  /** RuntimeContext additions: `skillDirs` (staged skill folders), `mcpConfigPath`, `agentFilePath`. */
+  context: Pick<RuntimeContext, "skillDirs" | "mcpConfigPath" | "agentFilePath">;
   /** For protocol transports (`acp-merge`). */
   mcpServers: McpServerConfig[];
   /** Absolute, validated image paths (empty when the def takes no images), where the agent runs. */

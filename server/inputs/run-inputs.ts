@@ -10,7 +10,7 @@ import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
 import { mcpServersForRun } from "../mcp/project-mcp-file.ts";
 import { LocalMachine } from "../machines/local-machine.ts";
 import { isInside } from "../machines/folder-paths.ts";
-import type { RuntimeAgentDef } from "../runtimes/types.ts";
+import type { AgentFile, RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
 import type { TreeCopier } from "../skills/copy-tree.ts";
 import { listFiles, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
@@ -34,6 +34,8 @@ export type RunInputsRequest = {
   note: (note: RunInputNote) => void;
   /** Whether the project's own MCP servers may start (absent: they may; the run service always says). */
   projectMcpConsent?: ProjectMcpConsent;
+  /** The def's own file for this run (`agentFile`), written to the run's private folder. */
+  agentFile?: AgentFile;
 };
 
 /** A run on a remote location: its inputs are staged there (server/remote/remote-staged-inputs.ts). */
@@ -74,6 +76,8 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
   // The MCP config and prompt files, in a folder only this user can enter, removed at the run's end.
   const temp = new RunTempFolder(request.runId, deps.tempDir);
   const mcp = planMcpInjection(request.def, servers, { folder: temp });
+  const agentFilePath = request.agentFile ? temp.file(request.agentFile.name) : undefined;
+  if (agentFilePath) temp.write(agentFilePath, request.agentFile!.content);
   for (const message of mcp.notes) note({ kind: "mcp_not_forwarded", message });
 
   const images = resolveRunImages(request.projectDir, request.attachments);
@@ -85,7 +89,11 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
   return {
     systemPreamble: skills.preamble,
     extraAllowedDirs: skills.roots,
-    context: { ...(skills.stagedDirs.length ? { skillDirs: skills.stagedDirs } : {}), ...(mcp.mcpConfigPath ? { mcpConfigPath: mcp.mcpConfigPath } : {}) },
+    context: {
+      ...(skills.stagedDirs.length ? { skillDirs: skills.stagedDirs } : {}),
+      ...(mcp.mcpConfigPath ? { mcpConfigPath: mcp.mcpConfigPath } : {}),
+      ...(agentFilePath ? { agentFilePath } : {}),
+    },
     mcpServers: mcp.transportServers,
     imagePaths: request.def.supportsImagePaths ? images.paths : [],
     promptFile: {

@@ -13,7 +13,7 @@ import { OdError } from "../errors.ts";
 import { mcpServersForRun } from "../mcp/project-mcp-file.ts";
 import { claudeMcpConfig, planMcpInjection } from "../mcp/injection.ts";
 import type { ProjectMcpConsent } from "../mcp/project-consent.ts";
-import type { RuntimeAgentDef } from "../runtimes/types.ts";
+import type { AgentFile, RuntimeAgentDef } from "../runtimes/types.ts";
 import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts";
 import { listFiles, MAX_LISTED_FILES, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stagingFolderName } from "../skills/staging.ts";
@@ -42,6 +42,8 @@ export type RemoteRunInputsRequest = {
   note: (note: RunInputNote) => void;
   /** Whether the project's own MCP servers may start (absent: they may; the run service always says). */
   projectMcpConsent?: ProjectMcpConsent;
+  /** The def's own file for this run (`agentFile`), staged in the run's folder there. */
+  agentFile?: AgentFile;
 };
 
 export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request: RemoteRunInputsRequest): Promise<PreparedRunInputs> {
@@ -63,6 +65,8 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   const stagedImages = images.map((path, index) => ({ local: path, member: `images/${index + 1}-${basename(path)}` }));
   if (stagedImages.length) entries.push({ path: "images", mode: 0o700 });
   for (const { local, member } of stagedImages) entries.push({ path: member, mode: 0o600, data: () => readBytes(local) });
+  const agentFile = request.agentFile;
+  if (agentFile) entries.push({ path: agentFile.name, mode: 0o600, data: new TextEncoder().encode(agentFile.content) });
 
   let staging: RemoteStaging | undefined;
   if (entries.length || def.promptViaFile) {
@@ -74,7 +78,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
       if (!(error instanceof RemoteStagingError)) throw error;
       await staging?.remove();
       staging = undefined;
-      const left = [skills.length ? "skills" : "", mcpFile ? "the MCP config" : "", stagedImages.length ? "images" : ""].filter(Boolean);
+      const left = [skills.length ? "skills" : "", mcpFile ? "the MCP config" : "", stagedImages.length ? "images" : "", agentFile ? agentFile.name : ""].filter(Boolean);
       note({ kind: "remote_inputs", message: `${error.message}${left.length ? `; the run goes on without ${left.join(", ")}` : ""}` });
     }
   }
@@ -98,6 +102,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
     context: {
       ...(stage && skills.length ? { skillDirs: skillFolders.map(({ folder }) => stage.path(folder)) } : {}),
       ...(stage && mcpFile ? { mcpConfigPath: stage.path(mcpFile) } : {}),
+      ...(stage && agentFile ? { agentFilePath: stage.path(agentFile.name) } : {}),
     },
     mcpServers: mcp?.transportServers ?? [],
     imagePaths: stage ? sentImages.map(({ member }) => stage.path(member)) : [],

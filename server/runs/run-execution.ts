@@ -148,6 +148,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
   }
   const resumeStyle = nativeResumeStyle(def, reader);
   let handle = resumeStyle ? store.agentSessions.get(conversationId, def.id) : undefined;
+  const agentFile = def.agentFile?.(run.permissionMode);
   // --- run inputs: skills, MCP servers, images (server/inputs/run-inputs.ts); problems are diagnostics ---
   // On a remote location they are staged there, in a folder of the run's that its cleanup removes.
   const wanted = {
@@ -159,10 +160,15 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
     note: ({ notice, ...note }: RunInputNote) => emit({ type: notice ? "notice" : "diagnostic", ...note }),
     // A project's own MCP servers start programs: only the list the person approved for this project (mcp/project-consent.ts).
     projectMcpConsent: (hash: string) => env.deps.trustProjectMcp === true || store.mcpConsents.get(project.id)?.serversHash === hash,
+    ...(agentFile ? { agentFile } : {}),
   };
   const provider = env.deps.inputs ?? defaultInputs;
   const inputs = await place.prepareInputs(provider, { ...wanted, projectId: project.id });
   live.cleanup = inputs.cleanup;
+  // Without its file the agent would act without asking: the run does not start.
+  if (agentFile && !inputs.context.agentFilePath) {
+    return failConfig(emit, finish, "AGENT_FILE_UNWRITABLE", `${def.name} needs ${agentFile.name} in the run's private folder on ${machine.label} to ask before it acts, and it could not be written there`);
+  }
   const imagePaths = inputs.imagePaths;
 
   for (let attemptIndex = 0; attemptIndex < 2; attemptIndex++) {

@@ -6,8 +6,11 @@
 import type { PermissionMode } from "../contracts/approvals.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef } from "./types.ts";
 
-/** Protocol transports that forward their agent's permission requests to the run (`TransportOptions.askApproval`). */
-const ASKING_PROTOCOLS: ReadonlySet<string> = new Set(["acp-json-rpc", "codex-app-server"]);
+/**
+ * Protocol transports that forward their agent's permission requests to the run (`TransportOptions.askApproval`);
+ * pi's through od's own permission extension (defs/pi-permissions.ts).
+ */
+const ASKING_PROTOCOLS: ReadonlySet<string> = new Set(["acp-json-rpc", "codex-app-server", "pi-rpc"]);
 
 const ALL_MODES: PermissionMode[] = ["bypass", "ask", "read-only"];
 

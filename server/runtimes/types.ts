@@ -28,6 +28,9 @@ export type RuntimeBuildOptions = {
   permissionMode?: "restricted" | PermissionMode;
 };
 
+/** A file of a run's own: its name in the run's private folder, and its text. */
+export type AgentFile = { name: string; content: string };
+
 /** Facts about the current run and the installed CLI that arg builders may read. */
 export type RuntimeContext = {
   /** Effective project folder (the child's cwd). */
@@ -38,6 +41,8 @@ export type RuntimeContext = {
   newSessionId?: string;
   /** Where the engine wrote the composed prompt, for `promptViaFile` defs. */
   promptFilePath?: string;
+  /** Where the run's `agentFile` is, in its private folder where the agent runs. */
+  agentFilePath?: string;
   /** Staged skill folders (pi `--skill`). */
   skillDirs?: string[];
   /** Generated MCP config file for `claude-mcp-json` defs (`--mcp-config`); removed after the run. */
@@ -156,6 +161,11 @@ export type RuntimeAgentDef = {
    * reads the answers on stdin (`--permission-prompt-tool stdio`). Its runs may then be `ask` or `read-only`.
    */
   approvalChannel?: "claude-control";
+  /**
+   * A file the agent is given for a run in `mode`, written to the run's private folder where it runs (its path is
+   * `context.agentFilePath`): pi's permission extension, which asks od before each tool call that acts.
+   */
+  agentFile?: (mode: PermissionMode) => AgentFile | undefined;
   /** The arguments that open that channel in an ask or read-only run (and nothing else changes in its argv). */
   approvalChannelArgs?: readonly string[];
   /**

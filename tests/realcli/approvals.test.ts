@@ -18,7 +18,7 @@ import { installIsCurrent } from "./setup.ts";
 import type { RealCliId } from "./versions.ts";
 
 /** The CLIs whose approvals od forwards. */
-const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp", "kilo", "qwen"];
+const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp", "kilo", "qwen", "pi"];
 /** ACP agents that write without asking in their default mode: their ask runs must fail, never pass as honoured. */
 const UNASKING_CLIS: RealCliId[] = ["codex-acp"];
 /** CLIs that take denied tools out of what the model is offered, rather than refusing a call. */

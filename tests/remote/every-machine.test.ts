@@ -138,6 +138,32 @@ describe.each(KINDS)("a project on %s", (_name, kind) => {
     expect(new TextDecoder().decode(await projects.readFile(project, "notes/hello.txt", 1024))).toBe("hello from the agent\n");
   }, 60_000);
 
+  test("a def's own file for the run (pi's permission extension) is written in the run's private folder there, and gone after it", async () => {
+    const withFile: RuntimeAgentDef = {
+      ...claude,
+      agentFile: (mode) => (mode === "bypass" ? undefined : { name: "od-permissions.mjs", content: "export default function () {}\n" }),
+      buildArgs: (prompt, images, dirs, options, context) => [...claude.buildArgs(prompt, images, dirs, options, context), ...(context?.agentFilePath ? ["--extension", context.agentFilePath] : [])],
+    };
+    const remote = kind.context();
+    await using h = await runHarness({
+      defs: [withFile],
+      shims: { claude: undefined },
+      steps: [{ readLine: true }, { recordFiles: true }, { outFile: TEXT }],
+      projectPath: kind.url,
+      ...(remote ? { remote } : {}),
+    });
+    h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
+    const { events, runId } = await h.run({ agentId: "claude", message: "hi", permissionMode: "read-only" });
+    await h.service.wait(runId);
+    expect(endOf(events)).toMatchObject({ status: "succeeded" });
+    const argv = (h.ledger().find((l) => l.event === "start") as { argv: string[] }).argv;
+    const path = argv[argv.indexOf("--extension") + 1]!;
+    expect(path.endsWith("/od-permissions.mjs")).toBe(true);
+    const files = (h.ledger().find((l) => l.event === "files") as { files: Record<string, string> }).files;
+    expect(Buffer.from(files[path]!, "base64").toString()).toBe("export default function () {}\n");
+    expect(existsSync(path)).toBe(false);
+  }, 60_000);
+
   test("the project's own MCP list is written and read there; its own skills are read there", async () => {
     using temp = tempDir("od-every-machine-");
     mkdirSync(join(temp.path, ".od", "skills", "demo"), { recursive: true });

@@ -44,3 +44,24 @@ test("qwen asks on Claude's control channel: in ask and read-only the prompt goe
   expect(bypass.args).toContain("--yolo");
   expect(bypass.delivery).toEqual({ kind: "stdin-text", text: "hi" });
 });
+
+test("pi asks through od's permission extension: loaded in ask and read-only runs, its dialog names the tool call, od answers allow or deny with the words", async () => {
+  const { piApprovalReply, piApprovalRequest, piPermissionExtension, PI_APPROVAL_MARKER } = await import("../../server/runtimes/defs/pi-permissions.ts");
+  const pi = def("pi");
+  expect(permissionModesOf(pi, {})).toEqual(["bypass", "ask", "read-only"]);
+  expect(pi.agentFile?.("bypass")).toBeUndefined();
+  for (const mode of ["ask", "read-only"] as const) expect(pi.agentFile?.(mode)).toEqual(piPermissionExtension(mode));
+  const extension = piPermissionExtension("ask")!;
+  expect(extension.name).toBe("od-permissions.mjs");
+  expect(extension.content).toContain('pi.on("tool_call"');
+  expect(pi.buildArgs("p", [], [], { permissionMode: "ask" }, { cwd: "/p", agentFilePath: "/tmp/od-run/od-permissions.mjs" })).toEqual(
+    expect.arrayContaining(["--extension", "/tmp/od-run/od-permissions.mjs"]),
+  );
+
+  expect(piApprovalRequest(`${PI_APPROVAL_MARKER}${JSON.stringify({ toolName: "write", input: { path: "a.txt" } })}`)).toEqual({ toolName: "write", input: { path: "a.txt" } });
+  // Another extension's dialogs are not od's to answer as approvals.
+  expect(piApprovalRequest("Enter a value")).toBeUndefined();
+  expect(piApprovalRequest(`${PI_APPROVAL_MARKER}not json`)).toBeUndefined();
+  expect(JSON.parse(piApprovalReply(true))).toEqual({ allow: true });
+  expect(JSON.parse(piApprovalReply(false, "not that file"))).toEqual({ allow: false, message: "not that file" });
+});

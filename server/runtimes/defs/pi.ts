@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { RuntimeAgentDef } from "../types.ts";
 import { parsePiListModels } from "../models.ts";
+import { piPermissionExtension } from "./pi-permissions.ts";
 import { choices, isAbsolutePath, isDefaultChoice, pushModel, pushRepeated, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
 
 /**
@@ -25,6 +26,8 @@ export const piAgentDef: RuntimeAgentDef = {
   streamFormat: "pi-rpc",
   inheritedEnv: [...MULTI_PROVIDER_ENV],
   piRpcSessionDir: PI_RPC_SESSION_DIR,
+  // In ask and read-only runs od's permission extension puts each tool call that acts to the run first.
+  agentFile: piPermissionExtension,
   supportsImagePaths: true,
   fetchModels: async (run) => {
     const output = await run(["--list-models"], { timeoutMs: 60_000 });
@@ -44,6 +47,7 @@ export const piAgentDef: RuntimeAgentDef = {
     pushRepeated(args, "--skill", skillDirs);
     const hints = extraDirs.filter((dir) => isAbsolutePath(dir, context?.platform) && !skillDirs.includes(dir));
     pushRepeated(args, "--append-system-prompt", hints);
+    if (context?.agentFilePath) args.push("--extension", context.agentFilePath);
     return args;
   },
 };

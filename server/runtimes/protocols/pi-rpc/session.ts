@@ -15,6 +15,8 @@ import type { ProtocolFailure, ProtocolResult, ProtocolSession, StartTransport, 
 import { PiEventMapper, retryExhaustedMessage } from "./events.ts";
 import { loadPiImages } from "./images.ts";
 import { changedSessionFile, snapshotSessionDir, type SessionFileStat } from "./session-file.ts";
+import { questionForTool } from "../../approval-channel.ts";
+import { piApprovalReply, piApprovalRequest } from "../../defs/pi-permissions.ts";
 
 /** Default wait for an `auto_retry_start` after an error `agent_end`. */
 export const PI_AUTO_RETRY_GRACE_MS = 1000;
@@ -168,10 +170,20 @@ class PiRun {
     const method = typeof request.method === "string" ? request.method : "";
     if (FIRE_AND_FORGET.has(method)) return;
     const id = request.id;
+    const call = method === "input" ? piApprovalRequest(request.title) : undefined;
+    if (call) return void this.answerApproval(id, call);
     if (method === "confirm") void this.send({ type: "extension_ui_response", id, confirmed: true }).catch(() => undefined);
     else if (method === "select" && Array.isArray(request.options) && request.options.length > 0) {
       void this.send({ type: "extension_ui_response", id, value: request.options[0] }).catch(() => undefined);
     } else void this.send({ type: "extension_ui_response", id, cancelled: true }).catch(() => undefined);
+  }
+
+  /** od's own permission extension asks about a tool call: the run's approvals decide (allowed when none ask). */
+  private async answerApproval(id: unknown, call: { toolName: string; input: unknown }): Promise<void> {
+    const ask = this.options.askApproval;
+    const answer = ask ? await ask(questionForTool(call.toolName, call.input, this.options.cwd)).catch(() => ({ decision: "deny" as const, message: undefined })) : { decision: "allow_once" as const };
+    const value = piApprovalReply(answer.decision !== "deny", answer.decision === "deny" ? answer.message : undefined);
+    await this.send({ type: "extension_ui_response", id, value }).catch(() => undefined);
   }
 
   private async settle(outcome: Outcome, before: SessionFileStat[]): Promise<ProtocolResult> {
