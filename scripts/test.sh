@@ -8,7 +8,7 @@
 #
 # `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
 # tests/realcli/setup.ts) in the background, and meanwhile two workers take the suites from one queue: the
-# remote-project files, the real-CLI suite (taken once the install has ended) and the rest in six parts of like size.
+# remote-project files, the real-CLI suite in two parts (taken once the install has ended) and the rest in six parts.
 # Two, because a machine has two cores at least and one bun test process keeps one busy.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -81,8 +81,8 @@ installed() {
 }
 
 # The queue of `all`: jobs in $work/queue, one a line, each with its files in $work/JOB.files; two workers take them
-# in order. The real-CLI job is taken only once the install has ended (a worker waits for it when it is all that is
-# left). Each job's output is shown whole when it ends; the counts are added up when both workers are done.
+# in order. The real-CLI parts are taken only once the install has ended (a worker waits for them when they are all
+# that is left). Each job's output is shown whole when it ends; the counts are added up when both workers are done.
 jobs_in_order=()
 add_job() {
   local job=$1; shift
@@ -101,13 +101,13 @@ deal_jobs() {
     add_job "$name-$((i + 1))" "${part[@]}"
   done
 }
-# The next job for a worker, "wait" while only the real-CLI job is left and the install still runs, nothing when done.
+# The next job for a worker, "wait" while only real-CLI parts are left and the install still runs, nothing when done.
 next_job() {
   (
     flock 9
     local job ready=""
     while IFS= read -r job; do
-      if [ "$job" = realcli ] && [ ! -f "$work/install.status" ]; then continue; fi
+      case "$job" in realcli*) [ -f "$work/install.status" ] || continue ;; esac
       ready=$job
       break
     done <"$work/queue"
@@ -122,7 +122,7 @@ next_job() {
 }
 run_job() {
   local job=$1 rc=0
-  if [ "$job" = realcli ] && [ "$(cat "$work/install.status")" != 0 ]; then return; fi
+  case "$job" in realcli*) [ "$(cat "$work/install.status")" = 0 ] || return ;; esac
   mapfile -t files <"$work/$job.files"
   "$bin/bun" test --timeout=20000 "${files[@]}" >"$work/$job.log" 2>&1 || rc=$?
   echo "$rc" >"$work/$job.rc"
@@ -140,9 +140,16 @@ run_queue() {
   local first=$!
   worker
   wait "$first"
-  local job
+  local job install_counted=""
   for job in "${jobs_in_order[@]}"; do
-    if [ "$job" = realcli ]; then installed || continue; fi
+    case "$job" in
+      realcli*)
+        # A failed install is one failure, however many parts the real-CLI suite has.
+        if [ "$(cat "$work/install.status" 2>/dev/null)" != 0 ]; then
+          [ -z "$install_counted" ] && { installed; install_counted=1; }
+          continue
+        fi ;;
+    esac
     tally "$work/$job.log" "$(cat "$work/$job.rc" 2>/dev/null || echo 1)" "$job"
   done
 }
@@ -175,7 +182,8 @@ case "$mode" in
     mapfile -t rest < <(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
     mapfile -t remote < <(find tests/remote -name '*.test.ts' | sort)
     add_job remote "${remote[@]}"
-    add_job realcli tests/realcli
+    mapfile -t realcli < <(find tests/realcli -name '*.test.ts' -not -path '*/.cache/*')
+    deal_jobs realcli 2 "${realcli[@]}"
     deal_jobs main 6 "${rest[@]}"
     run_queue
     wait "$installer"

@@ -38,7 +38,7 @@ case "$1" in
       exit 0
     fi
     case "$*" in
-      *./tests/realcli) printf ' %s pass\\n %s fail\\n' "\${REAL_PASS:-45}" "\${REAL_FAIL:-0}"; [ "\${REAL_FAIL:-0}" = 0 ] ;;
+      *./tests/realcli/*) printf ' %s pass\\n %s fail\\n' "\${REAL_PASS:-45}" "\${REAL_FAIL:-0}"; [ "\${REAL_FAIL:-0}" = 0 ] ;;
       *)
         for _ in $(seq 300); do [ -f "$here/install.started" ] && break; sleep 0.1; done
         sleep "\${MAIN_DELAY:-0}"
@@ -88,10 +88,10 @@ describe("scripts/test.sh (npm test)", () => {
       "install",
       "install ended",
       "test --timeout=20000 ./tests/a.test.ts",
-      "test --timeout=20000 ./tests/realcli",
+      "test --timeout=20000 ./tests/realcli/r.test.ts",
       "test --timeout=20000 ./tests/remote/c.test.ts",
     ]);
-    expect(run.calls.indexOf("test --timeout=20000 ./tests/realcli")).toBeGreaterThan(run.calls.indexOf("install ended"));
+    expect(run.calls.indexOf("test --timeout=20000 ./tests/realcli/r.test.ts")).toBeGreaterThan(run.calls.indexOf("install ended"));
     expect(run.lastLine).toBe("245 passed, 0 failed");
     expect(run.code).toBe(0);
   }, 60_000);
@@ -117,7 +117,7 @@ describe("scripts/test.sh (npm test)", () => {
     expect(run.output).toContain("real-CLI install failed");
     expect(run.output.indexOf("ENOSPC")).toBeGreaterThanOrEqual(0);
     expect(run.output.indexOf("ENOSPC")).toBeLessThan(run.output.indexOf(" 7 pass"));
-    expect(run.calls.filter((call) => call.endsWith("./tests/realcli"))).toEqual([]);
+    expect(run.calls.filter((call) => call.includes("./tests/realcli/"))).toEqual([]);
     expect(run.lastLine).toBe("14 passed, 1 failed");
     expect(run.code).toBe(1);
   }, 60_000);
@@ -148,12 +148,22 @@ describe("scripts/test.sh (npm test)", () => {
     const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3", CONCURRENT_LOG: "1" }, [], files);
     const tests = run.calls.filter((call) => call.startsWith("test "));
     const ran = tests.flatMap((call) => call.split(" ").filter((word) => word.startsWith("./"))).sort();
-    expect(ran).toEqual([...files.filter((file) => !file.startsWith("tests/realcli/")).map((file) => `./${file}`), "./tests/realcli"].sort());
+    expect(ran).toEqual(files.map((file) => `./${file}`).sort());
     // The remote files together, the real-CLI folder alone, the other fourteen files in six parts.
     expect(tests.filter((call) => call.includes("./tests/remote/"))).toEqual(["test --timeout=20000 ./tests/remote/r1.test.ts ./tests/remote/r2.test.ts"]);
     expect(tests).toHaveLength(8);
     expect(Math.max(...run.calls.filter((call) => call.startsWith("running ")).map((call) => Number(call.split(" ")[1])))).toBe(2);
     expect(run.lastLine).toBe("52 passed, 0 failed");
     expect(run.code).toBe(0);
+  }, 60_000);
+  test("the real-CLI suite runs in two parts once installed; a failed install is one failure, and neither part starts", async () => {
+    const files = ["tests/a.test.ts", "tests/realcli/r1.test.ts", "tests/realcli/r2.test.ts"];
+    const ok = await runTestScript({}, [], files);
+    expect(ok.calls.filter((call) => call.includes("./tests/realcli/")).sort()).toEqual(["test --timeout=20000 ./tests/realcli/r1.test.ts", "test --timeout=20000 ./tests/realcli/r2.test.ts"]);
+    expect(ok.lastLine).toBe("190 passed, 0 failed");
+    const failed = await runTestScript({ INSTALL_RC: "1" }, [], files);
+    expect(failed.calls.filter((call) => call.includes("./tests/realcli/"))).toEqual([]);
+    expect(failed.lastLine).toBe("100 passed, 1 failed");
+    expect(failed.code).toBe(1);
   }, 60_000);
 });
