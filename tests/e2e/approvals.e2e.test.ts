@@ -1,7 +1,7 @@
 // Issue #37 on the page, in Chromium against the built binary: a fake Claude Code that asks before it writes (Claude's
 // can_use_tool control request). The composer's permission control asks for `ask` (remembered for the project); the
-// question shows as a card while the tab's title says the run waits; Allow once lets the write happen, Deny (with a
-// message) does not; after a reload the cards show what was decided, by whom.
+// question shows as a card while the tab's title says the run waits, and again after a reload while it waits; Allow
+// once lets the write happen, Deny (with a message) does not; after a reload the cards show what was decided, by whom.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -60,6 +60,10 @@ describe("approvals on the page", () => {
       expect(await card.textContent()).toContain("first.txt");
       expect(await page.title()).toContain("Waiting for your answer");
       expect(existsSync(first)).toBe(false);
+      // A reload while it waits shows the same open card, still answerable.
+      await page.reload();
+      await page.locator("[data-testid=approval-card][data-state=open]").waitFor({ timeout: 30_000 });
+      expect(await page.locator("[data-testid=approval-card][data-state=open]").textContent()).toContain("first.txt");
       await page.click("[data-testid=approval-allow_once]");
       await page.waitForSelector("[data-testid=approval-card][data-state=resolved-allow_once]");
       await page.waitForSelector("[data-testid=run-status][data-running=false][data-status=succeeded]", { timeout: 60_000 });

@@ -3,7 +3,7 @@
  * Usage: `bun tests/fakes/acp-agent.ts <script.json>` or with the script JSON in `FAKE_ACP_SCRIPT`.
  * Every received frame is appended to `script.ledger` (JSONL) when set; `script.pidFile` receives our pid.
  *
- * Script: `{ initialize?, sessionNew?, sessionLoad?, setModel?, setConfigOption?, prompt: Step[], continue?: Step[] }`
+ * Script: `{ initialize?, sessionNew?, sessionLoad?, setModel?, setConfigOption?, setMode?, prompt: Step[], continue?: Step[] }`
  * where each response entry is `{result}` or `{error}`, and a Step is one of
  *   {update}                  session/update notification (sessionId filled in)
  *   {raw}                     raw text written to stdout as is (malformed frames, partial lines)
@@ -29,6 +29,7 @@ type Script = {
   sessionLoad?: Json;
   setModel?: Json;
   setConfigOption?: Json;
+  setMode?: Json;
   prompt?: Step[];
   continue?: Step[];
   ledger?: string;
@@ -136,6 +137,8 @@ async function handle(frame: Json): Promise<void> {
       return answer(id, script.setModel, {});
     case "session/set_config_option":
       return answer(id, script.setConfigOption, {});
+    case "session/set_mode":
+      return answer(id, script.setMode, {});
     case "session/prompt":
       return runSteps(id, script.prompt ?? [{ result: { stopReason: "end_turn" } }]);
     case "_session/continue":

@@ -104,3 +104,29 @@ describe("an ACP agent that acts without asking", () => {
     expect((await run.session.result).status).toBe("completed");
   });
 });
+
+describe("an agent whose session starts in a mode that acts without asking (codex-acp's auto)", () => {
+  const withModes = {
+    sessionNew: { result: { sessionId: "s1", modes: { currentModeId: "auto", availableModes: [{ id: "read-only", name: "Read Only" }, { id: "auto", name: "Auto" }, { id: "full-access", name: "Full Access" }] } } },
+    prompt: [gatedWrite, { result: { stopReason: "end_turn" } }],
+  };
+  const setModes = (run: FakeRun) => run.ledger().flatMap((frame) => (frame.method === "session/set_mode" ? [frame.params] : []));
+
+  test("an ask run switches it to the mode that asks before the prompt; the write is then asked", async () => {
+    const person = answering({ decision: "allow_once" });
+    const run = await runFake("acp-agent", withModes, startAcpTransport, { askApproval: person.askApproval });
+    runs.push(run);
+    expect((await run.session.result).status).toBe("completed");
+    expect(setModes(run)).toEqual([{ sessionId: "s1", modeId: "read-only" }]);
+    const frames = run.ledger().map((frame) => frame.method);
+    expect(frames.indexOf("session/set_mode")).toBeLessThan(frames.indexOf("session/prompt"));
+    expect(person.questions).toHaveLength(1);
+  });
+
+  test("a bypass run leaves its mode alone", async () => {
+    const run = await runFake("acp-agent", withModes, startAcpTransport, {});
+    runs.push(run);
+    expect((await run.session.result).status).toBe("completed");
+    expect(setModes(run)).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@
  * cancels with session/cancel, guards every stage with a watchdog, and runs the AMR compaction continuation.
  */
 import type { AgentEvent } from "../../../contracts/events.ts";
+import { askingModeOf } from "./asking-mode.ts";
 import { isRecord } from "../../streams/tool-kind.ts";
 import { EventQueue } from "../event-queue.ts";
 import {
@@ -211,6 +212,7 @@ class AcpRun {
     }
     const sessionResult = await this.openSession(agent.loadSession);
     await this.selectModel(sessionResult);
+    if (options.askApproval) await this.selectAskingMode(sessionResult);
     this.mapper.promptSent();
     this.events.push({ type: "status", label: "waiting_for_first_output" });
     const params = { sessionId: this.sessionId, prompt: promptBlocks(options.prompt, options.imagePaths, options.def.acpImagePathFormat) };
@@ -271,6 +273,20 @@ class AcpRun {
     this.sessionId = id;
     if (isRecord(result) && typeof result.openCodeSessionId === "string") this.durableSessionId = result.openCodeSessionId;
     this.events.push({ type: "status", label: "session", sessionId: id });
+  }
+
+  /** An ask or read-only run in a session mode that acts without asking: switch to one that asks (asking-mode.ts). */
+  private async selectAskingMode(sessionResult: unknown): Promise<void> {
+    const modeId = askingModeOf(sessionResult);
+    if (modeId === null) return;
+    try {
+      await this.stage("mode", this.connection.request("session/set_mode", { sessionId: this.sessionId, modeId }));
+      this.events.push({ type: "status", label: "mode", detail: modeId });
+    } catch (error) {
+      if (!(error instanceof JsonRpcRequestError)) throw error;
+      // Its actions without asking still fail the run (unasked-actions.ts): never a silent bypass.
+      this.events.push({ type: "status", label: "warning", detail: `session mode ${modeId} could not be selected (${error.message})` });
+    }
   }
 
   /** set_config_option when a model option exists, else set_model; failures fall back to the default model. */
