@@ -130,3 +130,18 @@ describe("an agent whose session starts in a mode that acts without asking (code
     expect(setModes(run)).toEqual([]);
   });
 });
+
+describe("gemini in an untrusted folder, in an ask run", () => {
+  test("a person's allow-for-this-run it refuses is said, and its retry goes through as allow-once: the write works", async () => {
+    const refusing = (toolCallId: string) => ({ gatedWrite: { toolCallId, path: "index.html", content: "<p>hi</p>", refuse: ["allow_always"] } });
+    const person = answering({ decision: "allow_run" });
+    const run = await runFake("acp-agent", { prompt: [refusing("w1"), refusing("w2"), { result: { stopReason: "end_turn" } }] }, startAcpTransport, { askApproval: person.askApproval });
+    runs.push(run);
+    expect((await run.session.result).status).toBe("completed");
+    expect(selected(run)).toEqual(["proceed_always", "proceed_once"]);
+    expect(existsSync(join(run.dir, "index.html"))).toBe(true);
+    const errors = (await run.done).filter((event) => event.type === "error");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: "AGENT_PERMISSION_REFUSED", message: expect.stringContaining('choose "Trust folder"') });
+  });
+});

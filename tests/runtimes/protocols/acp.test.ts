@@ -138,6 +138,8 @@ describe("ACP transport", () => {
       expect(errors[0]).toMatchObject({ code: "AGENT_PERMISSION_REFUSED" });
       expect(errors[0]?.terminal).toBeUndefined();
       expect(errors[0]?.message).toContain("Cannot enable privileged approval modes in an untrusted folder.");
+      // The one step that lets it act there, as Gemini CLI documents it.
+      expect(errors[0]?.message).toContain('run the agent once in this project\'s folder and choose "Trust folder"');
     });
 
     test("a tool the agent refuses whatever od answers fails the run instead of a silent success", async () => {

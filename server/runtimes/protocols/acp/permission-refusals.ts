@@ -16,6 +16,11 @@ import { PRIVILEGED_KINDS, type PermissionChoice } from "./permission.ts";
  */
 const REFUSAL = /cannot enable privileged approval modes?|in an untrusted folder|rejected permission to use/i;
 
+/** Gemini CLI (and its forks) in a folder it was not told to trust, and the one step that tells it (its documented trust dialog). */
+const UNTRUSTED = /untrusted folder/i;
+const TRUST_STEP =
+  ". To let it act here: run the agent once in this project's folder and choose \"Trust folder\" (it keeps that in its trustedFolders.json, e.g. ~/.gemini/trustedFolders.json), then run again";
+
 type RefusedCall = { name: string; kind: string; path?: string; reason: string };
 
 export class PermissionRefusals {
@@ -63,7 +68,7 @@ export class PermissionRefusals {
     return {
       type: "error",
       code: PROTOCOL_FAILURE_CODES.permissionRefused,
-      message: `the agent refused od's "${choice.optionId}" permission answer for ${name}: ${reason}${next}`,
+      message: `the agent refused od's "${choice.optionId}" permission answer for ${name}: ${reason}${next}${UNTRUSTED.test(reason) ? TRUST_STEP : ""}`,
     };
   }
 }
