@@ -183,6 +183,11 @@ export type RuntimeAgentDef = {
    * without asking by default is made to ask, or to refuse, before it acts.
    */
   permissionEnv?: (mode: PermissionMode) => Record<string, string>;
+  /**
+   * `read-only` without a channel to ask on: the CLI refuses writes and commands by itself when `permissionEnv` says so
+   * (OpenCode's permission overlay), so its runs may be `bypass` or `read-only`, never `ask`.
+   */
+  readOnlyByItself?: true;
   supportsImagePaths?: boolean;
   externalMcpInjection?: "claude-mcp-json" | "acp-merge" | "opencode-env-content" | "mimo-env-content";
   mcpDiscovery?: string;

@@ -20,10 +20,13 @@ import type { RealCliId } from "./versions.ts";
 /** The CLIs whose approvals od forwards: every pinned one that can act (opencode and copilot run in bypass only). */
 const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp", "kilo", "qwen", "pi", "codex-acp"];
 /** CLIs that take denied tools out of what the model is offered, rather than refusing a call. */
-const TOOLLESS_WHEN_READ_ONLY: RealCliId[] = ["kilo"];
+const TOOLLESS_WHEN_READ_ONLY: RealCliId[] = ["kilo", "opencode"];
+/** CLIs that cannot ask, but refuse changes by themselves in a read-only run (`readOnlyByItself`). */
+const READ_ONLY_CLIS: RealCliId[] = ["opencode"];
 const WAIT_MS = 120_000;
 
-for (const cli of ASKING_CLIS) describe(`real ${cli} in ask and read-only runs`, () => {
+for (const cli of [...ASKING_CLIS, ...READ_ONLY_CLIS]) describe(`real ${cli} in ask and read-only runs`, () => {
+  const asks = ASKING_CLIS.includes(cli);
   let sandbox: OdSandbox;
   let daemon: RunningDaemon;
   let projectId: string;
@@ -86,7 +89,7 @@ afterAll(async () => {
   await sandbox?.dispose();
 });
 
-  test("ask: the Write waits for a person with no file yet; allow_once writes it", async () => {
+  if (asks) test("ask: the Write waits for a person with no file yet; allow_once writes it", async () => {
     const runId = await startRun("allowed.txt", "ask");
     const pending = await pendingOf(runId);
     expect(pending.kind).toBe("edit");
@@ -98,7 +101,7 @@ afterAll(async () => {
     expect(existsSync(join(sandbox.project, "allowed.txt"))).toBe(true);
   }, WAIT_MS);
 
-  test("ask: deny leaves no file and the run still ends", async () => {
+  if (asks) test("ask: deny leaves no file and the run still ends", async () => {
     const runId = await startRun("denied.txt", "ask");
     const pending = await pendingOf(runId);
     expect((await api("POST", `/api/runs/${runId}/approvals/${pending.approvalId}`, { decision: "deny", message: "not now" })).status).toBe(200);
@@ -121,7 +124,7 @@ afterAll(async () => {
     return [...text.matchAll(/"type":"approval_resolved"[^}]*?"decision":"([a-z_]+)"[^}]*?"by":"([a-z]+)"/g)].map((m) => `${m[1]} by ${m[2]}`);
   }
 
-  test("ask: a request nobody answers is denied at approvalTimeoutMs; no file, and the run ends", async () => {
+  if (asks) test("ask: a request nobody answers is denied at approvalTimeoutMs; no file, and the run ends", async () => {
     expect((await api("PUT", "/api/app-config", { approvalTimeoutMs: 1000 })).status).toBe(200);
     try {
       const runId = await startRun("unanswered.txt", "ask");
@@ -135,7 +138,7 @@ afterAll(async () => {
     }
   }, WAIT_MS);
 
-  test("ask: cancel while a request waits denies it and ends the run canceled; no file", async () => {
+  if (asks) test("ask: cancel while a request waits denies it and ends the run canceled; no file", async () => {
     const runId = await startRun("canceled.txt", "ask");
     await pendingOf(runId);
     expect((await api("POST", `/api/runs/${runId}/cancel`, {})).status).toBe(200);

@@ -65,3 +65,10 @@ test("pi asks through od's permission extension: loaded in ask and read-only run
   expect(JSON.parse(piApprovalReply(true))).toEqual({ allow: true });
   expect(JSON.parse(piApprovalReply(false, "not that file"))).toEqual({ allow: false, message: "not that file" });
 });
+
+test("opencode cannot ask, but refuses changes by itself in a read-only run: bypass and read-only, its overlay denying every change", () => {
+  const opencode = def("opencode");
+  expect(permissionModesOf(opencode, {})).toEqual(["bypass", "read-only"]);
+  expect(opencode.permissionEnv?.("bypass")).toEqual({});
+  expect(JSON.parse(opencode.permissionEnv!("read-only").OPENCODE_PERMISSION!)).toEqual({ edit: "deny", bash: "deny", webfetch: "deny", external_directory: "deny" });
+});

@@ -35,9 +35,16 @@ export function opencodeModelArgs(options: RuntimeBuildOptions, context: Runtime
   return ["-m", `${model}#${variant}`];
 }
 
+/** OpenCode's permission keys for what changes something, all denied: its runtime overlay for a read-only run. */
+const OPENCODE_READ_ONLY = JSON.stringify({ edit: "deny", bash: "deny", webfetch: "deny", external_directory: "deny" });
+
 export const opencodeAgentDef: RuntimeAgentDef = {
   id: "opencode",
   name: "OpenCode",
+  // `opencode run` has no channel to ask on; a read-only run's OPENCODE_PERMISSION overlay denies every change, and
+  // OpenCode then does not offer those tools at all.
+  readOnlyByItself: true,
+  permissionEnv: (mode): Record<string, string> => (mode === "read-only" ? { OPENCODE_PERMISSION: OPENCODE_READ_ONLY } : {}),
   bin: "opencode-cli",
   fallbackBins: ["opencode"],
   versionArgs: ["--version"],
