@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { tempDir } from "../support/temp.ts";
 import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
@@ -32,6 +32,15 @@ describe("approvals on the page", () => {
     ]);
   }
 
+  /** A signed-in page on the project, with the fake Claude Code picked. */
+  async function openWithClaude(context: BrowserContext, projectId: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${await ui.od.signInUrl()}#/p/${projectId}`);
+    await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+    await page.selectOption("[data-testid=agent-picker]", "claude");
+    return page;
+  }
+
   async function send(page: Page, prompt: string): Promise<void> {
     await page.fill("[data-testid=composer-input]", prompt);
     await page.keyboard.press("Enter");
@@ -43,10 +52,7 @@ describe("approvals on the page", () => {
     const second = join(project.path, "second.txt");
     const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
-      const page = await context.newPage();
-      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
-      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
-      await page.selectOption("[data-testid=agent-picker]", "claude");
+      const page = await openWithClaude(context, project.id);
       await page.selectOption("[data-testid=permission-picker]", "ask");
       // Remembered for the project.
       const remembered = async () => (await ui.api<{ config: { projectPermissionModes?: Record<string, string> } }>("/api/app-config")).config.projectPermissionModes?.[project.id];
@@ -101,10 +107,7 @@ describe("approvals on the page", () => {
     ui.fakes.script("claude", [{ readLine: true }, { canUseTool: { tool_name: "AskUserQuestion", input: { questions } } }, { outFile: TEXT_FIXTURE }]);
     const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
-      const page = await context.newPage();
-      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
-      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
-      await page.selectOption("[data-testid=agent-picker]", "claude");
+      const page = await openWithClaude(context, project.id);
       await send(page, "Set up the app");
       const card = page.locator("[data-testid=approval-card][data-state=open]");
       await card.waitFor({ timeout: 60_000 });

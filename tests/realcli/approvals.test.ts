@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { PendingApproval } from "../../server/contracts/events.ts";
 import type { RunSummary } from "../../server/contracts/runs.ts";
 import type { RunningDaemon } from "../support/daemon-process.ts";
-import { createProject, startOdDaemon } from "./od-http.ts";
+import { callOd, createProject, startOdDaemon } from "./od-http.ts";
 import { createOdSandbox, type OdSandbox } from "./od-sandbox.ts";
 import { installIsCurrent } from "./setup.ts";
 import type { RealCliId } from "./versions.ts";
@@ -31,15 +31,7 @@ for (const cli of [...ASKING_CLIS, ...READ_ONLY_CLIS]) describe(`real ${cli} in 
   let daemon: RunningDaemon;
   let projectId: string;
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${daemon.origin}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${daemon.token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : null };
-}
+const api = (method: string, path: string, body?: unknown) => callOd(daemon, method, path, body);
 
 async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + WAIT_MS;

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunSummary } from "../../server/contracts/runs.ts";
 import type { RunningDaemon } from "../support/daemon-process.ts";
-import { createProject, startOdDaemon } from "./od-http.ts";
+import { callOd, createProject, startOdDaemon } from "./od-http.ts";
 import { createOdSandbox, type OdSandbox } from "./od-sandbox.ts";
 import { installIsCurrent } from "./setup.ts";
 
@@ -18,15 +18,7 @@ let daemon: RunningDaemon;
 let projectId: string;
 let marker: string;
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const response = await fetch(`${daemon.origin}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${daemon.token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text ? JSON.parse(text) : null };
-}
+const api = (method: string, path: string, body?: unknown) => callOd(daemon, method, path, body);
 
 async function runToEnd(): Promise<{ summary: RunSummary; events: string }> {
   const created = await api("POST", "/api/runs", { projectId, agentId: sandbox.agentId, message: "Say hello. [[od:text]]" });

@@ -20,15 +20,21 @@ export function startOdDaemon(sandbox: OdSandbox): Promise<RunningDaemon> {
   });
 }
 
-async function api(daemon: RunningDaemon, method: string, path: string, body?: unknown): Promise<unknown> {
+/** One authenticated call to the daemon: its status and its JSON body (null when empty). */
+export async function callOd(daemon: RunningDaemon, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(`${daemon.origin}${path}`, {
     method,
     headers: { authorization: `Bearer ${daemon.token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${text.slice(0, 500)}`);
-  return text ? JSON.parse(text) : null;
+  return { status: response.status, json: text ? JSON.parse(text) : null };
+}
+
+async function api(daemon: RunningDaemon, method: string, path: string, body?: unknown): Promise<unknown> {
+  const { status, json } = await callOd(daemon, method, path, body);
+  if (status >= 400) throw new Error(`${method} ${path} → ${status}: ${JSON.stringify(json).slice(0, 500)}`);
+  return json;
 }
 
 /** POST /api/projects for the sandbox's project folder; returns the project id. */
