@@ -142,7 +142,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
 
   let reader: Invocation["reader"];
   try {
-    reader = readerFor(resolveDefTransport(def, place.settingsEnv));
+    reader = readerFor(resolveDefTransport(def, place.settingsEnv, run.permissionMode));
   } catch (error) {
     return failConfig(emit, finish, "UNSUPPORTED_STREAM_FORMAT", (error as Error).message);
   }

@@ -57,7 +57,8 @@ export function buildInvocation(
   def: RuntimeAgentDef,
   input: { prompt: string; imagePaths: string[]; extraAllowedDirs: string[]; options: RuntimeBuildOptions; context: RuntimeContext; env: EnvMap },
 ): Invocation {
-  const transport = resolveDefTransport(def, input.env);
+  const mode = input.options.permissionMode === "restricted" ? undefined : input.options.permissionMode;
+  const transport = resolveDefTransport(def, input.env, mode);
   const args = def.buildArgs(input.prompt, input.imagePaths, input.extraAllowedDirs, input.options, input.context);
   const reader = readerFor(transport);
   const delivery: PromptDelivery =

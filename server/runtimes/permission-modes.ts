@@ -20,7 +20,8 @@ export function permissionModesOf(def: RuntimeAgentDef, env: EnvMap): Permission
   if (def.asksBeforeActing === false) return ["bypass"];
   let format: string;
   try {
-    format = resolveDefTransport(def, env).streamFormat;
+    // The transport an ask run would use (copilot asks over ACP, and streams JSON otherwise).
+    format = resolveDefTransport(def, env, "ask").streamFormat;
   } catch {
     return ["bypass"];
   }

@@ -152,7 +152,8 @@ export type RuntimeAgentDef = {
   /** Named sub-parser for `json-event-stream` (`codex`, `cursor-agent`, `opencode`). */
   eventParser?: string;
   /** Env-selected transport (codex `OD_CODEX_TRANSPORT`); absent → `streamFormat`/`eventParser`. */
-  resolveTransport?: (env: EnvMap) => RuntimeTransport;
+  /** `mode`: a run's permission mode, for a def that asks on another transport (copilot: ACP in ask and read-only). */
+  resolveTransport?: (env: EnvMap, mode?: PermissionMode) => RuntimeTransport;
   promptViaStdin?: boolean;
   promptViaFile?: boolean;
   promptInputFormat?: "text" | "stream-json";
@@ -166,7 +167,10 @@ export type RuntimeAgentDef = {
    * `context.agentFilePath`): pi's permission extension, which asks od before each tool call that acts.
    */
   agentFile?: (mode: PermissionMode) => AgentFile | undefined;
-  /** The arguments that open that channel in an ask or read-only run (and nothing else changes in its argv). */
+  /**
+   * The arguments that open the CLI's channel to ask on in an ask or read-only run (Claude's control protocol,
+   * copilot's ACP server): nothing else in its argv may differ from a restricted run's.
+   */
   approvalChannelArgs?: readonly string[];
   /**
    * The control channel speaks only after an SDK `initialize` control request (Qwen Code): its ask and read-only runs
@@ -238,8 +242,8 @@ export function runtimeResumesSessionById(def: RuntimeAgentDef): boolean {
   return Boolean(def.resumesSessionViaCli || def.resumesSessionViaProfileStdio);
 }
 
-/** The transport a def uses under this environment. */
-export function resolveDefTransport(def: RuntimeAgentDef, env: EnvMap): RuntimeTransport {
-  if (def.resolveTransport) return def.resolveTransport(env);
+/** The transport a def uses under this environment (and for a run in `mode`: absent, a bypass run's). */
+export function resolveDefTransport(def: RuntimeAgentDef, env: EnvMap, mode?: PermissionMode): RuntimeTransport {
+  if (def.resolveTransport) return def.resolveTransport(env, mode);
   return def.eventParser ? { streamFormat: def.streamFormat, eventParser: def.eventParser } : { streamFormat: def.streamFormat };
 }

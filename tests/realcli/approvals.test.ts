@@ -18,7 +18,7 @@ import { installIsCurrent } from "./setup.ts";
 import type { RealCliId } from "./versions.ts";
 
 /** The CLIs whose approvals od forwards: every pinned one that can act (opencode and copilot run in bypass only). */
-const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp", "kilo", "qwen", "pi", "codex-acp"];
+const ASKING_CLIS: RealCliId[] = ["claude", "codex", "claude-code-acp", "kilo", "qwen", "pi", "codex-acp", "copilot"];
 /** CLIs that take denied tools out of what the model is offered, rather than refusing a call. */
 const TOOLLESS_WHEN_READ_ONLY: RealCliId[] = ["kilo", "opencode"];
 /** CLIs that cannot ask, but refuse changes by themselves in a read-only run (`readOnlyByItself`). */

@@ -170,7 +170,7 @@ describe("permission modes (issue #37)", () => {
           if (at >= 0) left.splice(at, 1);
           return at < 0;
         });
-        expect({ id: d.id, added: added.sort() }).toEqual({ id: d.id, added: d.approvalChannel ? [...(d.approvalChannelArgs ?? [])].sort() : [] });
+        expect({ id: d.id, added: added.sort() }).toEqual({ id: d.id, added: [...(d.approvalChannelArgs ?? [])].sort() });
       }
     }
   });

@@ -72,3 +72,20 @@ test("opencode cannot ask, but refuses changes by itself in a read-only run: byp
   expect(opencode.permissionEnv?.("bypass")).toEqual({});
   expect(JSON.parse(opencode.permissionEnv!("read-only").OPENCODE_PERMISSION!)).toEqual({ edit: "deny", bash: "deny", webfetch: "deny", external_directory: "deny" });
 });
+
+test("copilot asks over ACP: its ask and read-only runs start `copilot --acp` on the ACP transport; bypass keeps its JSON stream", async () => {
+  const { buildInvocation } = await import("../../server/runtimes/invocation.ts");
+  const { acpApprovalQuestion } = await import("../../server/runtimes/protocols/acp/ask-permission.ts");
+  const copilot = def("copilot");
+  expect(permissionModesOf(copilot, {})).toEqual(["bypass", "ask", "read-only"]);
+  const invocation = (permissionMode: "bypass" | "ask" | "read-only") =>
+    buildInvocation(copilot, { prompt: "hi", imagePaths: [], extraAllowedDirs: [], options: { permissionMode }, context: { cwd: "/p" }, env: {} });
+  for (const mode of ["ask", "read-only"] as const) {
+    expect(invocation(mode)).toMatchObject({ args: ["--acp"], reader: { kind: "protocol", format: "acp-json-rpc" }, delivery: { kind: "protocol" } });
+  }
+  expect(invocation("bypass")).toMatchObject({ reader: { kind: "lines", streamFormat: "copilot-stream-json" } });
+  expect(invocation("bypass").args).toContain("--allow-all-tools");
+  // Its write request is titled "Create file" and names the file in `fileName`: the question names both.
+  const question = acpApprovalQuestion({ toolCall: { toolCallId: "t1", title: "Create file", kind: "edit", rawInput: { fileName: "/p/site/a.txt" } }, options: [] }, "/p");
+  expect(question).toMatchObject({ kind: "edit", title: "Create file: site/a.txt" });
+});

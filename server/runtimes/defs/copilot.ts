@@ -19,6 +19,8 @@ export const copilotAgentDef: RuntimeAgentDef = {
     { id: "gpt-5.2", label: "GPT-5.2" },
   ]),
   streamFormat: "copilot-stream-json",
+  // Headless, it cannot ask on its JSON stream; over ACP (`--acp`) it sends session/request_permission before it acts.
+  resolveTransport: (_env, mode) => (mode === "ask" || mode === "read-only" ? { streamFormat: "acp-json-rpc" } : { streamFormat: "copilot-stream-json" }),
   inheritedEnv: ["GH_TOKEN", "GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY"],
   promptViaStdin: true,
   resumesSessionViaCli: true,
@@ -26,7 +28,10 @@ export const copilotAgentDef: RuntimeAgentDef = {
   installUrl: "https://github.com/github/copilot-cli",
   docsUrl: "https://docs.github.com/copilot/how-tos/use-copilot-agents/use-copilot-cli",
   installCommand: "npm install -g @github/copilot",
+  approvalChannelArgs: ["--acp"],
   buildArgs: (_prompt, _images, extraDirs = [], options = {}, context) => {
+    // Asking runs go over ACP: the prompt, model and permissions travel in the protocol.
+    if (options.permissionMode === "ask" || options.permissionMode === "read-only") return ["--acp", ...extraDirs.flatMap((dir) => ["--add-dir", dir])];
     // Without --allow-all-tools a headless run blocks on a tool-approval prompt.
     const args = !bypassesPermissions(options) ? [] : ["--allow-all-tools"];
     args.push("--output-format", "json");

@@ -69,7 +69,7 @@ const KIND_BY_NAME: Record<string, ToolKind> = {
   agent: "task",
 };
 
-const PATH_KEYS = ["file_path", "filePath", "path", "absolute_path", "filename", "notebook_path", "file"] as const;
+const PATH_KEYS = ["file_path", "filePath", "path", "absolute_path", "filename", "fileName", "notebook_path", "file"] as const;
 const PATCH_HEADER = /^\*\*\* (Add|Update|Delete) File: (.+)$/m;
 
 /**

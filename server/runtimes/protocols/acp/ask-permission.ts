@@ -23,7 +23,10 @@ export function acpApprovalQuestion(params: unknown, cwd: string): ApprovalQuest
   // Some agents (claude-code-acp) send the request's tool call without its kind: the title's tool name says it.
   const titleTool = typeof toolCall.title === "string" ? (toolCall.title.split(/\s/)[0] ?? "") : "";
   const kind = KINDS[acpKind] ?? approvalKindOfTool(classifyTool(titleTool, input, cwd).kind);
-  const title = (kind === "command" && command) || (typeof toolCall.title === "string" && toolCall.title) || (typeof location === "string" && relativeToCwd(location, cwd)) || acpKind;
+  // The file it names, from its locations or its input (copilot titles a write "Create file" and names it in `fileName`).
+  const path = typeof location === "string" ? relativeToCwd(location, cwd) : classifyTool(titleTool, input, cwd).path;
+  const named = typeof toolCall.title === "string" && toolCall.title ? (path && !toolCall.title.includes(path) ? `${toolCall.title}: ${path}` : toolCall.title) : undefined;
+  const title = (kind === "command" && command) || named || path || acpKind;
   const prefix = kind === "command" && command ? commandPrefixOf(command) : undefined;
   // ACP names no tool: its kind stands for it, so allow_run of an edit allows the run's edits.
   return { toolName: acpKind, kind, title, input, ...(prefix ? { commandPrefix: prefix } : {}) };
