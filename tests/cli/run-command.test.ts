@@ -215,8 +215,8 @@ describe("od run --permission-mode", () => {
     const bad = await odRun(["--agent", "claude", "--permission-mode", "yolo", "hi"], { shim: "claude", steps: [] });
     expect(bad.exit.code).toBe(2);
     expect(bad.stderr).toContain("--permission-mode must be one of bypass, ask, read-only");
-    const unsupported = await odRun(["--agent", "copilot", "--permission-mode", "ask", "hi"], { steps: [] });
+    const unsupported = await odRun(["--agent", "opencode", "--permission-mode", "ask", "hi"], { shim: "opencode", steps: [] });
     expect(unsupported.exit.code).toBe(2);
-    expect(unsupported.stderr).toContain("cannot run in 'ask' mode; its modes: bypass");
+    expect(unsupported.stderr).toContain("cannot run in 'ask' mode; its modes: bypass, read-only");
   }, TIMEOUT);
 });
