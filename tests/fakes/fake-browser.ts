@@ -4,7 +4,7 @@
  * follows. It trades the URL's `?token=` launch code for a session as the page would, and writes what happened to
  * RESULT_FILE as JSON.
  */
-import { statSync, readFileSync, writeFileSync } from "node:fs";
+import { renameSync, statSync, readFileSync, writeFileSync } from "node:fs";
 
 const [resultFile, target] = process.argv.slice(2);
 if (!resultFile || !target) throw new Error("usage: fake-browser.ts RESULT_FILE TARGET");
@@ -25,4 +25,6 @@ const res = await fetch(`${parsed.origin}/api/session`, {
   body: JSON.stringify({ code: parsed.searchParams.get("token") }),
 });
 const body = (await res.json()) as { secret?: string; error?: { code: string } };
-writeFileSync(resultFile, JSON.stringify({ target, url, file, status: res.status, secret: body.secret, error: body.error?.code }));
+// Whole or not at all: the tests poll for this file and parse it as soon as it exists.
+writeFileSync(`${resultFile}.partial`, JSON.stringify({ target, url, file, status: res.status, secret: body.secret, error: body.error?.code }));
+renameSync(`${resultFile}.partial`, resultFile);
