@@ -2,6 +2,7 @@
  * One turn of a def, as data: the argv to spawn, how the prompt reaches the child, which reader consumes its
  * output. Pure — the run service does the spawning.
  */
+import { guardsActions } from "./defs/shared.ts";
 import { isStreamFormat, type StreamFormat } from "./streams/index.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeBuildOptions, type RuntimeContext, type RuntimeTransport } from "./types.ts";
 
@@ -50,7 +51,7 @@ export const CONTROL_INITIALIZE_LINE = JSON.stringify({ type: "control_request",
 
 /** Whether a run in `options`'s mode asks its questions on a control channel (so its prompt goes as stream-json). */
 function asksOnControlChannel(def: RuntimeAgentDef, options: RuntimeBuildOptions): boolean {
-  return def.approvalChannel === "claude-control" && (options.permissionMode === "ask" || options.permissionMode === "read-only");
+  return def.approvalChannel === "claude-control" && guardsActions(options.permissionMode);
 }
 
 export function buildInvocation(

@@ -17,7 +17,6 @@ const ALL_MODES: PermissionMode[] = ["bypass", "ask", "read-only"];
 export function permissionModesOf(def: RuntimeAgentDef, env: EnvMap): PermissionMode[] {
   if (def.approvalChannel) return [...ALL_MODES];
   if (def.readOnlyByItself) return ["bypass", "read-only"];
-  if (def.asksBeforeActing === false) return ["bypass"];
   let format: string;
   try {
     // The transport an ask run would use (copilot asks over ACP, and streams JSON otherwise).

@@ -178,11 +178,6 @@ export type RuntimeAgentDef = {
    */
   initializesControl?: true;
   /**
-   * `false`: a protocol agent that changes files and runs commands in its default mode without asking first (kilo
-   * without a permission config): its runs can only be `bypass`, an `ask` or `read-only` one is refused.
-   */
-  asksBeforeActing?: false;
-  /**
    * Environment a run in `mode` adds for the agent (kilo's `KILO_PERMISSION` overlay): how a protocol agent that acts
    * without asking by default is made to ask, or to refuse, before it acts.
    */

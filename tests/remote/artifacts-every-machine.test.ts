@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { agentEvents, endOf, fakeCliEnvThere, runHarness } from "../support/fake-agents.ts";
-import { machineKinds, useTestMachines } from "../support/test-machines.ts";
+import { machineKinds, onMachine, useTestMachines } from "../support/test-machines.ts";
 import { tempDir } from "../support/temp.ts";
 
 // Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
@@ -34,8 +34,7 @@ describe.each(machineKinds(machines).map((kind) => [kind.name, kind] as const))(
       shims: { deepseek: undefined },
       steps: [...`${page}\n${notes}`.split("\n").map((out) => ({ out })), { readAll: true }],
       projectDir: folder,
-      projectPath: kind.url,
-      ...(kind.context() ? { remote: kind.context()! } : {}),
+      ...onMachine(kind),
     });
     h.store.appConfig.update({ agentCliEnv: { deepseek: fakeCliEnvThere(h) } });
 

@@ -13,7 +13,7 @@ import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { startTestApp } from "../support/app.ts";
 import { endOf, fakeCliEnvThere, runHarness, type FakeStep } from "../support/fake-agents.ts";
-import { machineKinds, useTestMachines, type MachineKind } from "../support/test-machines.ts";
+import { machineKinds, onMachine, useTestMachines, type MachineKind } from "../support/test-machines.ts";
 import { tempDir } from "../support/temp.ts";
 
 // Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
@@ -38,14 +38,12 @@ function writeFiles(root: string, files: Record<string, string>): void {
 
 /** Runs `steps` (then a text answer) in `folder` as a project on `kind`; its saved changes. */
 async function changesOfRun(folder: string, steps: FakeStep[], kind: MachineKind) {
-  const remote = kind.context();
   await using h = await runHarness({
     defs: [claude],
     shims: { claude: undefined },
     steps: [{ readLine: true }, ...steps, { outFile: TEXT }],
     projectDir: folder,
-    projectPath: kind.url,
-    ...(remote ? { remote } : {}),
+    ...onMachine(kind),
   });
   h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
   const { runId, events } = await h.run({ agentId: "claude", message: "change things" });
@@ -150,8 +148,7 @@ describe.each(elsewhere.map((kind) => [kind.name, kind] as const))("changes of a
       shims: { claude: undefined },
       steps: [{ readLine: true }, { writeFile: { path: "b.txt", content: "b\n" } }, { waitForFile: go }, { outFile: TEXT }],
       projectDir: folder,
-      projectPath: kind.url,
-      remote: kind.context()!,
+      ...onMachine(kind),
     });
     h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
     const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "hi" });

@@ -22,7 +22,7 @@ import { SkillLibrary } from "../../server/skills/library.ts";
 import { agentEvents, endOf, fakeCliEnvThere, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { writeSkill } from "../support/skill-fixtures.ts";
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
-import { machineKinds, useTestMachines } from "../support/test-machines.ts";
+import { machineKinds, onMachine, useTestMachines } from "../support/test-machines.ts";
 import { tempDir } from "../support/temp.ts";
 
 const engines = useTestMachines();
@@ -49,17 +49,15 @@ describe.each(KINDS)("a project on %s", (_name, kind) => {
     steps: FakeStep[] = [{ readLine: true }, { writeFile: { path: "notes/hello.txt", content: "hello from the agent\n" } }, { outFile: TEXT }],
     options: { inputs?: ReturnType<typeof createRunInputs>; help?: string } = {},
   ) {
-    const remote = kind.context();
     const h = await runHarness({
       defs: [claude],
       shims: { claude: undefined },
       steps,
       timeouts: { cancelGraceMs: 300 },
-      projectPath: kind.url,
+      ...onMachine(kind),
       // In the daemon's environment: it reaches an agent here, and must not reach one elsewhere.
       env: { FAKE_ENV_DAEMON_ONLY: "daemon" },
       ...(options.inputs ? { inputs: options.inputs } : {}),
-      ...(remote ? { remote } : {}),
     });
     h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h, { OD_SECRET_PROBE: "it's $(id) `x`\nline", ...(options.help ? { FAKE_CLI_HELP: options.help } : {}) }) } });
     return h;
@@ -144,13 +142,11 @@ describe.each(KINDS)("a project on %s", (_name, kind) => {
       agentFile: (mode) => (mode === "bypass" ? undefined : { name: "od-permissions.mjs", content: "export default function () {}\n" }),
       buildArgs: (prompt, images, dirs, options, context) => [...claude.buildArgs(prompt, images, dirs, options, context), ...(context?.agentFilePath ? ["--extension", context.agentFilePath] : [])],
     };
-    const remote = kind.context();
     await using h = await runHarness({
       defs: [withFile],
       shims: { claude: undefined },
       steps: [{ readLine: true }, { recordFiles: true }, { outFile: TEXT }],
-      projectPath: kind.url,
-      ...(remote ? { remote } : {}),
+      ...onMachine(kind),
     });
     h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
     const { events, runId } = await h.run({ agentId: "claude", message: "hi", permissionMode: "read-only" });
@@ -181,14 +177,12 @@ describe.each(KINDS)("a project on %s", (_name, kind) => {
   test("an uploaded image reaches the agent there, byte for byte, at the path it is given", async () => {
     const qoder = getAgentDef("qoder") as RuntimeAgentDef;
     using uploads = tempDir("od-every-machine-uploads-");
-    const remote = kind.context();
     await using h = await runHarness({
       defs: [qoder],
       shims: { qodercli: undefined },
       steps: [{ readAll: true }, { recordFiles: true }, { outFile: join(import.meta.dir, "..", "fixtures", "qoder", "text.synthetic.jsonl") }],
-      projectPath: kind.url,
+      ...onMachine(kind),
       inputs: createRunInputs({ remoteUploadsDir: uploads.path }),
-      ...(remote ? { remote } : {}),
     });
     h.store.appConfig.update({ agentCliEnv: { qoder: fakeCliEnvThere(h) } });
     // Where the uploads route keeps a project's uploads: in the project here, on this machine for another.

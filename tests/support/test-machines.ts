@@ -53,3 +53,9 @@ export function machineKinds(machines: TestMachines): MachineKind[] {
     },
   ];
 }
+
+/** The runHarness options that put a project on `kind`: its URL for a folder, and the context od reaches it with. */
+export function onMachine(kind: MachineKind): { projectPath: (dir: string) => string; remote?: RemoteContext } {
+  const remote = kind.context();
+  return { projectPath: kind.url, ...(remote ? { remote } : {}) };
+}

@@ -1,6 +1,6 @@
 /** Claude Code: `claude -p` with stream-json in and out; the reference adapter. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { bypassesPermissions, capsOf, choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { bypassesPermissions, capsOf, guardsActions, choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
 
 const EFFORTS = choices(["low", "medium", "high", "xhigh", "max"], { withDefault: true });
 
@@ -58,7 +58,7 @@ export const claudeAgentDef: RuntimeAgentDef = {
     const resumeId = resumeIdOf(context);
     if (resumeId) args.push("--resume", resumeId);
     else if (context?.newSessionId) args.push("--session-id", context.newSessionId);
-    if (options.permissionMode === "ask" || options.permissionMode === "read-only") {
+    if (guardsActions(options.permissionMode)) {
       // The CLI's default mode asks before writes and commands; the questions come to od on stdout (can_use_tool).
       args.push(...CLAUDE_ASK_ARGS);
     } else if (bypassesPermissions(options)) args.push("--permission-mode", "bypassPermissions");

@@ -5,7 +5,7 @@
  */
 import type { RuntimeAgentDef } from "../types.ts";
 import { versionNumberIn } from "../version-text.ts";
-import { pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel, bypassesPermissions, guardsActions } from "./shared.ts";
 
 export const copilotAgentDef: RuntimeAgentDef = {
   id: "copilot",
@@ -20,7 +20,7 @@ export const copilotAgentDef: RuntimeAgentDef = {
   ]),
   streamFormat: "copilot-stream-json",
   // Headless, it cannot ask on its JSON stream; over ACP (`--acp`) it sends session/request_permission before it acts.
-  resolveTransport: (_env, mode) => (mode === "ask" || mode === "read-only" ? { streamFormat: "acp-json-rpc" } : { streamFormat: "copilot-stream-json" }),
+  resolveTransport: (_env, mode) => (guardsActions(mode) ? { streamFormat: "acp-json-rpc" } : { streamFormat: "copilot-stream-json" }),
   inheritedEnv: ["GH_TOKEN", "GITHUB_TOKEN", "COPILOT_GITHUB_TOKEN", "COPILOT_PROVIDER_API_KEY"],
   promptViaStdin: true,
   resumesSessionViaCli: true,
@@ -31,7 +31,7 @@ export const copilotAgentDef: RuntimeAgentDef = {
   approvalChannelArgs: ["--acp"],
   buildArgs: (_prompt, _images, extraDirs = [], options = {}, context) => {
     // Asking runs go over ACP: the prompt, model and permissions travel in the protocol.
-    if (options.permissionMode === "ask" || options.permissionMode === "read-only") return ["--acp", ...extraDirs.flatMap((dir) => ["--add-dir", dir])];
+    if (guardsActions(options.permissionMode)) return ["--acp", ...extraDirs.flatMap((dir) => ["--add-dir", dir])];
     // Without --allow-all-tools a headless run blocks on a tool-approval prompt.
     const args = !bypassesPermissions(options) ? [] : ["--allow-all-tools"];
     args.push("--output-format", "json");

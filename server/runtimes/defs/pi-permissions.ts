@@ -5,6 +5,7 @@
  * carries the tool and its arguments; od asks the run's approvals and answers `{"allow","message"}`, and a refusal
  * blocks the call with that message. Pure: the pi-rpc transport reads and answers the dialog.
  */
+import type { PermissionMode } from "../../contracts/approvals.ts";
 import type { AgentFile } from "../types.ts";
 import { isRecord } from "../streams/tool-kind.ts";
 
@@ -35,7 +36,7 @@ export default function (pi) {
 `;
 
 /** The extension a run in `mode` loads: none in bypass. */
-export function piPermissionExtension(mode: string): AgentFile | undefined {
+export function piPermissionExtension(mode: PermissionMode): AgentFile | undefined {
   return mode === "bypass" ? undefined : { name: "od-permissions.mjs", content: EXTENSION };
 }
 

@@ -6,7 +6,7 @@
  * a `can_use_tool` request od answers (Qwen Code 0.24).
  */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, resumeIdOf, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { pushModel, resumeIdOf, withDefaultModel, bypassesPermissions, guardsActions } from "./shared.ts";
 
 /** The prompt as stream-json (after od's `initialize`), and the mode in which each tool call that needs consent is asked. */
 const QWEN_ASK_ARGS = ["--input-format", "stream-json", "--approval-mode", "default"];
@@ -28,8 +28,7 @@ export const qwenAgentDef: RuntimeAgentDef = {
   installUrl: "https://github.com/QwenLM/qwen-code",
   installCommand: "npm install -g @qwen-code/qwen-code",
   buildArgs: (_prompt, _images, _extraDirs, options = {}, context) => {
-    const asks = options.permissionMode === "ask" || options.permissionMode === "read-only";
-    const args = asks ? [...QWEN_ASK_ARGS] : !bypassesPermissions(options) ? [] : ["--yolo"];
+    const args = guardsActions(options.permissionMode) ? [...QWEN_ASK_ARGS] : !bypassesPermissions(options) ? [] : ["--yolo"];
     args.push("-o", "stream-json");
     pushModel(args, "--model", options.model);
     const resumeId = resumeIdOf(context);

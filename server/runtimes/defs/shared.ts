@@ -118,6 +118,11 @@ export const MULTI_PROVIDER_ENV: readonly string[] = [
  * Whether a run's argv gets the CLI's bypass-permission flag: only in `bypass` mode (the default). `ask` and
  * `read-only` runs use the CLI's own channel instead, and `restricted` (connection tests) neither.
  */
+/** An `ask` or `read-only` run: the agent's actions go through the run's approvals (asked, or refused). */
+export function guardsActions(mode: RuntimeBuildOptions["permissionMode"]): boolean {
+  return mode === "ask" || mode === "read-only";
+}
+
 export function bypassesPermissions(options: RuntimeBuildOptions): boolean {
   return options.permissionMode === undefined || options.permissionMode === "bypass";
 }
