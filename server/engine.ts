@@ -19,6 +19,7 @@ import { skillRoutes } from "./http/skills.ts";
 import type { UiAssets } from "./http/ui.ts";
 import { uploadRoutes } from "./http/uploads.ts";
 import { usageRoutes } from "./http/usage.ts";
+import { worktreeRoutes } from "./http/worktrees.ts";
 import { uploadsRootOf } from "./inputs/upload-root.ts";
 import { dataPaths } from "./paths.ts";
 import type { OpenedDataDir } from "./open-data-dir.ts";
@@ -50,6 +51,8 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
   if (interrupted) console.error(`od: marked ${interrupted} run(s) interrupted by the last shutdown as failed`);
   // Remote clean-ups an earlier od could not finish (their host did not answer) are retried from now on.
   services.runs.resumeRemoteCleanups();
+  // Worktrees whose folders were removed by hand are forgotten by git (their branches stay).
+  void services.worktrees.pruneAtStart();
   const app = await createApp({
     version: VERSION,
     store,
@@ -57,8 +60,9 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     ui: options.ui,
     modules: [
       agentRoutes(services.catalog),
-      projectRoutes(store, services.projects, options.guard.credentials),
+      projectRoutes(store, services.projects, options.guard.credentials, services.worktrees),
       runRoutes(services.runs),
+      worktreeRoutes(services.worktrees, services.runGroups, services.projects),
       runChangeRoutes(store),
       runOutputLinkRoutes(store, options.guard.credentials),
       usageRoutes(store.runs),

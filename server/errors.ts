@@ -29,6 +29,8 @@ export class OdError extends Error {
     readonly code: string,
     message: string,
     readonly issues?: FailureIssue[],
+    /** The files the failure is about (an apply's conflict). */
+    readonly paths?: string[],
   ) {
     super(message);
   }

@@ -21,6 +21,8 @@ export const dataPaths = (dataDir: string) => ({
   mcp: join(dataDir, "mcp.json"),
   /** Room kept free for a run's last records should the disk fill up (store/disk-space.ts). */
   spaceReserve: join(dataDir, "space-reserve"),
+  /** Isolated runs' git worktrees of projects on this machine, one `<project id>/<short run id>` each. */
+  worktrees: join(dataDir, "worktrees"),
   /** The whole answer text of runs too large for their stored message, one `<run id>.txt` each. */
   runOutput: join(dataDir, "run-output"),
 });

@@ -12,7 +12,9 @@ import { loadAgentDefs } from "./runtimes/registry.ts";
 import { AgentCatalog, discoverAcpModels, passDeadlineFromEnv } from "./runtimes/catalog.ts";
 import { FileDetectionCache } from "./runtimes/detection-cache.ts";
 import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
+import { RunGroups } from "./runs/run-groups.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
+import { WorktreeService } from "./worktrees/worktree-service.ts";
 import type { RemoteContext } from "./machines/remote-exec.ts";
 import { DiskSpace } from "./store/disk-space.ts";
 import type { Store } from "./store/store.ts";
@@ -25,6 +27,9 @@ export type Services = {
   defs: readonly RuntimeAgentDef[];
   /** How projects on other machines are reached: this env, the data dir's ssh control-socket folder. */
   remote: RemoteContext;
+  /** Isolated runs' worktrees, and run groups (one prompt, several agents). */
+  worktrees: WorktreeService;
+  runGroups: RunGroups;
 };
 
 export type ServicesOptions = {
@@ -81,8 +86,10 @@ export function createServices(options: ServicesOptions): Services {
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp, remoteUploadsDir: paths.remoteUploads });
   // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
   // A run on another machine uses what the catalog's detection there found (`GET /api/agents?location=` fills it).
+  const worktrees = new WorktreeService({ store: options.store, remote, localRoot: paths.worktrees });
   const runs = new RunService({
     store: options.store,
+    worktrees,
     defs: loaded.defs,
     agents: directory,
     locations: catalog.locations,
@@ -96,7 +103,8 @@ export function createServices(options: ServicesOptions): Services {
     ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store) } : {}),
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();
-  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs, remote };
+  const runGroups = new RunGroups(options.store, runs, worktrees);
+  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs, remote, worktrees, runGroups };
 }
 
 /** How long after a run settles its checkpoint waits: its `end` frame reaches its readers first. */

@@ -28,6 +28,7 @@ import { DshSetupResponse } from "../dsh/setup-contract.ts";
 import { ImportSkillRequest, ListSkillsQuery, SkillDetail, SkillSummary } from "./skills.ts";
 import { UploadRequest, UploadResponse } from "./uploads.ts";
 import { UsageQuery, UsageResponse } from "./usage.ts";
+import { ApplyRunRequest, ApplyRunResponse, CreateRunGroupRequest, CreateRunGroupResponse, DiscardRunResponse, ProjectWorktreesResponse, RunGroupResponse } from "./worktrees.ts";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -59,6 +60,8 @@ export type ApiRoute = {
 
 /** `{ok: true}`: the answer of routes that only act. */
 export const OkResponse = z.object({ ok: z.literal(true) });
+/** A deleted conversation; `keptBranch`: its worktree's branch holds commits never applied, so it stays. */
+const DeleteConversationResponse = OkResponse.extend({ keptBranch: z.string().optional() });
 export const ProjectResponse = z.object({ project: Project });
 export const ProjectListResponse = z.object({ projects: z.array(Project) });
 export const ConversationResponse = z.object({ conversation: Conversation });
@@ -181,8 +184,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     replies: [{ status: 200, json: ConversationResponse }], errors: { 400: BAD_BODY, 404: "CONVERSATION_NOT_FOUND" },
   },
   {
-    method: "DELETE", path: "/api/conversations/:id", summary: "Delete a conversation and its messages", auth: "bearer",
-    replies: [{ status: 200, json: OkResponse }], errors: { 404: "CONVERSATION_NOT_FOUND" },
+    method: "DELETE", path: "/api/conversations/:id", summary: "Delete a conversation and its messages (and its worktree; a branch with unapplied commits is kept and named)", auth: "bearer",
+    replies: [{ status: 200, json: DeleteConversationResponse }], errors: { 404: "CONVERSATION_NOT_FOUND", 409: "RUN_IN_PROGRESS", 502: "REMOTE_UNREACHABLE, WORKTREE_FAILED" },
   },
   {
     method: "GET", path: "/api/conversations/:id/messages", summary: "A conversation's messages", auth: "bearer",
@@ -215,13 +218,50 @@ export const API_ROUTES: readonly ApiRoute[] = [
     body: { schema: CreateRunRequest, required: true },
     replies: [{ status: 202, json: CreateRunResponse }],
     errors: {
-      400: `${BAD_BODY}, UNKNOWN_AGENT, AGENT_UNAVAILABLE, NO_AGENT_AVAILABLE, INVALID_MODEL, UNKNOWN_MODEL, UNKNOWN_REASONING, PERMISSION_MODE_UNSUPPORTED`,
+      400: `${BAD_BODY}, UNKNOWN_AGENT, AGENT_UNAVAILABLE, NO_AGENT_AVAILABLE, INVALID_MODEL, UNKNOWN_MODEL, UNKNOWN_REASONING, PERMISSION_MODE_UNSUPPORTED, NOT_A_GIT_REPOSITORY, ISOLATION_MISMATCH`,
       404: `${NO_PROJECT}, CONVERSATION_NOT_FOUND`,
-      409: "RUN_IN_PROGRESS",
-      502: "REMOTE_UNREACHABLE",
+      409: "RUN_IN_PROGRESS, WORKTREE_DISCARDED",
+      502: "REMOTE_UNREACHABLE, WORKTREE_FAILED",
       503: "UPSTREAM_UNAVAILABLE",
-      504: "REMOTE_UNREACHABLE",
+      504: "REMOTE_UNREACHABLE, REMOTE_TIMEOUT",
     },
+  },
+  {
+    method: "POST", path: "/api/run-groups", summary: "Send one prompt to several agents at once, each run in a git worktree of its own from the same base", auth: "bearer",
+    body: { schema: CreateRunGroupRequest, required: true },
+    replies: [{ status: 202, json: CreateRunGroupResponse }],
+    errors: {
+      400: `${BAD_BODY}, UNKNOWN_AGENT, AGENT_UNAVAILABLE, NO_AGENT_AVAILABLE, INVALID_MODEL, UNKNOWN_MODEL, UNKNOWN_REASONING, PERMISSION_MODE_UNSUPPORTED, NOT_A_GIT_REPOSITORY`,
+      404: NO_PROJECT,
+      502: "REMOTE_UNREACHABLE, WORKTREE_FAILED",
+      503: "UPSTREAM_UNAVAILABLE",
+      504: "REMOTE_UNREACHABLE, REMOTE_TIMEOUT",
+    },
+  },
+  {
+    method: "GET", path: "/api/run-groups/:id", summary: "A run group: each run's status, duration, tokens and cost, and change stats", auth: "bearer",
+    replies: [{ status: 200, json: RunGroupResponse }], errors: { 404: "NOT_FOUND" },
+  },
+  {
+    method: "POST", path: "/api/runs/:id/apply", summary: "Bring an isolated run's worktree changes into the checkout: uncommitted (default), one commit, or a merge of its branch", auth: "bearer",
+    body: { schema: ApplyRunRequest, required: false },
+    replies: [{ status: 200, json: ApplyRunResponse }],
+    errors: {
+      400: `${BAD_BODY}, NOT_ISOLATED, GIT_TOO_OLD, INVALID_PROJECT_PATH`,
+      404: "NOT_FOUND, PROJECT_NOT_FOUND",
+      409: "APPLY_CONFLICT (with `paths`; the checkout is left as it was), NOTHING_TO_APPLY, RUN_IN_PROGRESS, WORKTREE_DISCARDED, WORKTREE_GONE",
+      502: "REMOTE_UNREACHABLE, WORKTREE_FAILED",
+      504: "REMOTE_TIMEOUT",
+    },
+  },
+  {
+    method: "POST", path: "/api/runs/:id/discard", summary: "Remove an isolated run's worktree and delete its branch", auth: "bearer",
+    replies: [{ status: 200, json: DiscardRunResponse }],
+    errors: { 400: "NOT_ISOLATED, INVALID_PROJECT_PATH", 404: "NOT_FOUND, PROJECT_NOT_FOUND", 409: "RUN_IN_PROGRESS, WORKTREE_DISCARDED", 502: "REMOTE_UNREACHABLE, WORKTREE_FAILED", 504: "REMOTE_TIMEOUT" },
+  },
+  {
+    method: "GET", path: "/api/projects/:id/worktrees", summary: "The project's isolated conversations' worktrees not discarded, with their size on disk", auth: "bearer",
+    replies: [{ status: 200, json: ProjectWorktreesResponse }], errors: { 404: NO_PROJECT },
   },
   {
     method: "GET", path: "/api/runs", summary: "Runs, filtered", auth: "bearer",

@@ -8,6 +8,8 @@ export const ErrorBody = z.object({
     message: z.string(),
     /** For validation failures: where in the body, as zod paths. */
     issues: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() })).optional(),
+    /** For `APPLY_CONFLICT`: the project-relative files in conflict. */
+    paths: z.array(z.string()).optional(),
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;

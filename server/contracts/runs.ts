@@ -7,6 +7,7 @@ import { z } from "./zod.ts";
 import { AgentEvent, PendingApproval } from "./events.ts";
 import { PromptText } from "./prompt.ts";
 import { PermissionMode } from "./approvals.ts";
+import { Isolation, WorktreeInfo } from "./worktrees.ts";
 
 export const RunStatus = z.enum(["queued", "running", "succeeded", "failed", "canceled"]);
 export type RunStatus = z.infer<typeof RunStatus>;
@@ -37,6 +38,13 @@ export const CreateRunRequest = z.strictObject({
    * A mode the agent cannot honour is refused (400 `PERMISSION_MODE_UNSUPPORTED`), never run as `bypass`.
    */
   permissionMode: PermissionMode.optional(),
+  /**
+   * `worktree`: the run works in a git worktree of its own (a new branch `od/<short run id>` from the checkout's
+   * HEAD, its uncommitted changes carried over), and so do the conversation's later runs; the checkout is untouched
+   * until the run is applied. Absent: the conversation's own (`none` for a new one). A folder outside git is 400
+   * `NOT_A_GIT_REPOSITORY`.
+   */
+  isolation: Isolation.optional(),
 });
 export type CreateRunRequest = z.infer<typeof CreateRunRequest>;
 
@@ -216,6 +224,11 @@ export const RunSummary = z.object({
   lastEventId: z.number(),
   /** Present only when the run's remote clean-up did not finish with it. */
   cleanup: RunCleanup.optional(),
+  /** Where it worked: the project's folder, or its conversation's git worktree (`worktree` then says which). */
+  isolation: Isolation,
+  worktree: WorktreeInfo.optional(),
+  /** The run group it belongs to (one prompt sent to several agents). */
+  groupId: z.string().optional(),
   /** Questions of a live run's agent that wait for an answer (`GET /api/runs/:id`; absent on stored summaries). */
   pendingApprovals: z.array(PendingApproval).optional(),
 });

@@ -37,7 +37,7 @@ export function statusOf(error: OdError): number {
 }
 
 export function errorBody(error: OdError): ErrorBody {
-  return { error: { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}) } };
+  return { error: { code: error.code, message: error.message, ...(error.issues ? { issues: error.issues } : {}), ...(error.paths ? { paths: error.paths } : {}) } };
 }
 
 /** The response for any od failure. */

@@ -11,6 +11,7 @@ import {
 } from "../contracts/projects.ts";
 import type { ProjectService } from "../projects/project-service.ts";
 import type { Store } from "../store/store.ts";
+import type { WorktreeService } from "../worktrees/worktree-service.ts";
 import { jsonPiecesResponse } from "./json-stream.ts";
 import { HttpError, parseBody } from "./errors.ts";
 
@@ -41,7 +42,7 @@ const UNTRUSTED_FILE_HEADERS = {
   "cache-control": "no-store",
 };
 
-export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials) =>
+export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials, worktrees: WorktreeService) =>
   new Elysia({ name: "projects" })
     .get("/api/projects", () => ({ projects: store.projects.list() }))
     .post("/api/projects", async ({ body, set }) => {
@@ -55,9 +56,10 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
       projects.require(params.id);
       return { project: store.projects.rename(params.id, parseBody(UpdateProjectRequest, body).name)! };
     })
-    .delete("/api/projects/:id", ({ params }) => {
-      // Forget the project in od; the folder and its files stay where they are.
+    .delete("/api/projects/:id", async ({ params }) => {
+      // Forget the project in od; the folder and its files stay where they are (its runs' worktrees go).
       projects.require(params.id);
+      await worktrees.removeForProject(params.id);
       store.projects.delete(params.id);
       return { ok: true };
     })
@@ -75,10 +77,12 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
       requireConversation(store, params.id);
       return { conversation: store.conversations.rename(params.id, parseBody(UpdateConversationRequest, body).title)! };
     })
-    .delete("/api/conversations/:id", ({ params }) => {
+    .delete("/api/conversations/:id", async ({ params }) => {
       requireConversation(store, params.id);
+      // Its worktree goes with it; a branch with commits of the agent's that were never applied stays.
+      const { keptBranch } = await worktrees.removeForConversation(params.id);
       store.conversations.delete(params.id);
-      return { ok: true };
+      return { ok: true, ...(keptBranch ? { keptBranch } : {}) };
     })
     .get("/api/conversations/:id/messages", ({ params }) => {
       requireConversation(store, params.id);

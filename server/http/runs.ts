@@ -10,9 +10,9 @@ import { formatJsonFrame, sseResponse } from "./sse.ts";
 export const runRoutes = (runs: RunService) =>
   new Elysia({ name: "runs" })
     .post("/api/runs", async ({ body, set }) => {
-      const created = await runs.create(parseBody(CreateRunRequest, body));
+      const { runId, conversationId } = await runs.create(parseBody(CreateRunRequest, body));
       set.status = 202;
-      return created;
+      return { runId, conversationId };
     })
     .get("/api/runs", ({ query }) => ({ runs: runs.list(parseBody(ListRunsQuery, query)) }))
     .get("/api/runs/:id", ({ params }) => requireRun(runs, params.id))

@@ -28,6 +28,11 @@ export type RunInputsRequest = {
   runId: string;
   def: Pick<RuntimeAgentDef, "id" | "name" | "externalMcpInjection" | "supportsImagePaths">;
   projectDir: string;
+  /**
+   * The project's own folder, where its `.od/` is read (the MCP list, uploaded images): a worktree run's checkout.
+   * Default `projectDir`.
+   */
+  ownFolder?: string;
   message: string;
   skillIds: readonly string[];
   attachments: readonly string[];
@@ -72,7 +77,7 @@ export function createRunInputs(deps: RunInputsDeps = {}): RunInputsProvider {
 async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest): Promise<PreparedRunInputs> {
   const { note } = request;
   const skills = await prepareSkills(deps, request);
-  const servers = await mcpServersForRun(deps.userMcpPath, { machine: LOCAL, folder: request.projectDir }, note, request.projectMcpConsent);
+  const servers = await mcpServersForRun(deps.userMcpPath, { machine: LOCAL, folder: request.ownFolder ?? request.projectDir }, note, request.projectMcpConsent);
   // The MCP config and prompt files, in a folder only this user can enter, removed at the run's end.
   const temp = new RunTempFolder(request.runId, deps.tempDir);
   const mcp = planMcpInjection(request.def, servers, { folder: temp });
@@ -80,7 +85,7 @@ async function prepareRunInputs(deps: RunInputsDeps, request: RunInputsRequest):
   if (agentFilePath) temp.write(agentFilePath, request.agentFile!.content);
   for (const message of mcp.notes) note({ kind: "mcp_not_forwarded", message });
 
-  const images = resolveRunImages(request.projectDir, request.attachments);
+  const images = resolveRunImages(request.ownFolder ?? request.projectDir, request.attachments);
   for (const { attachment, reason } of images.skipped) note({ kind: "attachment_skipped", message: `attachment ${attachment} skipped: ${reason}`, detail: { attachment } });
   if (images.paths.length && !request.def.supportsImagePaths) {
     note({ kind: "attachment_skipped", message: `${request.def.name} does not accept image attachments; ${images.paths.length} image(s) not sent` });

@@ -74,7 +74,7 @@ export function readIndexContents(index: Uint8Array, blobs: Uint8Array): Map<str
 }
 
 /** `git cat-file --batch` output (`<oid> <type> <size>\n<bytes>\n` each), cut anywhere: the whole objects. */
-function readBatch(output: Uint8Array): Map<string, Uint8Array> {
+export function readBatch(output: Uint8Array): Map<string, Uint8Array> {
   const objects = new Map<string, Uint8Array>();
   let offset = 0;
   while (offset < output.length) {

@@ -34,6 +34,8 @@ export type RemoteRunInputsRequest = {
   /** The project's machine, and its folder there. */
   machine: Machine;
   folder: string;
+  /** The project's own folder there, whose `.od/mcp-config.json` is read (a worktree run's checkout); default `folder`. */
+  ownFolder?: string;
   message: string;
   skillIds: readonly string[];
   attachments: readonly string[];
@@ -51,7 +53,7 @@ export async function prepareRemoteRunInputs(deps: RemoteRunInputsDeps, request:
   // The project's own skills are read there, and shadow the user's and the bundled ones as locally.
   const project = wantsSkills(deps.skills, request) ? await remoteProjectSkills(request) : undefined;
   const skills = chooseSkills(deps.skills, { ...(project ? { project } : {}), skillIds: request.skillIds, message: request.message, note });
-  const servers = await mcpServersForRun(deps.userMcpPath, { machine: request.machine, folder: request.folder }, note, request.projectMcpConsent);
+  const servers = await mcpServersForRun(deps.userMcpPath, { machine: request.machine, folder: request.ownFolder ?? request.folder }, note, request.projectMcpConsent);
   const images = remoteImages(request);
 
   const entries: TarEntry[] = [];

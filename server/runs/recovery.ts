@@ -3,7 +3,12 @@
  * so far, rebuilt from the events it stored, so its message says what the person saw instead of nothing. The fold is
  * the one a live run's end uses, fed the same events in the same order.
  */
-import type { EventPersistence } from "./event-log.ts";
+import type { RunSummary } from "../contracts/runs.ts";
+import type { Store } from "../store/store.ts";
+import { endEvent } from "./end-event.ts";
+import { RunEventLog, type EventPersistence } from "./event-log.ts";
+import type { RunEnding } from "./outcome.ts";
+import type { RunRecords } from "./run-records.ts";
 import { EventFolder } from "./fold.ts";
 import { UsageTally } from "./usage-tally.ts";
 import { parseLoggedEvent } from "../store/event-json.ts";
@@ -35,4 +40,20 @@ export function foldStoredRun(persistence: Pick<EventPersistence, "eventsAfter">
     cursor = page[page.length - 1]!.id;
   }
   return { folder, tally, lastEventAt };
+}
+
+/**
+ * Ends a run whose od died: its answer, tool calls and usage are rebuilt from the events it stored, and it ends when
+ * it was last seen (its last stored event), not when a later od noticed, so its duration is what it ran.
+ */
+export function endLostRun(store: Store, records: RunRecords, run: RunSummary): void {
+  const stored = foldStoredRun(store.runs, run.id);
+  const startedAt = run.startedAt ?? run.createdAt;
+  const endedAt = Math.max(startedAt, stored.lastEventAt ?? startedAt);
+  const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
+  const exit = { code: null, signal: null };
+  new RunEventLog(run.id, store.runs).append(endEvent(ending, exit, run.files, startedAt, endedAt), endedAt);
+  records.finish(run.id, ending, exit, run.files, stored.tally, endedAt);
+  const messageId = store.messages.ofRun(run.id);
+  if (messageId) store.messages.complete(messageId, { events: stored.folder.events, endedAt, files: run.files });
 }

@@ -220,7 +220,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
       agentId: def.id,
       bin: launch.path,
       protocolVersion: 1,
-      cwd: project.path,
+      cwd: machine.projectPath(workDir),
       projectId: project.id,
       conversationId,
       model: run.model,

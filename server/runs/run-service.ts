@@ -3,28 +3,26 @@
  * replayable log, and always ends it — succeeded, failed or canceled — with nothing of it left running.
  * It is the one owner of every agent child process the daemon starts.
  */
-import type { AgentInfo } from "../contracts/agents.ts";
 import type { ApprovalDecision, QuestionAnswers } from "../contracts/approvals.ts";
 import type { CreateRunRequest, RunEvent, RunStatus, RunSummary } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
 import type { RunInputsProvider } from "../inputs/run-inputs.ts";
-import type { Machine, MachinePlace } from "../machines/machine.ts";
+import type { MachinePlace } from "../machines/machine.ts";
 import { placeOf } from "../machines/machine-of.ts";
 import { RemoteCleanups, type RemoteCleanupTimings } from "../machines/remote-cleanups.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
+import { dataPaths, resolveDataDir } from "../paths.ts";
 import { jitAfterEvents } from "../platform/jit-policy.ts";
-import { passDeadlineFromEnv } from "../runtimes/catalog.ts";
 import { streamJsonUserLine } from "../runtimes/invocation.ts";
 import { resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { MachineDetections } from "../runtimes/machine-detections.ts";
-import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "../runtimes/types.ts";
+import type { EnvMap, RuntimeAgentDef } from "../runtimes/types.ts";
 import { DISK_FULL_MESSAGE, DiskSpace, isDiskFull } from "../store/disk-space.ts";
 import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
-import { chooseAgent, validateModel } from "./agent-choice.ts";
+import { WorktreeService, type WorktreeBase } from "../worktrees/worktree-service.ts";
 import type { AnswerResult } from "./approvals.ts";
-import { awaitProbingAgent, detectedOn, type DetectedAgents } from "./detected-agents.ts";
 import { endEvent } from "./end-event.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
@@ -32,23 +30,16 @@ import { RunHistory } from "./history.ts";
 import type { LiveRun } from "./live-run.ts";
 import { readOutputRange, type OutputRange } from "./output-file.ts";
 import type { RunEnding } from "./outcome.ts";
-import { resolveRunPermissionMode } from "./permission-mode.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
-import { foldStoredRun } from "./recovery.ts";
+import { endLostRun } from "./recovery.ts";
 import { executeRun, type ExecutionEnv } from "./run-execution.ts";
-import { runPlaceOf } from "./run-place-of.ts";
 import { RunRecords } from "./run-records.ts";
+import { RunWorkplaces } from "./run-workplace.ts";
+import { RunAgentChoice, type AgentDirectory } from "./run-agent-choice.ts";
 import { storeFailureEnding } from "./store-failures.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 
-/** What the run service needs to know about installed agents (the AgentCatalog provides it). */
-export interface AgentDirectory {
-  list(): Promise<AgentInfo[]>;
-  capabilities(agentId: string): Record<string, boolean>;
-  liveModels(agentId: string): RuntimeModelOption[] | undefined;
-  /** One agent's real result once its running probes finish (the catalog's `probed`); absent: `list` is final. */
-  probed?(agentId: string): Promise<AgentInfo | undefined>;
-}
+export type { AgentDirectory };
 
 export type RunServiceDeps = {
   store: Store;
@@ -86,14 +77,21 @@ export type RunServiceDeps = {
   remoteCleanup?: RemoteCleanupTimings;
   /** Start every project's own MCP servers without asking for consent (`od run --trust-project-mcp`). */
   trustProjectMcp?: boolean;
+  /** Isolated runs' worktrees (default: a service of this one's own, worktrees under `worktreesDir`). */
+  worktrees?: WorktreeService;
+  /** Where worktrees of projects on this machine go (default: `<data dir>/worktrees`). */
+  worktreesDir?: string;
 };
+
+/** A run just created: its ids, and the base of its worktree when it works in one. */
+export type CreatedRun = { runId: string; conversationId: string; base?: WorktreeBase };
 
 export class RunService {
   readonly #live = new Map<string, LiveRun>();
   readonly #timeouts: RunTimeouts;
   readonly #platform: NodeJS.Platform;
   readonly #remote: RemoteContext;
-  readonly #locations: MachineDetections;
+  readonly #agentChoice: RunAgentChoice;
   /** Remote runs' sweeps: the ones that could not reach their location are kept and retried there. */
   readonly #cleanups: RemoteCleanups;
   /** Aborted by `hurry()`: every cancel ladder from then on (and any in progress) skips its grace waits. */
@@ -104,6 +102,7 @@ export class RunService {
   readonly #loggedText: TextMeter;
   readonly #space: DiskSpace;
   readonly #records: RunRecords;
+  readonly #workplaces: RunWorkplaces;
   /** What each run's execution needs of this service. */
   readonly #execution: ExecutionEnv;
   #shuttingDown = false;
@@ -115,14 +114,9 @@ export class RunService {
     this.#loggedText = deps.loggedText ?? loggedEventText;
     this.#space = deps.space ?? new DiskSpace(undefined);
     this.#records = new RunRecords(deps.store, this.#space);
+    this.#workplaces = new RunWorkplaces({ store: deps.store, worktrees: deps.worktrees ?? new WorktreeService({ store: deps.store, remote: this.#remote, localRoot: deps.worktreesDir ?? dataPaths(resolveDataDir(deps.env)).worktrees }) });
     this.#cleanups = new RemoteCleanups({ repo: deps.store.pendingSweeps, context: this.#remote, graceMs: this.#timeouts.cancelGraceMs, ...(deps.remoteCleanup ? { timings: deps.remoteCleanup } : {}) });
-    this.#locations =
-      deps.locations ??
-      new MachineDetections({
-        defs: deps.defs,
-        deps: () => ({ env: deps.env, configuredEnv: (id) => deps.store.appConfig.get().agentCliEnv?.[id], machineEnv: (key) => deps.store.appConfig.get().machineEnv?.[key], machineProbeTimeouts: (key) => deps.store.appConfig.get().machineProbeTimeouts?.[key] }),
-        deadlineMs: passDeadlineFromEnv(deps.env),
-      });
+    this.#agentChoice = new RunAgentChoice(deps);
     this.#execution = {
       deps,
       timeouts: this.#timeouts,
@@ -145,7 +139,7 @@ export class RunService {
     let recovered = 0;
     for (const run of this.deps.store.runs.unfinished(filter)) {
       if (this.#live.has(run.id) || (run.owner && run.owner.pid !== process.pid && isSameProcessRunning(run.owner))) continue;
-      this.#endLostRun(run);
+      endLostRun(this.deps.store, this.#records, run);
       const { machine } = this.#placeOf(this.deps.store.projects.get(run.projectId)?.path ?? "");
       this.#cleanups.sweepLost({ runId: run.id, rootPid: run.pid ?? 0, ...(run.owner ? { since: run.owner.startTime } : {}) }, machine, this.#hurry.signal);
       recovered++;
@@ -153,30 +147,17 @@ export class RunService {
     return recovered;
   }
 
-  /**
-   * Ends a run whose od died: its answer, tool calls and usage are rebuilt from the events it stored, and it ends when
-   * it was last seen (its last stored event), not when a later od noticed, so its duration is what it ran.
-   */
-  #endLostRun(run: RunSummary): void {
-    const { store } = this.deps;
-    const stored = foldStoredRun(store.runs, run.id);
-    const startedAt = run.startedAt ?? run.createdAt;
-    const endedAt = Math.max(startedAt, stored.lastEventAt ?? startedAt);
-    const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
-    const exit = { code: null, signal: null };
-    new RunEventLog(run.id, store.runs).append(endEvent(ending, exit, run.files, startedAt, endedAt), endedAt);
-    this.#records.finish(run.id, ending, exit, run.files, stored.tally, endedAt);
-    const messageId = store.messages.ofRun(run.id);
-    if (messageId) store.messages.complete(messageId, { events: stored.folder.events, endedAt, files: run.files });
-  }
-
   /** od starting: retry the remote clean-ups an earlier od process (or this one) could not finish. */
   resumeRemoteCleanups(): void {
     this.#cleanups.resume();
   }
 
-  /** Validate and start a run; resolves once it is queued (the agent starts in the background). */
-  async create(request: CreateRunRequest): Promise<{ runId: string; conversationId: string }> {
+  /**
+   * Validate and start a run; resolves once it is queued (the agent starts in the background). An isolated run (or a
+   * later run of an isolated conversation) works in the conversation's worktree, made here for its first run: from
+   * `grouping.base` when given (a run group's common base), else from the checkout as it is.
+   */
+  async create(request: CreateRunRequest, grouping: { groupId?: string; base?: WorktreeBase } = {}): Promise<CreatedRun> {
     if (this.#shuttingDown) throw new OdError("unavailable", "UPSTREAM_UNAVAILABLE", "od is shutting down");
     if (!this.#space.available()) throw new OdError("storage_full", "DISK_FULL", DISK_FULL_MESSAGE);
     const { store } = this.deps;
@@ -184,15 +165,9 @@ export class RunService {
     if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
     // Where the run works; on another machine or in a container, what detection found there decides.
     const machinePlace = this.#placeOf(project.path);
-    const place = runPlaceOf(machinePlace, { env: this.deps.env, machineEnv: store.appConfig.get().machineEnv?.[machinePlace.machine.key] ?? {}, resolveLaunch: (def) => (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def) });
-    // Where it is cheap (this machine), the folder's state before the run is read while the agent is chosen.
-    if (place.spawnsHere) void place.changes(() => undefined).catch(() => undefined);
-    const { def, detected } = await this.#chooseAgentOn(place.machine, request.agentId);
-    const saved = store.appConfig.get().agentModels?.[def.id];
-    const model = request.model === undefined ? (saved?.model ?? null) : request.model;
-    const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
-    validateModel(def, model, reasoning, detected.liveModels(def.id));
-    const permissionMode = resolveRunPermissionMode(def, request.permissionMode, store.appConfig.get(), project.id, this.deps.env);
+    const placeDeps = { env: this.deps.env, machineEnv: store.appConfig.get().machineEnv?.[machinePlace.machine.key] ?? {}, resolveLaunch: (def: RuntimeAgentDef) => (this.deps.resolveLaunch ?? ((d) => this.#defaultLaunch(d)))(def) };
+    const plan = this.#workplaces.plan(request, machinePlace, placeDeps);
+    const { def, detected, model, reasoning, permissionMode } = await this.#agentChoice.choose(request, project.id, machinePlace.machine);
 
     if (request.conversationId) {
       const conversation = store.conversations.get(request.conversationId);
@@ -203,20 +178,31 @@ export class RunService {
     }
 
     const runId = newId("run");
+    // A new isolated conversation's worktree is made before its records: a folder outside git is refused first.
+    const workplace = await this.#workplaces.settle(plan, project, runId, grouping.base);
+    const { place, worktree, made } = workplace;
     // One transaction: a run's records exist together or not at all (one commit, not five), and two od processes
     // cannot both start a run in one conversation between the check and the insert.
-    const { conversationId, history, assistantMessageId } = this.#records.storingNew(() => store.transaction(() => {
-      if (request.conversationId && store.runs.list({ conversationId: request.conversationId, status: "active" }).length) {
-        throw new OdError("conflict", "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
-      }
-      const conversationId = request.conversationId ?? store.conversations.create(project.id, titleFrom(request.message)).id;
-      const history = store.messages.transcript(conversationId);
-      store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity() });
-      store.messages.add({ conversationId, role: "user", text: request.message });
-      const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
-      store.conversations.touch(conversationId);
-      return { conversationId, history, assistantMessageId };
-    }));
+    let records;
+    try {
+      records = this.#records.storingNew(() => store.transaction(() => {
+        if (request.conversationId && store.runs.list({ conversationId: request.conversationId, status: "active" }).length) {
+          throw new OdError("conflict", "RUN_IN_PROGRESS", "this conversation already has a run in progress; cancel it or wait");
+        }
+        const conversationId = request.conversationId ?? store.conversations.create(project.id, titleFrom(request.message)).id;
+        if (made) store.worktrees.add({ conversationId, projectId: project.id, ...made });
+        const history = store.messages.transcript(conversationId);
+        store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity(), isolation: worktree ? "worktree" : "none", ...(grouping.groupId ? { groupId: grouping.groupId } : {}) });
+        store.messages.add({ conversationId, role: "user", text: request.message });
+        const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
+        store.conversations.touch(conversationId);
+        return { conversationId, history, assistantMessageId };
+      }));
+    } catch (error) {
+      await this.#workplaces.abandon(workplace, project, plan);
+      throw error;
+    }
+    const { conversationId, history, assistantMessageId } = records;
 
     const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
@@ -230,8 +216,20 @@ export class RunService {
         this.#live.delete(runId);
         this.deps.afterRun?.();
       });
-    return { runId, conversationId };
+    return { runId, conversationId, ...(worktree ? { base: { commit: worktree.base, carriedPaths: worktree.carriedPaths } } : {}) };
   }
+
+  /**
+   * What `create` would refuse of the agent, model, reasoning and permission mode of `request`, refused the same way
+   * (a run group checks every member before it starts any).
+   */
+  async check(request: CreateRunRequest): Promise<void> {
+    const project = this.deps.store.projects.get(request.projectId);
+    if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
+    await this.#agentChoice.choose(request, project.id, this.#placeOf(project.path).machine);
+  }
+
+
 
   /** A run's summary; a live run's lists the approval requests waiting for an answer. */
   get(runId: string): RunSummary | undefined {
@@ -328,24 +326,9 @@ export class RunService {
     this.#cleanups.dispose();
   }
 
-  /** Chosen by what detection found on the run's machine (another machine's: kept from a recent probe, or probed now). */
-  async #chooseAgentOn(machine: Machine, agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const wanted = this.#wantedAgentId(agentId);
-    const kept = await awaitProbingAgent(await detectedOn(machine, this.deps.agents, this.#locations), wanted, this.deps.defs);
-    try {
-      return { def: chooseAgent(this.deps.defs, this.deps.store.appConfig.get().agentId, agentId, kept), detected: kept };
-    } catch (error) {
-      // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
-      if (!kept.kept || !(error instanceof OdError) || error.code === "UNKNOWN_AGENT") throw error;
-      const fresh = await awaitProbingAgent(await detectedOn(machine, this.deps.agents, this.#locations, true), wanted, this.deps.defs);
-      return { def: chooseAgent(this.deps.defs, this.deps.store.appConfig.get().agentId, agentId, fresh), detected: fresh };
-    }
-  }
 
-  /** The agent a run without one goes to first: the one asked for, else the configured one. */
-  #wantedAgentId(agentId: string | undefined): string | undefined {
-    return agentId ?? this.deps.store.appConfig.get().agentId ?? undefined;
-  }
+
+
 
   /** The machine a project path is on, and its folder there. */
   #placeOf(projectPath: string): MachinePlace {

@@ -216,4 +216,37 @@ export const MIGRATIONS: Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 13,
+    name: "isolated runs: worktrees and run groups",
+    // Issue #38: a conversation may run in a git worktree of its own (one per conversation, kept across its turns),
+    // and one prompt may go to several agents at once (a run group, one worktree run each, from one base).
+    sql: `
+      CREATE TABLE worktrees (
+        conversation_id TEXT PRIMARY KEY REFERENCES conversations(id) ON DELETE CASCADE,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        folder TEXT NOT NULL,
+        branch TEXT NOT NULL,
+        base TEXT NOT NULL,
+        head TEXT NOT NULL,
+        prefix TEXT NOT NULL,
+        carried_paths INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        applied_at INTEGER,
+        applied_mode TEXT,
+        discarded_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX worktrees_by_project ON worktrees(project_id, created_at);
+      CREATE TABLE run_groups (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        message TEXT NOT NULL,
+        base TEXT,
+        created_at INTEGER NOT NULL
+      );
+      ALTER TABLE runs ADD COLUMN isolation TEXT NOT NULL DEFAULT 'none';
+      ALTER TABLE runs ADD COLUMN group_id TEXT;
+      CREATE INDEX runs_by_group ON runs(group_id) WHERE group_id IS NOT NULL;
+    `,
+  },
 ];

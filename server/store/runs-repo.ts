@@ -1,6 +1,8 @@
 /** Runs and their event logs. */
 import type { FailureCategory, RunCleanup, RunStatus, RunSummary } from "../contracts/runs.ts";
 import type { UsageQuery, UsageRun } from "../contracts/usage.ts";
+import type { Isolation } from "../contracts/worktrees.ts";
+import { worktreeInfoOf } from "./worktrees-repo.ts";
 import type { ProcessIdentity } from "../runs/process-identity.ts";
 import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
@@ -14,6 +16,10 @@ export type NewRun = {
   reasoning: string | null;
   /** The od process that runs it (default: this one, start time unknown). */
   owner?: ProcessIdentity;
+  /** Whether it works in its conversation's worktree (default: in the project's folder). */
+  isolation?: Isolation;
+  /** The run group it belongs to (`POST /api/run-groups`). */
+  groupId?: string;
 };
 
 /** What a run's CLI reported it used; null where it reported nothing. */
@@ -64,6 +70,9 @@ function toSummary(r: SqlRow): RunSummary {
     files: JSON.parse(String(r.files_json)) as string[],
     cancelRequested: Number(r.cancel_requested) === 1,
     lastEventId: Number(r.last_event_id ?? 0),
+    isolation: r.isolation === "worktree" ? "worktree" : "none",
+    ...(r.group_id === null || r.group_id === undefined ? {} : { groupId: String(r.group_id) }),
+    ...(r.isolation === "worktree" && r.wt_folder !== null && r.wt_folder !== undefined ? { worktree: worktreeInfoOf(r, "wt_") } : {}),
     ...(r.cleanup_since === null || r.cleanup_since === undefined ? {} : { cleanup: toCleanup(r) }),
   };
 }
@@ -102,8 +111,10 @@ function toUsageRun(r: SqlRow): UsageRun {
 
 const SUMMARY_SELECT =
   "SELECT runs.*, (SELECT COALESCE(MAX(last_id), 0) FROM run_event_batches WHERE run_id = runs.id) AS last_event_id," +
-  " sweep.since AS cleanup_since, sweep.attempts AS cleanup_attempts, sweep.last_error AS cleanup_last_error, sweep.finished_at AS cleanup_finished_at" +
-  " FROM runs LEFT JOIN pending_sweeps AS sweep ON sweep.run_id = runs.id";
+  " sweep.since AS cleanup_since, sweep.attempts AS cleanup_attempts, sweep.last_error AS cleanup_last_error, sweep.finished_at AS cleanup_finished_at," +
+  " wt.folder AS wt_folder, wt.branch AS wt_branch, wt.base AS wt_base, wt.head AS wt_head, wt.carried_paths AS wt_carried_paths, wt.created_at AS wt_created_at," +
+  " wt.applied_at AS wt_applied_at, wt.applied_mode AS wt_applied_mode, wt.discarded_at AS wt_discarded_at" +
+  " FROM runs LEFT JOIN pending_sweeps AS sweep ON sweep.run_id = runs.id LEFT JOIN worktrees AS wt ON wt.conversation_id = runs.conversation_id";
 
 export class RunsRepo {
   /**
@@ -118,8 +129,8 @@ export class RunsRepo {
 
   create(run: NewRun): void {
     this.db
-      .prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, reasoning, status, created_at, owner_pid, owner_started) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)")
-      .run(run.id, run.projectId, run.conversationId, run.agentId, run.model, run.reasoning, Date.now(), run.owner?.pid ?? process.pid, run.owner?.startTime ?? null);
+      .prepare("INSERT INTO runs (id, project_id, conversation_id, agent_id, model, reasoning, status, created_at, owner_pid, owner_started, isolation, group_id) VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)")
+      .run(run.id, run.projectId, run.conversationId, run.agentId, run.model, run.reasoning, Date.now(), run.owner?.pid ?? process.pid, run.owner?.startTime ?? null, run.isolation ?? "none", run.groupId ?? null);
   }
   markRunning(id: string, pid: number | null): void {
     this.db.prepare("UPDATE runs SET status = 'running', started_at = COALESCE(started_at, ?), pid = ? WHERE id = ?").run(Date.now(), pid, id);
@@ -140,6 +151,13 @@ export class RunsRepo {
         .run(usage.inputTokens, usage.outputTokens, usage.costUsd, usage.reportedModel, id);
     }
   }
+  /** One run's usage figures (a live run's are null until it ends). */
+  usageOf(id: string): UsageRun | undefined {
+    const row = this.db
+      .prepare("SELECT id, project_id, conversation_id, agent_id, model, reported_model, status, started_at, ended_at, input_tokens, output_tokens, cost_usd FROM runs WHERE id = ?")
+      .get(id);
+    return row ? toUsageRun(row) : undefined;
+  }
   /** Finished runs' usage figures, newest first (by start), for the usage view. */
   usage(query: UsageQuery): UsageRun[] {
     const since = query.since ?? 0;
@@ -152,25 +170,25 @@ export class RunsRepo {
       .map(toUsageRun);
   }
   get(id: string): RunSummary | undefined {
-    const row = this.db.prepare(`${SUMMARY_SELECT} WHERE id = ?`).get(id);
+    const row = this.db.prepare(`${SUMMARY_SELECT} WHERE runs.id = ?`).get(id);
     return row ? toSummary(row) : undefined;
   }
   list(filter: { projectId?: string; conversationId?: string; status?: RunStatus | "active" }): RunSummary[] {
     const where: string[] = [];
     const params: string[] = [];
-    if (filter.projectId) (where.push("project_id = ?"), params.push(filter.projectId));
-    if (filter.conversationId) (where.push("conversation_id = ?"), params.push(filter.conversationId));
-    if (filter.status === "active") where.push("status IN ('queued', 'running')");
-    else if (filter.status) (where.push("status = ?"), params.push(filter.status));
-    const sql = `${SUMMARY_SELECT}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY created_at DESC LIMIT 500`;
+    if (filter.projectId) (where.push("runs.project_id = ?"), params.push(filter.projectId));
+    if (filter.conversationId) (where.push("runs.conversation_id = ?"), params.push(filter.conversationId));
+    if (filter.status === "active") where.push("runs.status IN ('queued', 'running')");
+    else if (filter.status) (where.push("runs.status = ?"), params.push(filter.status));
+    const sql = `${SUMMARY_SELECT}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY runs.created_at DESC LIMIT 500`;
     return this.db.prepare(sql).all(...params).map(toSummary);
   }
   /** Runs not yet ended, with the od process that owns each (null for rows older than owner tracking). */
   unfinished(filter: { conversationId?: string } = {}): (RunSummary & { owner: ProcessIdentity | null })[] {
-    const where = filter.conversationId ? " AND conversation_id = ?" : "";
+    const where = filter.conversationId ? " AND runs.conversation_id = ?" : "";
     const params = filter.conversationId ? [filter.conversationId] : [];
     return this.db
-      .prepare(`${SUMMARY_SELECT} WHERE status IN ('queued', 'running')${where} ORDER BY created_at`)
+      .prepare(`${SUMMARY_SELECT} WHERE runs.status IN ('queued', 'running')${where} ORDER BY runs.created_at`)
       .all(...params)
       .map((row) => {
         const pid = nullableNumber(row.owner_pid);

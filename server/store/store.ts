@@ -6,6 +6,7 @@ import { PendingSweepsRepo } from "./pending-sweeps-repo.ts";
 import { RunChangesRepo } from "./run-changes-repo.ts";
 import { RunsRepo } from "./runs-repo.ts";
 import { SessionsRepo } from "./sessions-repo.ts";
+import { RunGroupsRepo, WorktreesRepo } from "./worktrees-repo.ts";
 import { openDatabase } from "./database.ts";
 import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.ts";
 
@@ -23,6 +24,8 @@ export class Store {
   readonly sessions: SessionsRepo;
   readonly pendingSweeps: PendingSweepsRepo;
   readonly mcpConsents: McpConsentsRepo;
+  readonly worktrees: WorktreesRepo;
+  readonly runGroups: RunGroupsRepo;
 
   private constructor(readonly db: SqliteDatabase) {
     this.appConfig = new AppConfigRepo(db);
@@ -35,6 +38,8 @@ export class Store {
     this.sessions = new SessionsRepo(db);
     this.pendingSweeps = new PendingSweepsRepo(db);
     this.mcpConsents = new McpConsentsRepo(db);
+    this.worktrees = new WorktreesRepo(db);
+    this.runGroups = new RunGroupsRepo(db);
   }
 
   static open(path: string, opener: SqliteOpener): Store {

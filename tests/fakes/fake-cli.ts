@@ -16,8 +16,9 @@
  *   {"readLine": true}              wait for one stdin line (stream-json input), recorded in the ledger
  *   {"readAll": true}               read stdin to EOF (text prompt delivery), recorded in the ledger
  *   {"echoInput": true}             print the last stdin line's user text as a claude assistant text line
- *   {"writeFile": {"path", "content"}}
+ *   {"writeFile": {"path", "content"}}  ({{PROMPT}} in content → the prompt)
  *   {"removeFile": "path"}
+ *   {"git": ["arg", …]}             run git with these arguments where we run (an agent's own commit)
  *   {"recordFiles": true}           record (base64) every file at or under the absolute paths in our argv
  *                                   (`/path` words and `--flag=/path`), as they are where we run
  *   {"orphan": true}                start a grandchild in its own session that ignores SIGTERM and sleeps
@@ -44,7 +45,7 @@
  *   a model listing (`--list-models`, `models`, `debug models`, `model list`, `… --models`): prints FAKE_CLI_MODELS
  *                                   (default nothing: no live list)
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
@@ -241,9 +242,13 @@ async function main(): Promise<void> {
     if (step.writeFile) {
       const { path, content } = step.writeFile as { path: string; content: string };
       mkdirSync(dirname(resolve(path)), { recursive: true });
-      writeFileSync(resolve(path), content);
+      writeFileSync(resolve(path), content.replaceAll("{{PROMPT}}", prompt));
     }
     if (typeof step.removeFile === "string") rmSync(resolve(step.removeFile));
+    if (Array.isArray(step.git)) {
+      const identity = ["-c", "user.name=agent", "-c", "user.email=agent@example.invalid", "-c", "commit.gpgsign=false"];
+      record({ event: "git", status: spawnSync("git", [...identity, ...(step.git as string[])], { stdio: "ignore" }).status });
+    }
     if (step.recordFiles) {
       const files: Record<string, string> = {};
       for (const word of process.argv.slice(2)) {

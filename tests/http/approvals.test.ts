@@ -8,7 +8,7 @@ import { projectRoutes } from "../../server/http/projects.ts";
 import { runRoutes } from "../../server/http/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
-import { startTestApp, TEST_TOKEN } from "../support/app.ts";
+import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { runHarness } from "../support/fake-agents.ts";
 
 async function setup() {
@@ -19,7 +19,7 @@ async function setup() {
     { canUseTool: { tool_name: "Bash", input: { command: `echo hi > ${target}` }, writeFile: { path: target, content: "hi" } } },
     { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") },
   ]);
-  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN)), runRoutes(h.service)] });
+  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store)), runRoutes(h.service)] });
   return {
     h,
     t,

@@ -14,7 +14,7 @@ import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
-import { startTestApp, TEST_TOKEN } from "../support/app.ts";
+import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { endOf, runHarness } from "../support/fake-agents.ts";
 import { completeAsBeforeTextOnce } from "../support/legacy-messages.ts";
 import { tempDir } from "../support/temp.ts";
@@ -44,7 +44,7 @@ describe("huge answers", () => {
     writeAnswer(answerPath, 24);
     const answer = await Bun.file(answerPath).text();
     await using h = await runHarness({ defs: [getAgentDef("deepseek")! as RuntimeAgentDef], shims: { deepseek: undefined }, steps: [{ readAll: true }, { outFile: answerPath }] });
-    await using t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN)), runRoutes(h.service)] });
+    await using t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store)), runRoutes(h.service)] });
     const { runId, conversationId, events } = await h.run({ agentId: "deepseek", message: "write a lot" });
     expect(endOf(events).status).toBe("succeeded");
 
@@ -100,7 +100,7 @@ describe("huge answers", () => {
     const text = `BEGIN${"x".repeat(40 * MB)}END`;
     const id = store.messages.add({ conversationId: conversation.id, role: "assistant", text: "" });
     completeAsBeforeTextOnce(store, id, { text, events: [{ type: "text", text }] });
-    await using t = await startTestApp({ dataDir: dir.path, modules: [projectRoutes(store, new ProjectService(store, dir.path), new Credentials(TEST_TOKEN))] });
+    await using t = await startTestApp({ dataDir: dir.path, modules: [projectRoutes(store, new ProjectService(store, dir.path), new Credentials(TEST_TOKEN), testWorktrees(store))] });
 
     const res = await t.call(`/api/conversations/${conversation.id}/messages`);
     expect(res.status).toBe(200);

@@ -8,7 +8,7 @@ import { projectRoutes } from "../../server/http/projects.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { Store } from "../../server/store/store.ts";
-import { ORIGIN, startTestApp, TEST_TOKEN } from "../support/app.ts";
+import { ORIGIN, startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { tempDir } from "../support/temp.ts";
 
 async function setup(now: () => number = Date.now) {
@@ -20,7 +20,7 @@ async function setup(now: () => number = Date.now) {
   const credentials = new Credentials(TEST_TOKEN, now);
   const app = await startTestApp({ dataDir, credentials });
   const projects = new ProjectService(app.store, dataDir);
-  const withRoutes = await startTestApp({ dataDir, credentials, modules: [projectRoutes(app.store, projects, credentials)] });
+  const withRoutes = await startTestApp({ dataDir, credentials, modules: [projectRoutes(app.store, projects, credentials, testWorktrees(app.store))] });
   return {
     ...withRoutes,
     root: temp.path,

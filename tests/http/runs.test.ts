@@ -8,7 +8,7 @@ import { projectRoutes } from "../../server/http/projects.ts";
 import { runRoutes } from "../../server/http/runs.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
-import { startTestApp, TEST_TOKEN } from "../support/app.ts";
+import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { tempDir } from "../support/temp.ts";
 import { runHarness } from "../support/fake-agents.ts";
 import { readSse } from "../support/sse.ts";
@@ -17,7 +17,7 @@ const fixture = (cli: string, scenario: string) => join(import.meta.dir, "..", "
 
 async function setup(steps: Record<string, unknown>[]) {
   const h = await runHarness({ defs: [getAgentDef("claude")!], shims: { claude: undefined }, steps });
-  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN)), runRoutes(h.service)] });
+  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store)), runRoutes(h.service)] });
   // The harness and the app must share one store: use the harness's for runs and the app's data dir for nothing else.
   return {
     h,
@@ -129,7 +129,7 @@ describe("/api/projects", () => {
   test("create in the data dir, register an existing folder, refuse relative, missing and duplicate paths", async () => {
     await using t = await startTestApp();
     const projects = new ProjectService(t.store, t.dataDir);
-    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, projects, new Credentials(TEST_TOKEN))] });
+    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, projects, new Credentials(TEST_TOKEN), testWorktrees(t.store))] });
     const created = await app.json("POST", "/api/projects", { name: "My Landing Page" });
     expect(created.status).toBe(201);
     const { project } = await created.json();
@@ -152,7 +152,7 @@ describe("/api/projects", () => {
 
   test("conversations: create, rename, delete; files listing and sandboxed raw preview; traversal refused", async () => {
     await using t = await startTestApp();
-    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, new ProjectService(t.store, t.dataDir), new Credentials(TEST_TOKEN))] });
+    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, new ProjectService(t.store, t.dataDir), new Credentials(TEST_TOKEN), testWorktrees(t.store))] });
     const { project } = await (await app.json("POST", "/api/projects", { name: "p" })).json();
     const { conversation } = await (await app.json("POST", `/api/projects/${project.id}/conversations`, { title: "First" })).json();
     expect((await (await app.json("PUT", `/api/conversations/${conversation.id}`, { title: "Renamed" })).json()).conversation.title).toBe("Renamed");

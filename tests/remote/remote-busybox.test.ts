@@ -11,7 +11,7 @@ import { readRemoteProjectSkills } from "../../server/remote/remote-skills.ts";
 import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
-import { startTestApp, TEST_TOKEN } from "../support/app.ts";
+import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { agentEvents, endOf, fakeCliEnvThere, processesWithRunCookie, runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
@@ -46,7 +46,7 @@ async function setup() {
   const remote = { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir };
   const base = await startTestApp({ dataDir, credentials });
   const projects = new ProjectService(base.store, dataDir, remote);
-  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials)] });
+  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials, testWorktrees(base.store))] });
   const folder = join(temp.path, `proj-${crypto.randomUUID()}`);
   mkdirSync(join(folder, ".od", "skills", "greet"), { recursive: true });
   writeFileSync(join(folder, "index.html"), "<p>hi</p>");

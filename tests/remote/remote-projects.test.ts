@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Credentials } from "../../server/http/credentials.ts";
 import { projectRoutes } from "../../server/http/projects.ts";
 import { ProjectService } from "../../server/projects/project-service.ts";
-import { startTestApp, TEST_TOKEN } from "../support/app.ts";
+import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 
@@ -23,7 +23,7 @@ async function setup() {
   const credentials = new Credentials(TEST_TOKEN);
   const base = await startTestApp({ dataDir, credentials });
   const projects = new ProjectService(base.store, dataDir, { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir });
-  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials)] });
+  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials, testWorktrees(base.store))] });
   return {
     ...app,
     root: temp.path,

@@ -8,7 +8,7 @@ function run(id: string, createdAt: number, cleanup?: RunCleanup): RunSummary {
   return {
     id, projectId: "p", conversationId: "c", agentId: "claude", model: null, reasoning: null, status: "canceled", createdAt,
     startedAt: createdAt, endedAt: createdAt + 1, pid: null, exitCode: null, signal: null, failureCategory: null,
-    failureDetail: null, reason: null, errorCode: null, files: [], cancelRequested: true, lastEventId: 3,
+    failureDetail: null, reason: null, errorCode: null, files: [], cancelRequested: true, lastEventId: 3, isolation: "none",
     ...(cleanup ? { cleanup } : {}),
   };
 }

@@ -6,6 +6,9 @@ import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { Store } from "../../server/store/store.ts";
 import type { AnyElysia } from "elysia";
 import { tempDir } from "./temp.ts";
+import { tmpdir } from "node:os";
+import type { RemoteContext } from "../../server/machines/remote-exec.ts";
+import { WorktreeService } from "../../server/worktrees/worktree-service.ts";
 
 export const TEST_TOKEN = "test-token-0123456789";
 export const TEST_PORT = 7456;
@@ -54,4 +57,9 @@ export async function startTestApp(options: { dataDir?: string; modules?: AnyEly
       temp?.[Symbol.dispose]();
     },
   };
+}
+
+/** The worktree service routes need beside a store: worktrees of projects here go in a temp folder of the process. */
+export function testWorktrees(store: Store, remote: RemoteContext = { env: process.env }): WorktreeService {
+  return new WorktreeService({ store, remote, localRoot: join(tmpdir(), `od-test-worktrees-${process.pid}`) });
 }

@@ -14,6 +14,8 @@ import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { dataPaths } from "../../server/paths.ts";
+import type { Isolation } from "../../server/contracts/worktrees.ts";
+import { WorktreeService } from "../../server/worktrees/worktree-service.ts";
 import { tempDir } from "./temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -30,8 +32,10 @@ export type RunHarness = {
   binDir: string;
   ledgerPath: string;
   env: Record<string, string | undefined>;
+  /** The worktrees of its isolated runs (worktrees of projects here go under its data dir). */
+  worktrees: WorktreeService;
   /** Start a run and collect all its events until `end`. */
-  run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string; skillIds?: string[]; attachments?: string[]; permissionMode?: PermissionMode }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
+  run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string; skillIds?: string[]; attachments?: string[]; permissionMode?: PermissionMode; isolation?: Isolation }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
   ledger(): Record<string, unknown>[];
   /** Replace the fake's script for the next runs. */
   script(steps: FakeStep[]): void;
@@ -94,8 +98,10 @@ export async function runHarness(options: {
   const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
   const defs = options.defs ?? AGENT_DEFS;
   const infos = defs.map((def) => ({ id: def.id, state: "available", available: true, diagnostics: [] }) as unknown as AgentInfo);
+  const worktrees = new WorktreeService({ store, remote: options.remote ?? { env }, localRoot: join(dataDir, "worktrees") });
   const service = new RunService({
     store,
+    worktrees,
     defs,
     agents: { list: async () => infos, capabilities: () => ({}), liveModels: () => undefined },
     env,
@@ -128,6 +134,7 @@ export async function runHarness(options: {
     binDir,
     ledgerPath,
     env,
+    worktrees,
     async run(request) {
       const created = await service.create({ projectId: project.id, ...request });
       const events: RunEvent[] = [];
