@@ -9,10 +9,14 @@ import { Shell } from "./views/shell.tsx";
 
 const app = createAppModel({ api: defaultApi, stream: createRunEventStream(defaultApi) });
 
-/** `#/p/<projectId>/c/<conversationId>`: a reload reopens the same conversation (and resumes its runs). */
-function readSelection(): { projectId: string | null; conversationId: string | null } {
-  const match = /^#\/p\/([^/]+)(?:\/c\/([^/]+))?/.exec(location.hash);
-  return { projectId: match?.[1] ? decodeURIComponent(match[1]) : null, conversationId: match?.[2] ? decodeURIComponent(match[2]) : null };
+/**
+ * `#/p/<projectId>/c/<conversationId>`: a reload reopens the same conversation (and resumes its runs);
+ * `#/p/<projectId>/g/<groupId>`: the same run group.
+ */
+function readSelection(): { projectId: string | null; conversationId: string | null; groupId: string | null } {
+  const match = /^#\/p\/([^/]+)(?:\/c\/([^/]+)|\/g\/([^/]+))?/.exec(location.hash);
+  const part = (i: number) => (match?.[i] ? decodeURIComponent(match[i]) : null);
+  return { projectId: part(1), conversationId: part(2), groupId: part(3) };
 }
 
 effect(() => {
@@ -38,7 +42,9 @@ void signIn()
     effect(() => {
       const p = app.workspace.projectId.value;
       const c = app.workspace.conversationId.value;
-      const hash = p ? `#/p/${encodeURIComponent(p)}${c ? `/c/${encodeURIComponent(c)}` : ""}` : "";
+      const g = app.group.group.value?.groupId;
+      const tail = g ? `/g/${encodeURIComponent(g)}` : c ? `/c/${encodeURIComponent(c)}` : "";
+      const hash = p ? `#/p/${encodeURIComponent(p)}${tail}` : "";
       if (location.hash !== hash) history.replaceState(null, "", hash || location.pathname);
     });
   });

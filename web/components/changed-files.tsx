@@ -6,7 +6,8 @@ const KIND_MARK: Record<FileChange["kind"], string> = { created: "A", modified: 
 /** Open every file's diff at once only when there are few. */
 const OPEN_AT_MOST = 3;
 
-function Diff({ change }: { change: FileChange }) {
+/** One file's diff as a run recorded it (or why there is none). */
+export function ChangeDiff({ change }: { change: FileChange }) {
   if (change.binary) return <p class="muted">Binary file: no diff shown.</p>;
   if (change.diff === null) return <p class="muted">Too large to keep a diff of.</p>;
   return (
@@ -50,7 +51,7 @@ export function ChangedFiles({ runId, model, onOpenFile }: { runId: string; mode
               </button>
             </div>
           )}
-          <Diff change={change} />
+          <ChangeDiff change={change} />
         </details>
       ))}
     </details>

@@ -1,4 +1,5 @@
 /** The prompt box: agent/model/reasoning pickers, skill chips with `@` completion, image attachments, Send/Stop. */
+import type { ComponentChildren } from "preact";
 import { useRef, useState } from "preact/hooks";
 import { PERMISSION_MODES, type PermissionModeValue } from "../../server/contracts/approval-values.ts";
 import type { AgentsView } from "../state/agents.ts";
@@ -135,6 +136,32 @@ function PermissionPicker({ composer }: { composer: ComposerModel }) {
   );
 }
 
+/** A button that stays pressed while its option is on. */
+function Toggle({ testId, pressed, title, onClick, children }: { testId: string; pressed: boolean; title: string; onClick: () => void; children: ComponentChildren }) {
+  return (
+    <button type="button" class="ghost" data-testid={testId} aria-pressed={pressed} title={title} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
+/** "Ask several agents": one checkbox per installed agent; the prompt goes to each one checked (two or more). */
+function SeveralAgents({ composer, agents }: { composer: ComposerModel; agents: AgentsView }) {
+  const picked = composer.severalIds.value;
+  return (
+    <fieldset class="several-agents" data-testid="several-agents">
+      <legend>Ask several agents — each works in its own git worktree; compare their changes, then apply one</legend>
+      {agents.available.value.map((agent) => (
+        <label key={agent.id} class="several-agent">
+          <input type="checkbox" data-testid="several-agent" value={agent.id} checked={picked.includes(agent.id)} onChange={() => composer.toggleSeveralAgent(agent.id)} />
+          {agent.name}
+        </label>
+      ))}
+      {picked.length < 2 && <span class="muted">pick two or more</span>}
+    </fieldset>
+  );
+}
+
 export function Composer({
   composer,
   agents,
@@ -210,6 +237,7 @@ export function Composer({
           ))}
         </ul>
       )}
+      {composer.several.value && <SeveralAgents composer={composer} agents={agents} />}
       <label class="visually-hidden" for="composer-input">
         Message to the agent
       </label>
@@ -230,9 +258,21 @@ export function Composer({
         }}
       />
       <div class="composer-bar">
-        <AgentPicker composer={composer} agents={agents} onInstallMore={onInstallMore} />
-        <ModelPicker composer={composer} />
+        {!composer.several.value && (
+          <>
+            <AgentPicker composer={composer} agents={agents} onInstallMore={onInstallMore} />
+            <ModelPicker composer={composer} />
+          </>
+        )}
         <PermissionPicker composer={composer} />
+        {composer.fresh.value && !composer.several.value && (
+          <Toggle testId="own-worktree" pressed={composer.isolated.value} title="Run in a git worktree of its own: your checkout is untouched until you apply its changes" onClick={() => (composer.isolated.value = !composer.isolated.peek())}>
+            Own worktree
+          </Toggle>
+        )}
+        <Toggle testId="ask-several" pressed={composer.several.value} title="Send this prompt to two or more agents at once, each in its own worktree" onClick={composer.toggleSeveral}>
+          Ask several agents
+        </Toggle>
         <button type="button" class="ghost" title="Attach images" onClick={() => fileInput.current?.click()}>
           Attach
         </button>

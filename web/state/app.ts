@@ -17,6 +17,8 @@ import { createDaemonModel } from "./daemon.ts";
 import { createFilesModel } from "./files.ts";
 import { createMcpModel, createSkillsModel } from "./optional-features.ts";
 import { createRunChangesModel } from "./run-changes.ts";
+import { createRunGroupModel } from "./run-group.ts";
+import { createConversationWorktreeModel } from "./conversation-worktree.ts";
 import type { FrameScheduler } from "./scheduler.ts";
 import { createUsageModel } from "./usage.ts";
 import { createWorkspaceModel } from "./workspace.ts";
@@ -47,10 +49,23 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     onFilesChanged: () => void files.refresh(),
     onConversationCreated: (id) => void workspace.adoptConversation(id),
   });
+  /** A run group shown in place of the conversation (one prompt, several agents). */
+  const group = createRunGroupModel({
+    api,
+    stream,
+    schedule,
+    // Each run of the group is a conversation of its own: the sidebar lists them as they end.
+    onRunEnded: () => {
+      const project = workspace.projectId.peek();
+      if (project) void workspace.loadConversations(project);
+    },
+  });
+  /** The open conversation's worktree, when its runs work in one. */
+  const worktree = createConversationWorktreeModel(api);
   const agentSetup = createAgentSetupModel({ api, agents, config });
   // Tests run where the agents shown are: the open project's machine.
   const connectionTests = createConnectionTestsModel(api, computed(() => machineOf(workspace.project.value?.path)));
-  const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open, ensureProject: workspace.ensureProject });
+  const composer = createComposerModel({ api, agents, config, conversation, skills, requestSetup: agentSetup.open, ensureProject: workspace.ensureProject, startGroup: group.start });
   const settingsOpen = signal(false, { name: "app.settingsOpen" });
   const usage = createUsageModel(api);
   /** Settings opened to show the agents that are not installed (their group expanded). */
@@ -72,12 +87,20 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     effect(() => {
       const project = workspace.projectId.value;
       const id = workspace.conversationId.value;
+      // Opening a project or a conversation leaves the group's view.
+      group.close();
       // A send that created the conversation already owns it (and its live run): do not reload over it.
       if (conversation.projectId.peek() === project && conversation.conversationId.peek() === id) return;
       void conversation.load(project, id);
     }),
     effect(() => {
       if (settingsOpen.value) void mcp.load();
+    }),
+    // Read when the conversation opens and again when its run ends (or a new one starts).
+    effect(() => {
+      const id = workspace.conversationId.value;
+      void conversation.activeRun.value;
+      void worktree.load(id);
     }),
     // The open project's own MCP servers: asked about when it opens, and again after each run (the file may change).
     effect(() => {
@@ -90,7 +113,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     }),
   ];
 
-  async function start(selection?: { projectId: string | null; conversationId: string | null }): Promise<void> {
+  async function start(selection?: { projectId: string | null; conversationId: string | null; groupId?: string | null }): Promise<void> {
     await daemon.check();
     if (daemon.state.peek().kind !== "ready") return;
     // Skills and MCP load on demand (first `@`, Settings opened): their endpoints may not exist yet.
@@ -100,14 +123,17 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     const first = workspace.projects.peek()[0];
     if (wanted) await workspace.open(wanted.projectId, wanted.conversationId);
     else if (first) await workspace.open(first.id);
+    // A reloaded run group's view: `#/p/<project>/g/<group>`.
+    if (wanted && selection?.groupId) await group.open(selection.groupId).catch(() => undefined);
   }
 
   function dispose(): void {
     for (const stop of stops) stop();
     conversation.dispose();
+    group.close();
     agents.dispose();
   }
 
-  return { api, daemon, config, changes, agents, mcpConsent, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, usage, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, changes, group, worktree, agents, mcpConsent, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, usage, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

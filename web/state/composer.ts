@@ -5,6 +5,7 @@
 import { computed, signal } from "@preact/signals";
 import type { RuntimeChoice, RuntimeModelOption } from "../../server/contracts/agents.ts";
 import type { UploadResponse } from "../../server/contracts/uploads.ts";
+import type { CreateRunGroupRequest } from "../../server/contracts/worktrees.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 import type { PermissionModeValue } from "../../server/contracts/approval-values.ts";
 import type { AgentsView } from "./agents.ts";
@@ -33,9 +34,11 @@ export interface ComposerDeps {
    * once. Resolves to the project id once the conversation is on it; throws with a reason the composer shows.
    */
   ensureProject?: () => Promise<string>;
+  /** Sends one prompt to several agents (`POST /api/run-groups`); resolves false when it was refused. */
+  startGroup?: (request: CreateRunGroupRequest) => Promise<boolean>;
 }
 
-export function createComposerModel({ api, agents, config, conversation, skills, requestSetup, ensureProject }: ComposerDeps) {
+export function createComposerModel({ api, agents, config, conversation, skills, requestSetup, ensureProject, startGroup }: ComposerDeps) {
   const text = signal("", { name: "composer.text" });
   const attachments = signal<Attachment[]>([], { name: "composer.attachments" });
   const skillIds = signal<string[]>([], { name: "composer.skillIds" });
@@ -43,6 +46,13 @@ export function createComposerModel({ api, agents, config, conversation, skills,
   const error = signal<string | null>(null, { name: "composer.error" });
   /** A default project is being opened for the first prompt. */
   const startingProject = signal(false, { name: "composer.startingProject" });
+  /** "Ask several agents": the prompt goes to each agent picked here, each in a worktree of its own. */
+  const several = signal(false, { name: "composer.several" });
+  const severalIds = signal<string[]>([], { name: "composer.severalIds" });
+  /** A new conversation's runs work in a git worktree of their own (its first run decides; later ones follow). */
+  const isolated = signal(false, { name: "composer.isolated" });
+  /** No turn yet: the conversation's isolation can still be chosen. */
+  const fresh = computed(() => conversation.timeline.value.length === 0, { name: "composer.fresh" });
 
   /** The configured agent when it is available, else the first available one. */
   const agent = computed(
@@ -98,7 +108,7 @@ export function createComposerModel({ api, agents, config, conversation, skills,
   const canSend = computed(
     () =>
       text.value.trim() !== "" &&
-      agent.value !== null &&
+      (several.value ? severalIds.value.length >= 2 && startGroup !== undefined : agent.value !== null) &&
       uploading.value === 0 &&
       !conversation.sending.value &&
       !startingProject.value &&
@@ -125,6 +135,18 @@ export function createComposerModel({ api, agents, config, conversation, skills,
   function chooseAgent(id: string): void {
     if (agents.byId(id)?.state === "setup-required" && requestSetup) return requestSetup(id);
     void config.update({ agentId: id });
+  }
+
+  /** Opens or closes "Ask several agents"; opening it starts from the agent picked now. */
+  function toggleSeveral(): void {
+    several.value = !several.peek();
+    const current = agent.peek()?.id;
+    if (several.peek() && severalIds.peek().length === 0 && current) severalIds.value = [current];
+  }
+
+  function toggleSeveralAgent(id: string): void {
+    const ids = severalIds.peek();
+    severalIds.value = ids.includes(id) ? ids.filter((other) => other !== id) : [...ids, id];
   }
 
   function chooseModel(model: string, reasoning?: string): void {
@@ -198,6 +220,7 @@ export function createComposerModel({ api, agents, config, conversation, skills,
       ...(permissionMode.peek() !== "bypass" || rememberedMode.peek() !== undefined ? { permissionMode: permissionMode.peek() } : {}),
       ...(attachments.peek().length ? { attachments: attachments.peek().map((a) => a.path) } : {}),
       ...(skillIds.peek().length ? { skillIds: skillIds.peek() } : {}),
+      ...(isolated.peek() && fresh.peek() ? { isolation: "worktree" as const } : {}),
     };
   }
 
@@ -206,12 +229,19 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     const body = request();
     if (!body) return;
     error.value = null;
-    if (!(await projectForInput())) return;
-    if (await conversation.send(body)) {
+    const project = await projectForInput();
+    if (!project) return;
+    const sent = several.peek() && startGroup ? await startGroup(groupRequest(project, body)) : await conversation.send(body);
+    if (sent) {
       text.value = "";
       attachments.value = [];
       skillIds.value = [];
     }
+  }
+
+  /** The prompt for each agent picked: each agent's own saved model and reasoning, the rest as for one. */
+  function groupRequest(projectId: string, { agentId: _agentId, model: _model, reasoning: _reasoning, isolation: _isolation, ...shared }: SendRequest): CreateRunGroupRequest {
+    return { ...shared, projectId, agentIds: severalIds.peek() };
   }
 
   return {
@@ -221,6 +251,12 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     uploading,
     error,
     startingProject,
+    several,
+    severalIds,
+    isolated,
+    fresh,
+    toggleSeveral,
+    toggleSeveralAgent,
     agent,
     models,
     selectedModel,

@@ -137,6 +137,7 @@ export function createWorkspaceModel(api: Api) {
     error,
     loaded,
     loadProjects,
+    loadConversations,
     open,
     openConversation,
     createProject,

@@ -14,6 +14,8 @@ import type { ConversationModel, TimelineEntry } from "../state/conversation.ts"
 import type { RunChangesModel } from "../state/run-changes.ts";
 import { DEFAULT_PROJECT_NAME } from "../state/workspace.ts";
 import type { RunModel } from "../state/run-model.ts";
+import { WorktreeBar } from "../components/worktree-bar.tsx";
+import { GroupView } from "./group-view.tsx";
 import { useTimelineScroll } from "./timeline-scroll.ts";
 
 /** The gap between timeline rows (`.timeline` in styles.css). */
@@ -160,7 +162,8 @@ export function ConversationView({ app }: { app: AppModel }) {
   return (
     <ApprovalAnswerContext.Provider value={conversation.answerApproval}>
     <main class="conversation" aria-label="Conversation">
-      <div class="timeline" data-testid="timeline" ref={timelineRef}>
+      {app.group.group.value && <GroupView app={app} />}
+      <div class="timeline" data-testid="timeline" ref={timelineRef} hidden={app.group.group.value !== null}>
         {!workspace.project.value && !noAgents && ready && <FirstScreen app={app} />}
         {workspace.project.value && timeline.length === 0 && !noAgents && (
           <div class="empty-state">
@@ -197,6 +200,7 @@ export function ConversationView({ app }: { app: AppModel }) {
         {conversation.announcement.value}
       </div>
       {ready && workspace.project.value && <McpConsentBanner model={app.mcpConsent} />}
+      {ready && !app.group.group.value && <WorktreeBar model={app.worktree} />}
       {ready && <Composer composer={app.composer} agents={agents} conversation={conversation} onInstallMore={() => app.openSettings("not-installed")} />}
     </main>
     </ApprovalAnswerContext.Provider>
