@@ -259,6 +259,12 @@ describe("isolated runs on this machine", () => {
     }
     expect(branches(t.h.projectDir)).toEqual([committing.worktree!.branch]);
     expect(ProjectWorktreesResponse.parse(await (await t.app.call(`/api/projects/${t.h.projectId}/worktrees`)).json()).worktrees).toEqual([]);
+
+    // Forgetting the project removes its worktrees too (its folder and files stay).
+    const last = await t.ended((await t.startRun({ message: "last", isolation: "worktree" })).runId);
+    expect((await t.app.call(`/api/projects/${t.h.projectId}`, { method: "DELETE" })).status).toBe(200);
+    expect(existsSync(last.worktree!.folder)).toBe(false);
+    expect(existsSync(join(t.h.projectDir, "a.txt"))).toBe(true);
   });
 
   test("a canceled run leaves its worktree listed and consistent; od starting prunes worktrees whose folders are gone", async () => {
