@@ -151,11 +151,10 @@ describe("remote clean-up that could not reach the host", () => {
       expect(pendingDiagnostic(events)).toBeDefined();
       await poll(() => (h.service.get(runId)!.cleanup?.attempts ?? 0) >= 1, 3 * ATTEMPT_MS);
       thaw();
-      // The host answers again, but nothing has asked it anything yet: no sweep. (sshd itself may now end the dead
-      // connection's session, and the agent with it; the orphan, in a session of its own, only a sweep can end.)
+      // The host answers again, but nothing has asked it anything new: the clean-up stays pending. (What is left there
+      // may still end now: sshd ends the dead connection's session, and under load the sweep that gave up can still
+      // reach the host once it thaws, through the connection it was queued on. Only the next contact marks it done.)
       await Bun.sleep(1000);
-      const agentPid = h.ledger().find((l) => l.event === "start")!.pid as number;
-      expect(remotePids.filter((pid) => pid !== agentPid && !isLivePid(pid))).toEqual([]);
       expect(h.service.get(runId)!.cleanup).toMatchObject({ status: "pending" });
       // Any command that reaches the host (a listing, a probe, a run's snapshot) retries its pending sweeps.
       expect(await reachLocation(HOST, remoteContext())).toEqual({ reached: true });
