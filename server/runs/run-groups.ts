@@ -5,6 +5,7 @@
  * are canceled and their worktrees removed, and the group is refused as a whole.
  */
 import type { CreateRunGroupRequest, CreateRunGroupResponse, RunGroupResponse, RunGroupRun } from "../contracts/worktrees.ts";
+import type { RunSummary } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
@@ -46,13 +47,13 @@ export class RunGroups {
     if (!group) throw new OdError("not_found", "NOT_FOUND", `no run group ${groupId}`);
     const runs = this.store.runGroups.runIds(groupId).flatMap((runId) => {
       const run = this.runs.get(runId);
-      return run ? [this.#member(run.id, run.agentId, run.conversationId)] : [];
+      return run ? [this.#member(run)] : [];
     });
     return { groupId, projectId: group.projectId, message: group.message, createdAt: group.createdAt, base: group.base, runs };
   }
 
-  #member(runId: string, agentId: string, conversationId: string): RunGroupRun {
-    const run = this.runs.get(runId)!;
+  #member(run: RunSummary): RunGroupRun {
+    const { id: runId, agentId, conversationId } = run;
     const usage = this.store.runs.usageOf(runId);
     const recorded = this.store.runChanges.list(runId);
     const changes = recorded.source === null ? null : recorded.changes;

@@ -33,11 +33,10 @@ export class RunWorkplaces {
   plan(request: CreateRunRequest, machinePlace: MachinePlace, placeDeps: RunPlaceDeps): WorkplacePlan {
     const { store } = this.deps;
     const kept = request.conversationId ? store.worktrees.ofConversation(request.conversationId) : undefined;
-    const hasRuns = request.conversationId ? store.runs.list({ conversationId: request.conversationId }).length > 0 : false;
     if (kept) {
       if (request.isolation === "none") throw new OdError("invalid", "ISOLATION_MISMATCH", "this conversation's runs work in its worktree; start a new conversation to run in the project's folder");
       if (kept.state === "discarded") throw new OdError("conflict", "WORKTREE_DISCARDED", `this conversation's worktree (${kept.branch}) was discarded; start a new conversation`);
-    } else if (request.isolation === "worktree" && hasRuns) {
+    } else if (request.isolation === "worktree" && request.conversationId && store.runs.list({ conversationId: request.conversationId }).length > 0) {
       throw new OdError("invalid", "ISOLATION_MISMATCH", "this conversation's runs work in the project's folder; start a new conversation to run in a worktree");
     }
     const isolated = kept !== undefined || request.isolation === "worktree";
