@@ -2,7 +2,7 @@
 /**
  * Fifty runs at once through a real daemon (dist/od): 50 concurrent POST /api/runs, each a fake Claude CLI writing
  * 2,000 text lines, one SSE reader per run, against the same 50 CLIs started at once alone, alternately. Reports:
- * `/api/health` p99 while the runs are being created (a poll every 10 ms), each run's first event after its POST's
+ * `/api/health` p99 from the first POST until every run has ended (a poll every 10 ms), each run's first event after its POST's
  * answer (the worst of the 50), the wall time against the 50 CLIs alone, and the daemon's peak RSS over idle.
  * Every run must deliver as many frames as one run alone does (no event lost), else the bench fails.
  *   bun run bench/concurrency.ts          (OD_BENCH_REPS=N for N rounds, default 5)
@@ -71,7 +71,7 @@ async function fiftyRuns(bench: BenchDaemon, projectId: string): Promise<Round> 
   const health = pollHealth(bench);
   const started = performance.now();
   const runs = Promise.all(Array.from({ length: RUNS }, () => oneRun(bench, projectId)));
-  // Health is judged while the runs are being created: until the last run has sent its first event.
+  // Health is judged from the first POST until every run has ended: while the runs are created and while they stream.
   const results = await runs;
   const wallMs = performance.now() - started;
   const latencies = await health.stop();

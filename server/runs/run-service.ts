@@ -38,6 +38,7 @@ import { RunWorkplaces } from "./run-workplace.ts";
 import { RunAgentChoice, type AgentDirectory } from "./run-agent-choice.ts";
 import { storeFailureEnding } from "./store-failures.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
+import { TurnQueue } from "../next-turn.ts";
 
 export type { AgentDirectory };
 
@@ -105,6 +106,8 @@ export class RunService {
   readonly #workplaces: RunWorkplaces;
   /** What each run's execution needs of this service. */
   readonly #execution: ExecutionEnv;
+  /** Creations arriving together go on one per turn of the event loop (next-turn.ts). */
+  readonly #creations = new TurnQueue();
   #shuttingDown = false;
 
   constructor(private readonly deps: RunServiceDeps) {
@@ -158,6 +161,7 @@ export class RunService {
    * `grouping.base` when given (a run group's common base), else from the checkout as it is.
    */
   async create(request: CreateRunRequest, grouping: { groupId?: string; base?: WorktreeBase } = {}): Promise<CreatedRun> {
+    await this.#creations.next();
     if (this.#shuttingDown) throw new OdError("unavailable", "UPSTREAM_UNAVAILABLE", "od is shutting down");
     if (!this.#space.available()) throw new OdError("storage_full", "DISK_FULL", DISK_FULL_MESSAGE);
     const { store } = this.deps;
