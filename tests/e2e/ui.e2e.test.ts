@@ -207,6 +207,31 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
     }
   }, 60_000);
 
+  test("a follow-up typed while a run streams is queued and starts when the run ends", async () => {
+    const { id } = await ui.project("follow-up");
+    const parts = Array.from({ length: 30 }, (_, i) => `q${i}.`);
+    ui.fakes.script("claude", [{ readLine: true }, { streamDeltas: { parts, intervalMs: 50 } }]);
+    const { context, page, consoleErrors } = await openPage(id);
+    try {
+      await chooseClaude(page);
+      await send(page, "First, the header");
+      await page.waitForSelector("[data-testid=run-status][data-running=true]");
+      expect(await page.textContent("[data-testid=send]")).toBe("Queue");
+      await send(page, "Then the footer");
+      await page.waitForSelector("[data-testid=follow-up]");
+      expect(await page.textContent("[data-testid=follow-up]")).toContain("Then the footer");
+      expect(await page.inputValue("[data-testid=composer-input]")).toBe("");
+      // Still one run while the first works; the second starts once it has ended.
+      expect((await ui.api<{ runs: unknown[] }>(`/api/runs?projectId=${id}`)).runs).toHaveLength(1);
+      await page.waitForFunction(() => document.querySelectorAll("[data-testid=end-banner][data-status=succeeded]").length === 2, undefined, { timeout: 30_000 });
+      await page.waitForSelector("[data-testid=follow-up]", { state: "detached" });
+      expect(await page.locator("[data-testid=user-message]").allTextContents()).toEqual(["First, the header", "Then the footer"]);
+      expect(consoleErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   test("a reload mid-run resumes the stream: the answer is every delta exactly once", async () => {
     const { id } = await ui.project("reload");
     const parts = Array.from({ length: 60 }, (_, i) => `p${i}.`);

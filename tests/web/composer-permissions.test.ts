@@ -52,6 +52,8 @@ test("chosen, remembered per project, sent; a mode the agent lacks goes out as b
   expect(composer.permissionMode.value).toBe("bypass");
   composer.text.value = "Again";
   await composer.submit();
-  expect(calls.filter((c) => c.url === "/api/runs").at(-1)?.body).toMatchObject({ agentId: "plain", permissionMode: "bypass" });
+  // The first run still works (its stream never ends here): the second waits as a follow-up, as it would go out.
+  expect(calls.filter((c) => c.url === "/api/runs")).toHaveLength(1);
+  expect(app.conversation.followUps.here.value.at(-1)?.request).toMatchObject({ agentId: "plain", permissionMode: "bypass" });
   app.dispose();
 });

@@ -116,3 +116,61 @@ describe("conversation model", () => {
     expect(gone.items).toEqual([{ kind: "text", key: expect.any(String), text: "kept" }]);
   });
 });
+
+describe("follow-ups queued while a run works", () => {
+  async function running() {
+    let posted = 0;
+    const { fetch, calls } = fakeFetch({
+      "GET /api/conversations/c1/messages": () => Response.json({ messages: [] }),
+      "GET /api/conversations/c2/messages": () => Response.json({ messages: [] }),
+      "GET /api/runs": () => Response.json({ runs: [{ id: "r1" }] }),
+      "POST /api/runs": () => Response.json({ runId: `r${++posted + 1}`, conversationId: "c1" }, { status: 202 }),
+    });
+    const frames = manualScheduler();
+    const { stream, listeners } = recordingStream();
+    const model = createConversationModel({ api: createApi(fetch), stream, schedule: frames.schedule });
+    await model.load("p1", "c1");
+    const e = runEvents("r1");
+    listeners.get("r1")!(e.start());
+    frames.runFrame();
+    const end = (status: "succeeded" | "canceled") => {
+      listeners.get("r1")!(e.end({ status }));
+      frames.runFrame();
+    };
+    const posts = () => calls.filter((c) => c.method === "POST").map((c) => (c.body as { message: string }).message);
+    return { model, end, posts };
+  }
+
+  test("a message sent while a run works is queued, not posted, and goes when the run ends", async () => {
+    const { model, end, posts } = await running();
+    expect(await model.send({ message: "and then the footer", agentId: "claude" })).toBe(true);
+    expect(posts()).toEqual([]);
+    expect(model.followUps.here.value.map((f) => [f.request.message, f.held])).toEqual([["and then the footer", false]]);
+    end("succeeded");
+    await until(() => posts().length === 1);
+    expect(posts()).toEqual(["and then the footer"]);
+    expect(model.followUps.here.value).toEqual([]);
+  });
+
+  test("stopping the run holds the queue until Send now", async () => {
+    const { model, end, posts } = await running();
+    await model.send({ message: "something else", agentId: "claude" });
+    end("canceled");
+    await Bun.sleep(10);
+    expect(posts()).toEqual([]);
+    const [held] = model.followUps.here.value;
+    expect(held!.held).toBe(true);
+    expect(await model.followUps.sendNow(held!.id)).toBe(true);
+    expect(posts()).toEqual(["something else"]);
+  });
+
+  test("leaving the conversation holds its queue; back on it, the queue is still there", async () => {
+    const { model, posts } = await running();
+    await model.send({ message: "later", agentId: "claude" });
+    await model.load("p1", "c2");
+    expect(model.followUps.here.value).toEqual([]);
+    await model.load("p1", "c1");
+    expect(model.followUps.here.value.map((f) => [f.request.message, f.held])).toEqual([["later", true]]);
+    expect(posts()).toEqual([]);
+  });
+});

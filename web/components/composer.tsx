@@ -206,6 +206,7 @@ export function Composer({
         if (e.dataTransfer?.files) void composer.addImages(Array.from(e.dataTransfer.files));
       }}
     >
+      <FollowUpList composer={composer} conversation={conversation} running={running} />
       {(composer.skillIds.value.length > 0 || composer.attachments.value.length > 0) && (
         <div class="chips">
           {composer.skillIds.value.map((id) => (
@@ -297,11 +298,44 @@ export function Composer({
             Stop (Esc)
           </button>
         ) : null}
-        <button type="submit" class="primary" data-testid="send" disabled={!composer.canSend.value}>
-          Send
+        <button
+          type="submit"
+          class="primary"
+          data-testid="send"
+          disabled={!composer.canSend.value}
+          title={running && !composer.several.value ? "Queue this message: it is sent when the run ends" : undefined}
+        >
+          {running && !composer.several.value ? "Queue" : "Send"}
         </button>
       </div>
       {(composer.error.value || conversation.error.value) && <p class="error">{composer.error.value ?? conversation.error.value}</p>}
     </form>
+  );
+}
+
+/** The follow-ups queued while a run works: each says when it goes, and can be sent now, edited or removed. */
+function FollowUpList({ composer, conversation, running }: { composer: ComposerModel; conversation: ConversationModel; running: boolean }) {
+  const followUps = conversation.followUps.here.value;
+  if (!followUps.length) return null;
+  return (
+    <ul class="follow-ups" data-testid="follow-ups" aria-label="Queued messages">
+      {followUps.map((followUp) => (
+        <li key={followUp.id} class="follow-up" data-testid="follow-up">
+          <span class="follow-up-text">{followUp.request.message}</span>
+          <span class="muted follow-up-when">{followUp.held ? "waits for you" : "sends when the run ends"}</span>
+          {followUp.held && (
+            <button type="button" class="ghost" data-testid="follow-up-send" disabled={running} onClick={() => void conversation.followUps.sendNow(followUp.id)}>
+              Send now
+            </button>
+          )}
+          <button type="button" class="ghost" data-testid="follow-up-edit" onClick={() => composer.editFollowUp(followUp.id)}>
+            Edit
+          </button>
+          <button type="button" class="ghost" data-testid="follow-up-remove" aria-label={`Remove the queued message "${followUp.request.message.slice(0, 40)}"`} onClick={() => conversation.followUps.remove(followUp.id)}>
+            <CloseIcon />
+          </button>
+        </li>
+      ))}
+    </ul>
   );
 }

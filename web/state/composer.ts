@@ -239,6 +239,14 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     }
   }
 
+  /** Takes a queued follow-up back into the prompt box to change it (before what is typed there, if anything). */
+  function editFollowUp(id: number): void {
+    const followUp = conversation.followUps.remove(id);
+    if (!followUp) return;
+    const typed = text.peek().trim();
+    text.value = typed ? `${followUp.request.message}\n\n${typed}` : followUp.request.message;
+  }
+
   /** The prompt for each agent picked: each agent's own saved model and reasoning, the rest as for one. */
   function groupRequest(projectId: string, { agentId: _agentId, model: _model, reasoning: _reasoning, isolation: _isolation, ...shared }: SendRequest): CreateRunGroupRequest {
     return { ...shared, projectId, agentIds: severalIds.peek() };
@@ -279,6 +287,7 @@ export function createComposerModel({ api, agents, config, conversation, skills,
     removeAttachment,
     request,
     submit,
+    editFollowUp,
   };
 }
 export type ComposerModel = ReturnType<typeof createComposerModel>;

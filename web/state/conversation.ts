@@ -8,6 +8,7 @@ import type { Message } from "../../server/contracts/projects.ts";
 import type { CreateRunRequest, RunHistoryResponse, RunSummary } from "../../server/contracts/runs.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 import type { RunEventStream } from "../api/run-events.ts";
+import { createFollowUps } from "./follow-ups.ts";
 import { historyState } from "./run-history.ts";
 import { createRunModel, type RunModel } from "./run-model.ts";
 import { emptyRunState, type RunState } from "./run-state.ts";
@@ -44,6 +45,7 @@ export function createConversationModel(options: ConversationModelOptions) {
   /** The view of each finished turn shown, by message id and run status: `loading` until its events are in. */
   let histories = new Map<string, Signal<RunState>>();
 
+  const followUps = createFollowUps({ conversationId, sendNow: (request) => send(request) });
   const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
   /**
    * What a screen reader is told (a polite live region): the newest run's phase — working, waiting for an answer,
@@ -96,8 +98,10 @@ export function createConversationModel(options: ConversationModelOptions) {
       stream: options.stream,
       schedule: options.schedule,
       onFilesChanged: options.onFilesChanged,
-      onEnd: () => {
-        if (mine === generation) void refreshMessages();
+      onEnd: (ended) => {
+        if (mine !== generation) return;
+        void refreshMessages();
+        void followUps.runEnded(ended.end?.status);
       },
     });
     runs.value = [...runs.peek(), run];
@@ -121,6 +125,8 @@ export function createConversationModel(options: ConversationModelOptions) {
 
   /** Opens a conversation (null: a new one in `project`), resuming its active runs. */
   async function load(project: string | null, conversation: string | null): Promise<void> {
+    const leaving = conversationId.peek();
+    if (leaving && leaving !== conversation) followUps.left(leaving);
     disposeRuns();
     const mine = ++generation;
     histories = new Map();
@@ -139,7 +145,13 @@ export function createConversationModel(options: ConversationModelOptions) {
     for (const run of active.runs) attach(run.id);
   }
 
+  /** Starts a run, or queues the request as a follow-up while a run of the conversation works (follow-ups.ts). */
   async function send(request: SendRequest): Promise<boolean> {
+    if (activeRun.peek() && conversationId.peek()) return followUps.add(request) !== null;
+    return start(request);
+  }
+
+  async function start(request: SendRequest): Promise<boolean> {
     const project = projectId.peek();
     if (!project || sending.peek()) return false;
     sending.value = true;
@@ -231,6 +243,7 @@ export function createConversationModel(options: ConversationModelOptions) {
     attach,
     refreshMessages,
     send,
+    followUps,
     stop,
     historyOf,
     dispose,
