@@ -78,4 +78,37 @@ describe("per-run diffs in Chromium", () => {
       await context.close();
     }
   }, 90_000);
+  test("a Write that overwrote a file shows the diff against what the file held, not its whole content as added", async () => {
+    const repo = join(temp.path, "overwrite");
+    mkdirSync(repo, { recursive: true });
+    writeFileSync(join(repo, WRITTEN_FILE.path), "<h1>hello</h1>");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "start");
+    const cwd = realpathSync(repo);
+    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "overwrite", path: cwd }) });
+    const turn = writeTurnTranscript(cwd, temp.path);
+    ui.fakes.script("claude", [{ readLine: true }, { outFile: turn.toolUse }, { writeFile: WRITTEN_FILE }, { outFile: turn.toolResult }, { outFile: turn.answer }]);
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
+      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+      await page.selectOption("[data-testid=agent-picker]", "claude");
+      await page.fill("[data-testid=composer-input]", "Say it from od");
+      await page.press("[data-testid=composer-input]", "Enter");
+      const check = async () => {
+        const card = page.locator('[data-testid=tool-card][data-kind=file_write] [data-testid=tool-diff][data-against=before-run]');
+        await card.waitFor();
+        expect(await card.locator("summary").textContent()).toBe("Diff against the file before the run +1 −1");
+        expect(await card.locator(".diff-del").allTextContents()).toEqual(["-<h1>hello</h1>\n"]);
+      };
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+      await check();
+      await page.reload();
+      await check();
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 });

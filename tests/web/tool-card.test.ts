@@ -1,8 +1,10 @@
 /** Issue #19: tool calls people can read — command, exit code and output; edits as diffs; failures marked. */
 import { describe, expect, test } from "bun:test";
 import { h } from "preact";
-import { ToolCard } from "../../web/components/tool-card.tsx";
+import { ToolCard, WrittenContent } from "../../web/components/tool-card.tsx";
 import { editDiff } from "../../web/lib/edit-diff.ts";
+import { changeForPath, runWriteChanges, writesPerChange } from "../../web/lib/write-changes.ts";
+import type { FileChange } from "../../server/contracts/changes.ts";
 import type { ToolItem } from "../../web/state/run-state.ts";
 import { vnodeToHtml } from "../support/web-vnode-html.ts";
 
@@ -90,5 +92,44 @@ describe("tool cards", () => {
       expect(out).not.toContain("✓");
       expect(out).not.toContain("✕");
     }
+  });
+});
+
+// Issue #39: a Write that overwrote a file showed "+4 −0" for a one-line change (its input is the whole new content).
+describe("a Write's card against what the file held before", () => {
+  const write = (path: string) => tool({ name: "Write", toolKind: "file_write", path, input: { file_path: path, content: "a\nB\nc\nd\n" } });
+  const modified: FileChange = { path: "src/x.txt", kind: "modified", diff: "--- a/src/x.txt\n+++ b/src/x.txt\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n d\n", additions: 1, deletions: 1, binary: false };
+
+  test("while the run is live it shows the content as content, with no +/− count", () => {
+    const out = html(write("/p/src/x.txt"));
+    expect(out).toContain('data-testid="tool-content"');
+    expect(out).toContain("Content · 4 lines");
+    expect(out).not.toContain("diff-added");
+  });
+
+  test("once the run has ended, its recorded change of the file is the diff against the file before the run", () => {
+    const t = write("/p/src/x.txt");
+    const known = runWriteChanges([modified], [t]);
+    const lines = editDiff(t.input)!;
+    const out = vnodeToHtml(h(WrittenContent, { lines, recorded: known.changeOf(t.path!) }));
+    expect(out).toContain('data-against="before-run"');
+    expect(out).toMatch(/Diff against the file before the run <span class="diff-added">\+1<\/span> <span class="diff-removed">−1/);
+    expect(out).toContain("-b");
+    expect(out).toContain("+B");
+    // A file the run created: its content is all of the diff.
+    const created = vnodeToHtml(h(WrittenContent, { lines, recorded: { ...modified, kind: "created" } }));
+    expect(created).toMatch(/<span class="diff-added">\+4<\/span> <span class="diff-removed">−0/);
+  });
+
+  test("which change a call made: the longest changed path it names, and only when it alone wrote the file", () => {
+    const other: FileChange = { ...modified, path: "x.txt" };
+    expect(changeForPath([other, modified], "/p/src/x.txt")).toBe(modified);
+    expect(changeForPath([other, modified], "x.txt")).toBe(other);
+    expect(changeForPath([modified], "/p/src/y.txt")).toBeUndefined();
+    const twice = [write("/p/src/x.txt"), { ...write("src/x.txt"), key: "k2", id: "t2" }];
+    expect(writesPerChange([modified], twice).get("src/x.txt")).toBe(2);
+    expect(runWriteChanges([modified], twice).changeOf("/p/src/x.txt")).toBeUndefined();
+    const nested = [{ ...tool({ toolKind: "task", name: "Task" }), children: [write("/p/src/x.txt")] }];
+    expect(runWriteChanges([modified], nested).changeOf("/p/src/x.txt")).toBe(modified);
   });
 });

@@ -1,6 +1,7 @@
 /** One assistant turn: status line, its items (text, thinking, tool cards, sub-agents, notices), usage and the end banner. */
 import { memo } from "preact/compat";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { runWriteChanges } from "../lib/write-changes.ts";
 import type { RunChangesModel } from "../state/run-changes.ts";
 import { elapsedMs } from "../state/run-model.ts";
 import type { RunState } from "../state/run-state.ts";
@@ -9,6 +10,7 @@ import { EndBanner } from "./end-banner.tsx";
 import { estimateItem } from "./row-heights.ts";
 import { RunItemView } from "./run-items.tsx";
 import { VirtualList } from "./virtual-list.tsx";
+import { WriteChangesContext } from "./write-changes-context.ts";
 
 function seconds(ms: number | undefined): string {
   return ms === undefined ? "" : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
@@ -87,15 +89,20 @@ export const RunView = memo(function RunView({ state, live, onOpenFile, changes,
   /** Why the live stream is not getting through, while it is not. */
   trouble?: string | null;
 }) {
+  // Once the run has ended, its recorded changes tell a Write that overwrote a file what it replaced.
+  const recorded = state.end && changes ? changes.of(state.runId).value : undefined;
+  const writeChanges = useMemo(() => (recorded?.kind === "loaded" ? runWriteChanges(recorded.changes, state.items) : null), [recorded, state.items]);
   return (
     <div class="run" data-run-id={state.runId}>
       <StatusLine state={state} live={live} />
-      <VirtualList
-        items={state.items}
-        keyOf={(item) => item.key}
-        estimate={(item) => estimateItem(item, ITEM_GAP)}
-        render={(item) => <RunItemView item={item} onOpenFile={onOpenFile} />}
-      />
+      <WriteChangesContext.Provider value={writeChanges}>
+        <VirtualList
+          items={state.items}
+          keyOf={(item) => item.key}
+          estimate={(item) => estimateItem(item, ITEM_GAP)}
+          render={(item) => <RunItemView item={item} onOpenFile={onOpenFile} />}
+        />
+      </WriteChangesContext.Provider>
       {trouble && <p class="muted">{trouble}</p>}
       {state.output && (
         <details class="raw-output">

@@ -4,8 +4,11 @@
  * calls carry a visible mark. A call that started a sub-agent is rendered by SubRun around this card's head.
  */
 import { editDiff } from "../lib/edit-diff.ts";
+import type { FileChange } from "../../server/contracts/changes.ts";
 import type { ToolItem } from "../state/run-state.ts";
 import { DiffView } from "./diff-view.tsx";
+import { ChangeDiff } from "./changed-files.tsx";
+import { WriteChangesContext } from "./write-changes-context.ts";
 import type { JSX } from "preact";
 import { BanIcon, BoltIcon, BoxCheckIcon, BoxIcon, CheckIcon, CrossIcon, DotsIcon, HalfIcon, StopIcon } from "./icons.tsx";
 
@@ -168,7 +171,12 @@ export function ToolBody({ tool }: { tool: ToolItem }) {
         </ul>
       )}
       {tool.toolKind === "command" && <CommandOutput tool={tool} />}
-      {diff && diff.length > 0 && <DiffView lines={diff} />}
+      {tool.toolKind === "file_write" && diff && diff.length > 0 ? (
+        // A Consumer, not a hook: the card also renders outside a tree (tests serialise it without a DOM).
+        <WriteChangesContext.Consumer>{(known) => <WrittenContent lines={diff} recorded={tool.path ? known?.changeOf(tool.path) : undefined} />}</WriteChangesContext.Consumer>
+      ) : (
+        diff && diff.length > 0 && <DiffView lines={diff} />
+      )}
       {tool.state === "error" && resultInDetails && <pre class="tool-error" data-testid="tool-error">{tool.result}</pre>}
       <details class="tool-io">
         <summary>Input{resultInDetails && tool.state !== "error" ? " and result" : ""}</summary>
@@ -176,6 +184,42 @@ export function ToolBody({ tool }: { tool: ToolItem }) {
         {resultInDetails && tool.state !== "error" && <pre>{tool.result}</pre>}
       </details>
     </>
+  );
+}
+
+/**
+ * What a Write put in its file. Its input is the whole new content, which says nothing of what it replaced: as a diff
+ * it would read "+4 −0" for a one-line change. Once the run has ended, the run's recorded change of the file is the
+ * diff against the file before the run (when this call is the only one of the run that wrote it); until then, or
+ * when that is not known, the content is shown as content.
+ */
+export function WrittenContent({ lines, recorded }: { lines: Parameters<typeof DiffView>[0]["lines"]; recorded: FileChange | undefined }) {
+  if (recorded?.kind === "modified") {
+    return (
+      <details class="tool-diff" data-testid="tool-diff" data-against="before-run" open={recorded.additions + recorded.deletions <= 40}>
+        <summary>
+          Diff against the file before the run <span class="diff-added">+{recorded.additions}</span> <span class="diff-removed">−{recorded.deletions}</span>
+        </summary>
+        <ChangeDiff change={recorded} />
+      </details>
+    );
+  }
+  if (recorded?.kind === "created") return <DiffView lines={lines} />;
+  const count = lines.filter((line) => line.kind !== "hunk").length;
+  return (
+    <details class="tool-diff" data-testid="tool-content" open={lines.length <= 40}>
+      <summary>
+        Content · {count} {count === 1 ? "line" : "lines"}
+      </summary>
+      <pre class="diff">
+        {lines.map((line, i) => (
+          <span key={i} class={`diff-line ${line.kind === "hunk" ? "diff-hunk" : "diff-ctx"}`}>
+            {line.text}
+            {"\n"}
+          </span>
+        ))}
+      </pre>
+    </details>
   );
 }
 
