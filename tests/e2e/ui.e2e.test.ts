@@ -103,6 +103,12 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       expect(notInstalled).toContain("codex");
       await page.screenshot({ path: join(screenshots, "settings.png"), fullPage: true });
       await rescan;
+
+      // Rescan shows how far it has got: the slow fake keeps it going for seconds, the others settle at once.
+      await page.click("[data-testid=rescan]");
+      await page.waitForFunction(() => /^Rescanning… [1-9]\d* of \d+$/.test(document.querySelector("[data-testid=rescan]")?.textContent ?? ""));
+      await page.waitForFunction(() => document.querySelector("[data-testid=rescan]")?.textContent === "Rescan", undefined, { timeout: 20_000 });
+      expect(await page.locator(`[data-group="Installed"] [data-testid=agent-card][data-agent-id=${SLOW_AGENT}]`).count()).toBe(1);
     } finally {
       await context.close();
     }

@@ -36,3 +36,9 @@ export async function until(condition: () => boolean, timeoutMs = 2000): Promise
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }
+
+/** A whole streamed detection pass (`POST /api/agents/rescan?stream=1`): one `agent` frame per agent, then `done`. */
+export function agentsStream(agents: readonly unknown[]): Response {
+  const text = agents.map((agent) => `event: agent\ndata: ${JSON.stringify(agent)}\n\n`).join("") + "event: done\ndata: {}\n\n";
+  return new Response(text, { headers: { "content-type": "text/event-stream" } });
+}

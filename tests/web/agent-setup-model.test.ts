@@ -7,7 +7,7 @@ import { createAgentSetupModel } from "../../web/state/agent-setup.ts";
 import { createAgentsModel } from "../../web/state/agents.ts";
 import { createAppModel } from "../../web/state/app.ts";
 import { createConfigModel } from "../../web/state/config.ts";
-import { fakeFetch, until, type FakeRoute } from "../support/web-fake-fetch.ts";
+import { agentsStream, fakeFetch, until, type FakeRoute } from "../support/web-fake-fetch.ts";
 
 const DSH = "deepseek-harness";
 
@@ -71,7 +71,7 @@ describe("agent setup dialog model", () => {
     const connection = later();
     const w = world({
       [`POST /api/agents/${DSH}/setup`]: install.route,
-      "POST /api/agents/rescan": rescan.route,
+      "POST /api/agents/rescan?stream=1": rescan.route,
       "POST /api/test/connection": connection.route,
     });
     w.setup.open(DSH);
@@ -82,7 +82,7 @@ describe("agent setup dialog model", () => {
 
     install.answer(Response.json(SETUP_OK));
     await until(() => w.setup.state.value.kind === "working" && (w.setup.state.value as { stage: string }).stage === "rescanning");
-    rescan.answer(Response.json({ agents: [dsh("available")] }));
+    rescan.answer(agentsStream([dsh("available")]));
     await until(() => (w.setup.state.value as { stage?: string }).stage === "testing");
     expect(w.config.config.value.agentId).toBe(DSH);
     connection.answer(Response.json(TEST_OK));
@@ -91,7 +91,7 @@ describe("agent setup dialog model", () => {
     expect(w.setup.state.value).toEqual({ kind: "done", agentId: DSH, agentName: "DeepSeek Harness", setup: SETUP_OK as never, test: TEST_OK });
     expect(w.calls.map((c) => `${c.method} ${c.url}`)).toEqual([
       `POST /api/agents/${DSH}/setup`,
-      "POST /api/agents/rescan",
+      "POST /api/agents/rescan?stream=1",
       "PUT /api/app-config",
       "POST /api/test/connection",
     ]);
@@ -109,7 +109,7 @@ describe("agent setup dialog model", () => {
         ++attempts === 1
           ? Response.json({ error: { code: "COMPANION_INSTALL_FAILED", message: "dsh plugin add failed: disk full" } }, { status: 502 })
           : Response.json(SETUP_OK),
-      "POST /api/agents/rescan": () => Response.json({ agents: [dsh("available")] }),
+      "POST /api/agents/rescan?stream=1": () => agentsStream([dsh("available")]),
       "POST /api/test/connection": () => Response.json(TEST_OK),
     });
     w.setup.open(DSH);
@@ -123,7 +123,7 @@ describe("agent setup dialog model", () => {
   test("still not available after the rescan: an error naming why, and the agent is not selected", async () => {
     const w = world({
       [`POST /api/agents/${DSH}/setup`]: () => Response.json(SETUP_OK),
-      "POST /api/agents/rescan": () => Response.json({ agents: [dsh("setup-required")] }),
+      "POST /api/agents/rescan?stream=1": () => agentsStream([dsh("setup-required")]),
     });
     w.setup.open(DSH);
     await w.setup.confirm();
@@ -136,7 +136,7 @@ describe("agent setup dialog model", () => {
     const failed = { ok: false, kind: "auth", latencyMs: 300, agentName: "DeepSeek Harness", detail: "add a key on the Models page" };
     const w = world({
       [`POST /api/agents/${DSH}/setup`]: () => Response.json(SETUP_OK),
-      "POST /api/agents/rescan": () => Response.json({ agents: [dsh("available")] }),
+      "POST /api/agents/rescan?stream=1": () => agentsStream([dsh("available")]),
       "POST /api/test/connection": () => Response.json(failed),
     });
     w.setup.open(DSH);

@@ -114,13 +114,31 @@ describe("agents model", () => {
     expect(model.load.value).toBe("done");
   });
 
-  test("rescan replaces the list from POST /api/agents/rescan", async () => {
-    const { fetch, calls } = fakeFetch({ "POST /api/agents/rescan": () => Response.json({ agents: [agent("pi", "available")] }) });
+  test("rescan probes afresh, streamed: the cards stay, each is replaced as it settles, and the progress counts them", async () => {
+    const first = sseBody();
+    const again = sseBody();
+    const bodies = [first, again];
+    const { fetch, calls } = fakeFetch({ "POST /api/agents/rescan?stream=1": () => bodies.shift()!.response() });
     const model = createAgentsModel(createApi(fetch));
-    await model.rescan();
-    expect(calls[0]).toMatchObject({ method: "POST", url: "/api/agents/rescan" });
-    expect(model.agents.value.map((a) => a.id)).toEqual(["pi"]);
+    const loading = model.refresh();
+    first.send("agent", agent("pi", "unavailable"));
+    first.send("agent", agent("claude", "available"));
+    first.send("done", {});
+    await loading;
+    const rescanning = model.rescan();
+    expect(model.rescanning.value).toBe(true);
+    await until(() => model.rescanProgress.value !== null);
+    expect(model.rescanProgress.value).toEqual({ settled: 0, total: 2 });
+    expect(model.agents.value.map((a) => a.id).sort()).toEqual(["claude", "pi"]);
+    again.send("agent", agent("pi", "available"));
+    await until(() => model.rescanProgress.value?.settled === 1);
+    expect(model.byId("pi")?.state).toBe("available");
+    again.send("agent", agent("claude", "available"));
+    again.send("done", {});
+    await rescanning;
     expect(model.rescanning.value).toBe(false);
+    expect(model.rescanProgress.value).toBeNull();
+    expect(calls.map((c) => c.body)).toEqual([{ maxAgeMs: 30_000 }, { maxAgeMs: 0 }]);
   });
 });
 

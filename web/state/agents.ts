@@ -35,6 +35,8 @@ export interface AgentsView {
   load: ReadonlySignal<AgentsLoad>;
   error: ReadonlySignal<string | null>;
   rescanning: ReadonlySignal<boolean>;
+  /** While a rescan of this machine streams: how many agents have settled, of how many were listed before it. */
+  rescanProgress: ReadonlySignal<{ settled: number; total: number } | null>;
   groups: ReadonlySignal<{ installed: AgentInfo[]; setupRequired: AgentInfo[]; notInstalled: AgentInfo[] }>;
   available: ReadonlySignal<AgentInfo[]>;
   probing: ReadonlySignal<boolean>;
@@ -54,6 +56,7 @@ export function createAgentsModel(api: Api, machine?: string) {
   const load = signal<AgentsLoad>("idle", { name: "agents.load" });
   const error = signal<string | null>(null, { name: "agents.error" });
   const rescanning = signal(false, { name: "agents.rescanning" });
+  const rescanProgress = signal<{ settled: number; total: number } | null>(null, { name: "agents.rescanProgress" });
   let abort: AbortController | null = null;
 
   // Cards arrive in the order their probes settle (a missing CLI settles first), so each group is sorted by name:
@@ -136,22 +139,33 @@ export function createAgentsModel(api: Api, machine?: string) {
   /** Streams cards in; falls back to the plain list if the stream fails or ends without `done`. */
   async function refresh(): Promise<void> {
     if (machine) return refreshThere(machine);
+    // A pass from the last 30 s is replayed instead of re-run.
+    return streamPass(PAGE_LOAD_MAX_AGE_MS, false);
+  }
+
+  /**
+   * One detection pass, streamed: each agent's card as its probes settle. A POST: probing is work, which no GET
+   * starts. A rescan keeps the cards it has (each is replaced as it settles again) and counts them settling.
+   */
+  async function streamPass(maxAgeMs: number, rescan: boolean): Promise<void> {
     const controller = beginLoad();
     try {
-      // A POST: probing is work, which no GET starts. A pass from the last 30 s is replayed instead of re-run.
       const res = await api.raw("/api/agents/rescan?stream=1", {
         method: "POST",
         headers: { accept: "text/event-stream", "content-type": "application/json" },
-        body: JSON.stringify({ maxAgeMs: PAGE_LOAD_MAX_AGE_MS }),
+        body: JSON.stringify({ maxAgeMs }),
         signal: controller.signal,
       });
       if (!res.ok || !res.body) throw new Error(`agents stream: HTTP ${res.status}`);
-      agents.value = [];
+      if (rescan) rescanProgress.value = { settled: 0, total: agents.peek().length };
+      else agents.value = [];
       let done = false;
       for await (const frame of readSseFrames(res.body)) {
         if (frame.event === "agent") {
           const agent = parseAgent(frame.data);
           if (agent) upsert(agent);
+          const progress = rescanProgress.peek();
+          if (rescan && progress && agent?.state !== "probing") rescanProgress.value = { settled: progress.settled + 1, total: Math.max(progress.total, progress.settled + 1) };
         } else if (frame.event === "done") {
           done = true;
           break;
@@ -181,13 +195,10 @@ export function createAgentsModel(api: Api, machine?: string) {
       return;
     }
     try {
-      agents.value = (await api.post<AgentListResponse>("/api/agents/rescan")).agents;
-      error.value = null;
-      load.value = "done";
-    } catch (rescanError) {
-      error.value = errorMessage(rescanError);
+      await streamPass(0, true);
     } finally {
       rescanning.value = false;
+      rescanProgress.value = null;
     }
   }
 
@@ -200,7 +211,7 @@ export function createAgentsModel(api: Api, machine?: string) {
   }
 
   const where = machine ? machineLabel(machine) : "this machine";
-  return { agents, load, error, rescanning, groups, available, probing, pickable, suggestedCommands, installSuggestions, where, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
+  return { agents, load, error, rescanning, rescanProgress, groups, available, probing, pickable, suggestedCommands, installSuggestions, where, refresh, rescan, byId, dispose, [Symbol.dispose]: dispose };
 }
 
 /** The machine or container URL of a project path (`ssh://me@box:22/srv/app` → `ssh://me@box:22`), null for a local one. */

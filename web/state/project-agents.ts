@@ -38,6 +38,7 @@ export function createProjectAgentsModel(api: Api, project: ReadonlySignal<Proje
     load: computed(() => current.value.load.value),
     error: computed(() => current.value.error.value),
     rescanning: computed(() => current.value.rescanning.value),
+    rescanProgress: computed(() => current.value.rescanProgress.value),
     groups: computed(() => current.value.groups.value),
     available: computed(() => current.value.available.value),
     probing: computed(() => current.value.probing.value),

@@ -166,7 +166,7 @@ export function Settings({ app }: { app: AppModel }) {
             <span class="spacer" />
             {agents.load.value === "loading" && <span class="muted">detecting…</span>}
             <button type="button" class="small" data-testid="rescan" disabled={agents.rescanning.value} onClick={rescan}>
-              {agents.rescanning.value ? "Rescanning…" : "Rescan"}
+              {agents.rescanning.value ? rescanLabel(agents.rescanProgress.value) : "Rescan"}
             </button>
           </div>
           {agents.error.value && <p class="error">{agents.error.value}</p>}
@@ -191,4 +191,9 @@ export function Settings({ app }: { app: AppModel }) {
       </div>
     </div>
   );
+}
+
+/** The Rescan button while it works: how many agents have been looked at again, of how many. */
+function rescanLabel(progress: { settled: number; total: number } | null): string {
+  return progress && progress.total > 0 ? `Rescanning… ${progress.settled} of ${progress.total}` : "Rescanning…";
 }
