@@ -26,6 +26,22 @@ const VIEWPORTS = [
   { width: 3840, height: 2160 },
 ];
 
+/** The composer's pickers whose chosen label is wider than the picker shows (its text cut off). */
+async function clippedPickers(page: Page): Promise<string[]> {
+  return page.$$eval("[data-testid=composer] select", (selects) => {
+    const context = document.createElement("canvas").getContext("2d")!;
+    return selects.flatMap((element) => {
+      const select = element as HTMLSelectElement;
+      const style = getComputedStyle(select);
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const label = select.selectedOptions[0]?.textContent ?? "";
+      // The room for the label: the box less its padding and the arrow (about 20 px).
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      return context.measureText(label).width > room ? [`${label}: ${Math.round(context.measureText(label).width)} > ${Math.round(room)}`] : [];
+    });
+  });
+}
+
 type Box = { left: number; top: number; right: number; bottom: number; width: number };
 
 /** What is wrong with the page's layout right now: sideways scroll anywhere, or a clipped/too narrow composer. */
@@ -196,6 +212,7 @@ describe("first run and responsive layout in Chromium", () => {
         await page.press("[data-testid=composer-input]", "Enter");
         await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]", { timeout: 20_000 });
         expect(await layoutProblems(page)).toEqual([]);
+        expect(await clippedPickers(page)).toEqual([]);
         await page.screenshot({ path: join(screenshots, `${size}-conversation.png`) });
 
         // The file the run wrote opens in the files panel: a column on wide screens, a drawer on narrow ones.
@@ -237,6 +254,15 @@ describe("first run and responsive layout in Chromium", () => {
         await page.screenshot({ path: join(screenshots, `${size}-settings.png`) });
         await page.keyboard.press("Escape");
         await page.waitForSelector("[data-testid=settings]", { state: "detached" });
+
+        // Usage, with the run above in its table: on a phone each run is a card, never a table wider than the screen.
+        await page.click("[data-testid=open-usage]");
+        await page.waitForSelector("[data-testid=usage-row]");
+        await expectFits(page, "[data-testid=usage-view]");
+        expect(await page.$eval(".usage-table-wrap", (wrap) => wrap.scrollWidth <= wrap.clientWidth + 1)).toBe(true);
+        await page.screenshot({ path: join(screenshots, `${size}-usage.png`) });
+        await page.keyboard.press("Escape");
+        await page.waitForSelector("[data-testid=usage-view]", { state: "detached" });
 
         await page.selectOption("[data-testid=agent-picker]", DSH);
         await page.waitForSelector("[data-testid=agent-setup-dialog][data-kind=confirm]");

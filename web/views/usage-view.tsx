@@ -24,17 +24,17 @@ function when(ms: number | null): string {
 function RunRow({ run }: { run: UsageRun }) {
   return (
     <tr data-testid="usage-row" data-run-id={run.runId} data-status={run.status}>
-      <td>{when(run.startedAt)}</td>
-      <td>{run.agentId}</td>
-      <td>{run.model ?? DEFAULT_MODEL}</td>
-      <td class={`status-${run.status}`}>{run.status}</td>
-      <td class="num" data-testid="usage-tokens">
+      <td data-label="Started">{when(run.startedAt)}</td>
+      <td data-label="Agent">{run.agentId}</td>
+      <td data-label="Model">{run.model ?? DEFAULT_MODEL}</td>
+      <td data-label="Status" class={`status-${run.status}`}>{run.status}</td>
+      <td data-label="Tokens in / out" class="num" data-testid="usage-tokens">
         {run.inputTokens === null && run.outputTokens === null ? "—" : `${tokens(run.inputTokens ?? 0)} / ${tokens(run.outputTokens ?? 0)}`}
       </td>
-      <td class="num" data-testid="usage-cost">
+      <td data-label="Cost" class="num" data-testid="usage-cost">
         {run.costUsd === null ? "—" : dollars(run.costUsd)}
       </td>
-      <td class="num" data-testid="usage-duration">
+      <td data-label="Duration" class="num" data-testid="usage-duration">
         {run.durationMs === null ? "—" : seconds(run.durationMs)}
       </td>
     </tr>
