@@ -21,7 +21,7 @@ import {
   UpdateConversationRequest,
   UpdateProjectRequest,
 } from "./projects.ts";
-import { RunChangesResponse } from "./changes.ts";
+import { RunChangesResponse, RevertRunResponse } from "./changes.ts";
 import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunHistoryResponse, RunInputRequest, RunOutputQuery, RunSummary } from "./runs.ts";
 import { CreateSessionRequest, CreateSessionResponse, FileLinkRequest, FileLinkResponse, SessionLinkResponse, SignOutEverywhereResponse } from "./session.ts";
 import { DshSetupResponse } from "../dsh/setup-contract.ts";
@@ -295,6 +295,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: "GET", path: "/api/runs/:id/changes", summary: "The files a run created, modified or deleted, each with a unified diff", auth: "bearer",
     replies: [{ status: 200, json: RunChangesResponse }], errors: { 404: "NOT_FOUND" },
+  },
+  {
+    method: "POST", path: "/api/runs/:id/revert", summary: "Put back every file a finished run changed as it was before the run (created files removed), only when each is still as the run left it", auth: "bearer",
+    replies: [{ status: 200, json: RevertRunResponse }],
+    errors: {
+      404: "NOT_FOUND, PROJECT_NOT_FOUND",
+      409: "REVERT_CONFLICT (with `paths`: files changed since the run, or with no whole diff; nothing is written), RUN_IN_PROGRESS, NO_RECORDED_CHANGES, WORKTREE_DISCARDED",
+      502: "REVERT_FAILED (the machine refused a write)",
+      504: "REVERT_FAILED (the machine did not answer)",
+    },
   },
   {
     method: "GET", path: "/api/usage", summary: "Each finished run's agent, model, tokens, cost (only when the CLI reported one) and duration, newest first", auth: "bearer",

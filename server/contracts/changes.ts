@@ -16,6 +16,8 @@ export const FileChange = z.object({
   binary: z.boolean(),
   /** Why there is no (complete) diff: `too-large` (content not kept or diff cut), `binary`. */
   omitted: z.enum(["too-large", "binary"]).optional(),
+  /** SHA-256 (hex) of the file's text as the run left it; absent for a deleted, binary or unread file. */
+  afterSha256: z.string().optional(),
 });
 export type FileChange = z.infer<typeof FileChange>;
 
@@ -25,3 +27,9 @@ export const RunChangesResponse = z.object({
   source: z.enum(["git", "walk"]).nullable(),
 });
 export type RunChangesResponse = z.infer<typeof RunChangesResponse>;
+
+/** `POST /api/runs/:id/revert`: the files put back as they were before the run (created ones removed). */
+export const RevertRunResponse = z.object({
+  reverted: z.array(z.string()),
+});
+export type RevertRunResponse = z.infer<typeof RevertRunResponse>;

@@ -249,4 +249,11 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX runs_by_group ON runs(group_id) WHERE group_id IS NOT NULL;
     `,
   },
+  {
+    version: 14,
+    name: "what a file held after its run",
+    // What a file held after its run, as a SHA-256 of its text: a run's changes are reverted only from files still
+    // exactly as the run left them.
+    sql: `ALTER TABLE run_changes ADD COLUMN after_sha256 TEXT;`,
+  },
 ];

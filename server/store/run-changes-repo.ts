@@ -11,6 +11,7 @@ function toChange(r: SqlRow): FileChange {
     deletions: Number(r.deletions),
     binary: Number(r.binary) === 1,
     ...(r.omitted ? { omitted: String(r.omitted) as NonNullable<FileChange["omitted"]> } : {}),
+    ...(r.after_sha256 ? { afterSha256: String(r.after_sha256) } : {}),
   };
 }
 
@@ -22,9 +23,9 @@ export class RunChangesRepo {
     inTransaction(this.db, () => {
       this.db.prepare("DELETE FROM run_changes WHERE run_id = ?").run(runId);
       const insert = this.db.prepare(
-        "INSERT INTO run_changes (run_id, path, kind, additions, deletions, binary, omitted, diff) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO run_changes (run_id, path, kind, additions, deletions, binary, omitted, diff, after_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
       );
-      for (const c of changes) insert.run(runId, c.path, c.kind, c.additions, c.deletions, c.binary ? 1 : 0, c.omitted ?? null, c.diff);
+      for (const c of changes) insert.run(runId, c.path, c.kind, c.additions, c.deletions, c.binary ? 1 : 0, c.omitted ?? null, c.diff, c.afterSha256 ?? null);
       this.db.prepare("UPDATE runs SET changes_source = ? WHERE id = ?").run(source, runId);
     });
   }

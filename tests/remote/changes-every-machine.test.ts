@@ -4,7 +4,7 @@
 // machine. Both share this machine's temp dir, so the same folder is set up here.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunChangesResponse } from "../../server/contracts/changes.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
@@ -47,7 +47,7 @@ async function changesOfRun(folder: string, steps: FakeStep[], kind: MachineKind
   });
   h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
   const { runId, events } = await h.run({ agentId: "claude", message: "change things" });
-  await using app = await startTestApp({ modules: [runChangeRoutes(h.store)] });
+  await using app = await startTestApp({ modules: [runChangeRoutes(h.store, h.reverter)] });
   const response = await app.call(`/api/runs/${runId}/changes`);
   expect(response.status).toBe(200);
   return { end: endOf(events), diagnostics: events.filter((e) => e.type === "diagnostic"), saved: RunChangesResponse.parse(await response.json()) };
@@ -82,7 +82,59 @@ const EDITS: FakeStep[] = [
   { removeFile: "old.txt" },
 ];
 
+/** Every file below `root` (`.git` left out) with its text. */
+function folderFiles(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name).slice(root.length + 1);
+    if (!path.startsWith(".git/")) files[path] = readFileSync(join(root, path), "utf8");
+  }
+  return files;
+}
+
 describe.each(elsewhere.map((kind) => [kind.name, kind] as const))("changes of a run in a project on %s", (_name, kind) => {
+  test("revert puts a run's text changes back there, hostile names included; a file changed since refuses it", async () => {
+    using temp = tempDir("od-remote-revert-");
+    const folder = join(temp.path, "it's remote $(x)");
+    const before = { "src/app.ts": "export const a = 1;\nexport const b = 2;\n", "old.txt": "bye\n", [`sub/${HOSTILE}`]: "hostile before\n" };
+    mkdirSync(folder);
+    writeFiles(folder, before);
+    git(folder, "init", "-q");
+    git(folder, "add", "-A");
+    git(folder, "commit", "-q", "-m", "start");
+    await using h = await runHarness({
+      defs: [claude],
+      shims: { claude: undefined },
+      steps: [
+        { readLine: true },
+        { writeFile: { path: "src/app.ts", content: "export const a = 1;\nexport const b = 3;\n" } },
+        { writeFile: { path: `sub/${HOSTILE}`, content: "hostile after\n" } },
+        { writeFile: { path: `new dir/${HOSTILE}`, content: "created\n" } },
+        { removeFile: "old.txt" },
+        { outFile: TEXT },
+      ],
+      projectDir: folder,
+      ...onMachine(kind),
+    });
+    h.store.appConfig.update({ agentCliEnv: { claude: fakeCliEnvThere(h) } });
+    const { runId, events } = await h.run({ agentId: "claude", message: "change things" });
+    expect(endOf(events).status).toBe("succeeded");
+    await using app = await startTestApp({ modules: [runChangeRoutes(h.store, h.reverter)] });
+    const post = { method: "POST", body: "{}", headers: { "content-type": "application/json" } };
+
+    writeFileSync(join(folder, "src/app.ts"), "export const a = 1;\nexport const b = 4;\n");
+    const refused = await app.call(`/api/runs/${runId}/revert`, post);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { paths: string[] } }).error.paths).toEqual(["src/app.ts"]);
+    expect(existsSync(join(folder, "old.txt"))).toBe(false);
+
+    writeFileSync(join(folder, "src/app.ts"), "export const a = 1;\nexport const b = 3;\n");
+    const reverted = await app.call(`/api/runs/${runId}/revert`, post);
+    expect(reverted.status).toBe(200);
+    expect(folderFiles(folder)).toEqual(before);
+  });
+
   test("a git work tree: created, modified, deleted, binary and hostile names, with the diffs a local run gives", async () => {
     const { local, remote } = await hereAndThere(kind, (root) => {
       writeFiles(root, { "src/app.ts": "export const a = 1;\nexport const b = 2;\n", "old.txt": "bye\n", "notes.txt": "one\n", ".gitignore": "dist/\n" });

@@ -16,6 +16,7 @@ import type { RunEvent } from "../../server/contracts/runs.ts";
 import { dataPaths } from "../../server/paths.ts";
 import type { Isolation } from "../../server/contracts/worktrees.ts";
 import { WorktreeService } from "../../server/worktrees/worktree-service.ts";
+import { RunReverter } from "../../server/runs/run-revert.ts";
 import { tempDir } from "./temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -34,6 +35,8 @@ export type RunHarness = {
   env: Record<string, string | undefined>;
   /** The worktrees of its isolated runs (worktrees of projects here go under its data dir). */
   worktrees: WorktreeService;
+  /** Reverts finished runs' changes (`POST /api/runs/:id/revert`), on the harness's machines. */
+  reverter: RunReverter;
   /** Start a run and collect all its events until `end`. */
   run(request: { agentId: string; message: string; conversationId?: string; model?: string; reasoning?: string; skillIds?: string[]; attachments?: string[]; permissionMode?: PermissionMode; isolation?: Isolation }): Promise<{ runId: string; conversationId: string; events: RunEvent[] }>;
   ledger(): Record<string, unknown>[];
@@ -99,6 +102,7 @@ export async function runHarness(options: {
   const defs = options.defs ?? AGENT_DEFS;
   const infos = defs.map((def) => ({ id: def.id, state: "available", available: true, diagnostics: [] }) as unknown as AgentInfo);
   const worktrees = new WorktreeService({ store, remote: options.remote ?? { env }, localRoot: join(dataDir, "worktrees") });
+  const reverter = new RunReverter({ store, remote: options.remote ?? { env } });
   const service = new RunService({
     store,
     worktrees,
@@ -135,6 +139,7 @@ export async function runHarness(options: {
     ledgerPath,
     env,
     worktrees,
+    reverter,
     async run(request) {
       const created = await service.create({ projectId: project.id, ...request });
       const events: RunEvent[] = [];

@@ -58,7 +58,7 @@ async function isolatedApp(options: { steps: FakeStep[]; projectDir?: string }) 
     modules: [
       projectRoutes(h.store, projects, new Credentials(TEST_TOKEN), h.worktrees),
       runRoutes(h.service),
-      runChangeRoutes(h.store),
+      runChangeRoutes(h.store, h.reverter),
       worktreeRoutes(h.worktrees, new RunGroups(h.store, h.service, h.worktrees), projects),
     ],
   });

@@ -44,7 +44,7 @@ test("three agents, one prompt: three worktrees from one base, the checkout unto
   const head = git(h.projectDir, "rev-parse", "HEAD");
 
   const groups = new RunGroups(h.store, h.service, h.worktrees);
-  await using app = await startTestApp({ modules: [runRoutes(h.service), runChangeRoutes(h.store), worktreeRoutes(h.worktrees, groups, new ProjectService(h.store, h.projectDir))] });
+  await using app = await startTestApp({ modules: [runRoutes(h.service), runChangeRoutes(h.store, h.reverter), worktreeRoutes(h.worktrees, groups, new ProjectService(h.store, h.projectDir))] });
   const created = await app.json("POST", "/api/run-groups", { projectId: h.projectId, message: "write the answer", agentIds: ["claude", "opencode", "claude"] });
   expect(created.status).toBe(202);
   const { groupId, runs } = CreateRunGroupResponse.parse(await created.json());

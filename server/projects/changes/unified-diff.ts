@@ -2,6 +2,7 @@
 import type * as Diff from "diff";
 import type { FileChange, FileChangeKind } from "../../contracts/changes.ts";
 import { loadOnFirstUse } from "../../platform/load-on-first-use.ts";
+import { sha256 } from "../../node-crypto.ts";
 
 /** jsdiff, evaluated at the first change to describe: a run that changes no file never loads it (~0.7 ms a start). */
 const jsdiff = loadOnFirstUse<typeof Diff>(import.meta.url, "diff", () => require("diff"));
@@ -44,6 +45,7 @@ export function describeChange(path: string, before: Content, after: Content): F
   // formatPatch starts with an `Index:`/`===` header for one file; a unified diff starts at `---`.
   const text = formatPatch(patch).replace(/^(?:Index: .*\n)?(?:=+\n)?/, "");
   const cut = text.length > MAX_DIFF_CHARS;
+  const afterSha256 = after.kind === "text" ? textSha256(after.text) : undefined;
   return {
     path,
     kind,
@@ -52,5 +54,25 @@ export function describeChange(path: string, before: Content, after: Content): F
     deletions,
     binary: false,
     ...(cut ? { omitted: "too-large" as const } : {}),
+    ...(afterSha256 ? { afterSha256 } : {}),
   };
+}
+
+/** SHA-256 (hex) of a text's UTF-8 bytes: what a file held, told apart without keeping it. */
+export function textSha256(text: string): string {
+  return sha256().update(text, "utf8").digest("hex");
+}
+
+/**
+ * What a file held before its change, from the change's recorded diff and what it holds now (`afterText`, the run's
+ * result): the diff applied in reverse, exactly (no fuzz). Undefined when the diff is not whole (binary, cut, not
+ * kept) or does not apply to `afterText`.
+ */
+export function textBefore(change: FileChange, afterText: string): string | undefined {
+  if (change.binary || change.diff === null || change.omitted) return undefined;
+  const { parsePatch, reversePatch, applyPatch } = jsdiff();
+  const [patch] = parsePatch(change.diff);
+  if (!patch) return undefined;
+  const before = applyPatch(afterText, reversePatch(patch), { fuzzFactor: 0 });
+  return before === false ? undefined : before;
 }
