@@ -2,7 +2,7 @@
 // after a reload (from history), in real Chromium against the built binary.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/temp.ts";
 import { writeTurnTranscript, WRITTEN_FILE } from "./support/claude-transcripts.ts";
@@ -107,6 +107,58 @@ describe("per-run diffs in Chromium", () => {
       await check();
       await page.reload();
       await check();
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+  test("Revert in the Changes panel asks first, is refused for a file changed since, then puts the run's changes back", async () => {
+    const repo = join(temp.path, "revert");
+    mkdirSync(join(repo, "src"), { recursive: true });
+    writeFileSync(join(repo, "src/app.ts"), "export const answer = 41;\n");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "start");
+    const cwd = realpathSync(repo);
+    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "revert", path: cwd }) });
+    const turn = writeTurnTranscript(cwd, temp.path);
+    ui.fakes.script("claude", [
+      { readLine: true },
+      { outFile: turn.toolUse },
+      { writeFile: WRITTEN_FILE },
+      { writeFile: { path: "src/app.ts", content: "export const answer = 42;\n" } },
+      { outFile: turn.toolResult },
+      { outFile: turn.answer },
+    ]);
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
+      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+      await page.selectOption("[data-testid=agent-picker]", "claude");
+      await page.fill("[data-testid=composer-input]", "Change the answer");
+      await page.press("[data-testid=composer-input]", "Enter");
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+
+      // Changed since the run: od refuses, names the file, and writes nothing.
+      writeFileSync(join(repo, "src/app.ts"), "export const answer = 43;\n");
+      await page.click("[data-testid=revert-changes]");
+      await page.waitForSelector("[data-testid=ask-dialog][open]");
+      await page.click("[data-testid=ask-dialog-cancel]");
+      await page.waitForSelector("[data-testid=ask-dialog]:not([open])", { state: "attached" });
+      expect(existsSync(join(repo, WRITTEN_FILE.path))).toBe(true);
+      await page.click("[data-testid=revert-changes]");
+      await page.click("[data-testid=ask-dialog-ok]");
+      await page.waitForSelector("[data-testid=revert-error]");
+      expect(await page.textContent("[data-testid=revert-error]")).toContain("src/app.ts (it changed since the run)");
+      expect(existsSync(join(repo, WRITTEN_FILE.path))).toBe(true);
+
+      writeFileSync(join(repo, "src/app.ts"), "export const answer = 42;\n");
+      await page.click("[data-testid=revert-changes]");
+      await page.click("[data-testid=ask-dialog-ok]");
+      await page.waitForSelector("[data-testid=revert][data-state=done]");
+      expect(readFileSync(join(repo, "src/app.ts"), "utf8")).toBe("export const answer = 41;\n");
+      expect(existsSync(join(repo, WRITTEN_FILE.path))).toBe(false);
+      await page.screenshot({ path: join(screenshots, "reverted.png") });
     } finally {
       await context.close();
     }

@@ -1,6 +1,8 @@
 /** A finished run's changed files: one collapsible entry per file with its coloured unified diff. */
 import type { FileChange } from "../../server/contracts/changes.ts";
+import { useState } from "preact/hooks";
 import { diffLines, type RunChangesModel } from "../state/run-changes.ts";
+import { AskDialog, type Ask } from "./ask-dialog.tsx";
 
 const KIND_MARK: Record<FileChange["kind"], string> = { created: "A", modified: "M", deleted: "D" };
 /** Open every file's diff at once only when there are few. */
@@ -35,6 +37,7 @@ export function ChangedFiles({ runId, model, onOpenFile }: { runId: string; mode
       <summary>
         Changed files ({state.changes.length}) <span class="diff-add-count">+{additions}</span> <span class="diff-del-count">−{deletions}</span>
       </summary>
+      <RevertChanges runId={runId} model={model} count={state.changes.length} />
       {state.changes.map((change) => (
         <details key={change.path} class="change" data-testid="change" data-path={change.path} data-kind={change.kind} open={state.changes.length <= OPEN_AT_MOST}>
           <summary>
@@ -55,5 +58,45 @@ export function ChangedFiles({ runId, model, onOpenFile }: { runId: string; mode
         </details>
       ))}
     </details>
+  );
+}
+
+/** "Revert these changes", after a confirmation in the page; then what was put back, or why od refused. */
+function RevertChanges({ runId, model, count }: { runId: string; model: RunChangesModel; count: number }) {
+  const [ask, setAsk] = useState<Ask | null>(null);
+  const state = model.revertOf(runId).value;
+  const files = count === 1 ? "the file" : `the ${count} files`;
+  return (
+    <div class="change-actions revert-changes" data-testid="revert" data-state={state.kind}>
+      {state.kind === "done" ? (
+        <span class="muted" role="status">
+          Reverted: {state.reverted.length === 1 ? "1 file is" : `${state.reverted.length} files are`} as before the run.
+        </span>
+      ) : (
+        <button
+          type="button"
+          class="small"
+          data-testid="revert-changes"
+          disabled={state.kind === "working"}
+          onClick={() =>
+            setAsk({
+              kind: "confirm",
+              title: "Revert this run's changes?",
+              message: `${files[0]!.toUpperCase()}${files.slice(1)} this run created, changed or deleted will be as they were before it (files it created are removed). od refuses if any was changed since.`,
+              confirmLabel: "Revert",
+              onDone: () => void model.revert(runId),
+            })
+          }
+        >
+          {state.kind === "working" ? "Reverting…" : "Revert these changes"}
+        </button>
+      )}
+      {state.kind === "error" && (
+        <p class="error" role="alert" data-testid="revert-error">
+          {state.message}
+        </p>
+      )}
+      <AskDialog ask={ask} onClose={() => setAsk(null)} />
+    </div>
   );
 }

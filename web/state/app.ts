@@ -38,7 +38,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   /** The open project's machine's agents (this machine's for a local project). */
   const agents = createProjectAgentsModel(api, workspace.project);
   const files = createFilesModel(api);
-  const changes = createRunChangesModel(api);
+  const changes = createRunChangesModel(api, () => void files.refresh());
   const skills = createSkillsModel(api);
   const mcp = createMcpModel(api);
   const mcpConsent = createMcpConsentModel(api);

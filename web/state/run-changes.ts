@@ -1,6 +1,9 @@
-/** The files each finished run changed, with diffs (`GET /api/runs/:id/changes`), loaded once per run on demand. */
+/**
+ * The files each finished run changed, with diffs (`GET /api/runs/:id/changes`), loaded once per run on demand; and
+ * putting them back (`POST /api/runs/:id/revert`), all or nothing, which od refuses for a file changed since.
+ */
 import { signal, type ReadonlySignal, type Signal } from "@preact/signals";
-import type { FileChange, RunChangesResponse } from "../../server/contracts/changes.ts";
+import type { FileChange, RevertRunResponse, RunChangesResponse } from "../../server/contracts/changes.ts";
 import { errorMessage, type Api } from "../api/client.ts";
 
 export type RunChangesState =
@@ -8,8 +11,36 @@ export type RunChangesState =
   | { kind: "loaded"; changes: FileChange[]; source: RunChangesResponse["source"] }
   | { kind: "error"; message: string };
 
-export function createRunChangesModel(api: Api) {
+/** A revert of one run's changes: asked, done (the files put back), or refused with od's reason. */
+export type RevertState = { kind: "idle" } | { kind: "working" } | { kind: "done"; reverted: string[] } | { kind: "error"; message: string };
+
+/** `onFilesChanged`: told when a revert wrote the project's files (the files panel lists them again). */
+export function createRunChangesModel(api: Api, onFilesChanged?: () => void) {
   const byRun = new Map<string, Signal<RunChangesState>>();
+  const reverts = new Map<string, Signal<RevertState>>();
+
+  function revertOf(runId: string): Signal<RevertState> {
+    let state = reverts.get(runId);
+    if (!state) {
+      state = signal<RevertState>({ kind: "idle" }, { name: `revert.${runId}` });
+      reverts.set(runId, state);
+    }
+    return state;
+  }
+
+  /** Puts the run's changes back; the answer (or od's refusal) is the run's revert state. */
+  async function revert(runId: string): Promise<void> {
+    const state = revertOf(runId);
+    if (state.peek().kind === "working") return;
+    state.value = { kind: "working" };
+    try {
+      const { reverted } = await api.post<RevertRunResponse>(`/api/runs/${encodeURIComponent(runId)}/revert`, {});
+      state.value = { kind: "done", reverted };
+      onFilesChanged?.();
+    } catch (error) {
+      state.value = { kind: "error", message: errorMessage(error) };
+    }
+  }
 
   async function load(runId: string, state: Signal<RunChangesState>): Promise<void> {
     try {
@@ -31,7 +62,7 @@ export function createRunChangesModel(api: Api) {
     return state;
   }
 
-  return { of };
+  return { of, revertOf: (runId: string): ReadonlySignal<RevertState> => revertOf(runId), revert };
 }
 export type RunChangesModel = ReturnType<typeof createRunChangesModel>;
 
