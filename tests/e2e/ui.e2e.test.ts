@@ -334,20 +334,37 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       await page.click("[data-testid=open-settings]");
       await page.waitForSelector("[data-testid=mcp-settings]");
       await page.waitForFunction(() => !document.querySelector("[data-testid=settings]")?.textContent?.includes("detecting…"));
-      expect(JSON.parse(await page.inputValue("[data-testid=mcp-json]"))).toEqual({ servers: [] });
+      expect(await page.locator("[data-testid=mcp-server]").count()).toBe(0);
       expect(await page.textContent("[data-testid=mcp-unsupported]")).toContain("Configure MCP in the agent's own config for:");
-      const server = { name: "e2e-files", type: "stdio", command: "mcp-files", args: ["--root", "."] };
-      await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [server] }));
+      // As a form: a server added, its fields filled, saved.
+      await page.click("[data-testid=mcp-add]");
+      await page.fill("[data-testid=mcp-name]", "e2e-files");
+      await page.fill("[data-testid=mcp-command]", "mcp-files");
+      await page.fill("[data-testid=mcp-args]", "--root\n.");
+      await page.fill("[data-testid=mcp-env]", "FILES_TOKEN=abc");
       await page.click("[data-testid=mcp-save]");
       await page.waitForSelector("[data-testid=mcp-settings] >> text=Saved");
-      const stored = await ui.api<{ servers: unknown[] }>("/api/mcp");
-      expect(stored.servers).toEqual([server]);
-      expect(consoleErrors).toEqual([]);
-      // An invalid entry is refused with the daemon's reason, and nothing is stored.
-      await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [{ name: "no-command" }] }));
-      await page.click("[data-testid=mcp-save]");
-      await page.waitForSelector("[data-testid=mcp-settings] .error >> text=needs a command");
+      const server = { name: "e2e-files", type: "stdio", command: "mcp-files", args: ["--root", "."], env: { FILES_TOKEN: "abc" } };
       expect((await ui.api<{ servers: unknown[] }>("/api/mcp")).servers).toEqual([server]);
+      expect(consoleErrors).toEqual([]);
+      // An invalid entry is named at its field with the daemon's reason, and nothing is stored.
+      await page.fill("[data-testid=mcp-command]", "");
+      await page.click("[data-testid=mcp-save]");
+      await page.waitForSelector("[data-field=command] [data-testid=mcp-issue] >> text=needs a command");
+      expect(await page.getAttribute("[data-testid=mcp-command]", "aria-invalid")).toBe("true");
+      expect((await ui.api<{ servers: unknown[] }>("/api/mcp")).servers).toEqual([server]);
+      // A line the form cannot read is named before anything is sent.
+      await page.fill("[data-testid=mcp-command]", "mcp-files");
+      await page.fill("[data-testid=mcp-env]", "no equals sign");
+      await page.click("[data-testid=mcp-save]");
+      await page.waitForSelector("[data-field=env] [data-testid=mcp-issue] >> text=is not NAME=value");
+      // The JSON view is still there, and saves {servers} as before.
+      await page.click("[data-testid=mcp-as-json]");
+      expect(JSON.parse(await page.inputValue("[data-testid=mcp-json]"))).toEqual({ servers: [server] });
+      await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [{ ...server, name: "from-json" }] }));
+      await page.click("[data-testid=mcp-save-json]");
+      await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>("[data-testid=mcp-json]")?.value.includes("from-json"));
+      expect((await ui.api<{ servers: Array<{ name: string }> }>("/api/mcp")).servers.map((s) => s.name)).toEqual(["from-json"]);
       await ui.api("/api/mcp", { method: "PUT", body: JSON.stringify({ servers: [] }) });
 
       ui.fakes.script("claude", [{ readLine: true }, { out: initLine(temp.path) }, { echoInput: true }]);

@@ -4,12 +4,18 @@
  * and become an ApiError.
  */
 import { BrowserSession, pageStorage } from "./session.ts";
+/** Where a request body was wrong (`error.issues`: the path into the body, and what is wrong there). */
+export type ApiIssue = { path: (string | number)[]; message: string };
+
 export class ApiError extends Error {
   override name = "ApiError";
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    readonly issues: readonly ApiIssue[] = [],
+    /** The files the failure is about (an apply's or a revert's conflict). */
+    readonly paths: readonly string[] = [],
   ) {
     super(message);
   }
@@ -45,8 +51,8 @@ export function createApi(fetchImpl: FetchLike = (input, init) => fetch(input, i
       headers: withBody ? { "content-type": "application/json" } : {},
       body: body === undefined ? (withBody ? "{}" : undefined) : JSON.stringify(body),
     });
-    const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-    if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? "HTTP_ERROR", data?.error?.message ?? res.statusText);
+    const data = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string; issues?: ApiIssue[]; paths?: string[] } } | null;
+    if (!res.ok) throw new ApiError(res.status, data?.error?.code ?? "HTTP_ERROR", data?.error?.message ?? res.statusText, data?.error?.issues ?? [], data?.error?.paths ?? []);
     return data as T;
   }
   return {

@@ -5,7 +5,8 @@
 import { signal } from "@preact/signals";
 import type { McpConfigResponse } from "../../server/contracts/mcp.ts";
 import type { SkillSummary as SkillListItem } from "../../server/contracts/skills.ts";
-import { errorMessage, isMissingEndpoint, type Api } from "../api/client.ts";
+import { ApiError, errorMessage, isMissingEndpoint, type Api } from "../api/client.ts";
+import { draftIssuesOf, type DraftIssue } from "../lib/mcp-drafts.ts";
 
 /** A skill as the picker needs it (the daemon's `GET /api/skills` items carry more). */
 export type SkillSummary = Pick<SkillListItem, "id" | "name"> & Partial<Pick<SkillListItem, "description" | "source" | "usable">>;
@@ -71,6 +72,20 @@ export function createMcpModel(api: Api) {
     }
   }
 
+  /** The form's servers saved; resolves with the issues od named (each entry's field), none when saved. */
+  async function saveServers(servers: unknown[]): Promise<DraftIssue[]> {
+    saved.value = false;
+    try {
+      show(await api.put<McpConfigResponse>("/api/mcp", { servers }));
+      error.value = null;
+      saved.value = true;
+      return [];
+    } catch (saveError) {
+      error.value = errorMessage(saveError);
+      return saveError instanceof ApiError ? draftIssuesOf(saveError.issues) : [];
+    }
+  }
+
   /** Saves the edited `{servers}`; a daemon refusal (an invalid entry) keeps the text and shows why. */
   async function save(text: string): Promise<void> {
     saved.value = false;
@@ -91,6 +106,6 @@ export function createMcpModel(api: Api) {
     }
   }
 
-  return { supported, config, json, error, saved, load, save };
+  return { supported, config, json, error, saved, load, save, saveServers };
 }
 export type McpModel = ReturnType<typeof createMcpModel>;

@@ -7,29 +7,50 @@ import { AgentCard, MissingAgentRow } from "../components/agent-card.tsx";
 import { CopyCommand } from "../components/copy-button.tsx";
 import type { AppModel } from "../state/app.ts";
 import type { McpModel } from "../state/optional-features.ts";
+import { McpForm } from "../components/mcp-form.tsx";
 import { CloseIcon } from "../components/icons.tsx";
 
 function McpEditor({ mcp }: { mcp: McpModel }) {
   const [text, setText] = useState(mcp.json.value);
+  const [asJson, setAsJson] = useState(false);
   useEffect(() => setText(mcp.json.value), [mcp.json.value]);
   const config = mcp.config.value;
   if (!mcp.supported.value || !config) return null;
   const unsupported = config.agents.unsupported;
   return (
     <section data-testid="mcp-settings">
-      <h3>MCP servers</h3>
+      <div class="row">
+        <h3>MCP servers</h3>
+        <span class="spacer" />
+        <button type="button" class="link small" data-testid="mcp-as-json" aria-pressed={asJson} onClick={() => setAsJson(!asJson)}>
+          {asJson ? "Edit as a form" : "Edit as JSON"}
+        </button>
+      </div>
       <p class="muted">
         Forwarded to every agent od can hand them to. Stored in <code>{config.path}</code>; a project's <code>.od/mcp-config.json</code> overrides
         entries by name.
       </p>
-      <textarea
-        class="mono"
-        rows={10}
-        data-testid="mcp-json"
-        aria-label="MCP servers (JSON)"
-        value={text}
-        onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
-      />
+      {asJson ? (
+        <>
+          <textarea
+            class="mono"
+            rows={10}
+            data-testid="mcp-json"
+            aria-label="MCP servers (JSON)"
+            value={text}
+            onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+          />
+          <div class="row">
+            <button type="button" class="small" data-testid="mcp-save-json" onClick={() => void mcp.save(text)}>
+              Save
+            </button>
+            {mcp.saved.value && <span class="muted">Saved</span>}
+            {mcp.error.value && <span class="error">{mcp.error.value}</span>}
+          </div>
+        </>
+      ) : (
+        <McpForm mcp={mcp} servers={config.servers} />
+      )}
       {config.diagnostics.map((d, i) => (
         <p key={i} class="error" data-testid="mcp-diagnostic">
           {d}
@@ -40,13 +61,6 @@ function McpEditor({ mcp }: { mcp: McpModel }) {
           Configure MCP in the agent's own config for: {unsupported.map((a) => a.name).join(", ")}.
         </p>
       )}
-      <div class="row">
-        <button type="button" class="small" data-testid="mcp-save" onClick={() => void mcp.save(text)}>
-          Save
-        </button>
-        {mcp.saved.value && <span class="muted">Saved</span>}
-        {mcp.error.value && <span class="error">{mcp.error.value}</span>}
-      </div>
     </section>
   );
 }
