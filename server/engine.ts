@@ -12,6 +12,7 @@ import { mcpRoutes } from "./http/mcp.ts";
 import { generatedOpenApi, openApiRoutes, type OpenApiSource } from "./http/openapi.ts";
 import { projectRoutes } from "./http/projects.ts";
 import { runChangeRoutes } from "./http/run-changes.ts";
+import { folderRoutes } from "./http/folders.ts";
 import { RunReverter } from "./runs/run-revert.ts";
 import { runOutputLinkRoutes } from "./http/run-output-link.ts";
 import { runRoutes } from "./http/runs.ts";
@@ -65,6 +66,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
       runRoutes(services.runs),
       worktreeRoutes(services.worktrees, services.runGroups, services.projects),
       runChangeRoutes(store, new RunReverter({ store, remote: services.remote })),
+      folderRoutes(services.remote),
       runOutputLinkRoutes(store, options.guard.credentials),
       usageRoutes(store.runs),
       setupRoutes({ catalog: services.catalog, env: options.env, source: options.dshRuntime }),

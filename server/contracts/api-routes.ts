@@ -22,6 +22,7 @@ import {
   UpdateProjectRequest,
 } from "./projects.ts";
 import { RunChangesResponse, RevertRunResponse } from "./changes.ts";
+import { FolderListResponse, ListFoldersQuery } from "./folders.ts";
 import { CreateRunRequest, CreateRunResponse, ListRunsQuery, RunEvent, RunHistoryResponse, RunInputRequest, RunOutputQuery, RunSummary } from "./runs.ts";
 import { CreateSessionRequest, CreateSessionResponse, FileLinkRequest, FileLinkResponse, SessionLinkResponse, SignOutEverywhereResponse } from "./session.ts";
 import { DshSetupResponse } from "../dsh/setup-contract.ts";
@@ -305,6 +306,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
       502: "REVERT_FAILED (the machine refused a write)",
       504: "REVERT_FAILED (the machine did not answer)",
     },
+  },
+  {
+    method: "GET", path: "/api/folders", summary: "The folders in a folder of this machine or another (?location=ssh://host or docker://c; ?path= absolute or ~; its home when absent)", auth: "bearer",
+    query: ListFoldersQuery,
+    replies: [{ status: 200, json: FolderListResponse }],
+    errors: { 400: "BAD_REQUEST, INVALID_LOCATION, INVALID_FOLDER, FOLDER_NOT_READABLE", 404: "FOLDER_NOT_FOUND", 502: "REMOTE_UNREACHABLE", 504: "REMOTE_TIMEOUT" },
   },
   {
     method: "GET", path: "/api/usage", summary: "Each finished run's agent, model, tokens, cost (only when the CLI reported one) and duration, newest first", auth: "bearer",

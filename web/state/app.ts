@@ -17,6 +17,7 @@ import { createDaemonModel } from "./daemon.ts";
 import { createFilesModel } from "./files.ts";
 import { createMcpModel, createSkillsModel } from "./optional-features.ts";
 import { createRunChangesModel } from "./run-changes.ts";
+import { createFolderPicker } from "./folder-picker.ts";
 import { createRunGroupModel } from "./run-group.ts";
 import { createConversationWorktreeModel } from "./conversation-worktree.ts";
 import type { FrameScheduler } from "./scheduler.ts";
@@ -39,6 +40,8 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
   const agents = createProjectAgentsModel(api, workspace.project);
   const files = createFilesModel(api);
   const changes = createRunChangesModel(api, () => void files.refresh());
+  /** The new-project form's folder picker. */
+  const folderPicker = createFolderPicker(api);
   const skills = createSkillsModel(api);
   const mcp = createMcpModel(api);
   const mcpConsent = createMcpConsentModel(api);
@@ -134,6 +137,6 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     agents.dispose();
   }
 
-  return { api, daemon, config, changes, group, worktree, agents, mcpConsent, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, usage, start, dispose, [Symbol.dispose]: dispose };
+  return { api, daemon, config, changes, folderPicker, group, worktree, agents, mcpConsent, agentSetup, connectionTests, workspace, files, skills, mcp, conversation, composer, settingsOpen, settingsFocus, openSettings, drawer, usage, start, dispose, [Symbol.dispose]: dispose };
 }
 export type AppModel = ReturnType<typeof createAppModel>;

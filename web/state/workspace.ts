@@ -128,6 +128,8 @@ export function createWorkspaceModel(api: Api) {
   }
 
   return {
+    /** The person is fixing what was refused: its reason goes. */
+    clearError: () => void (error.value = null),
     projects,
     conversations,
     projectId,

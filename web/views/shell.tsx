@@ -77,7 +77,7 @@ export function Shell({ app }: { app: AppModel }) {
           {state.reason && <p class="muted">{state.reason}</p>}
         </div>
       )}
-      <Sidebar workspace={app.workspace} onNavigate={closeDrawer} />
+      <Sidebar workspace={app.workspace} folderPicker={app.folderPicker} onNavigate={closeDrawer} />
       <ConversationView app={app} />
       <FilesPanel files={app.files} onClose={closeDrawer} />
       {drawer && <div class={`drawer-backdrop for-${drawer}`} data-testid="drawer-backdrop" onClick={closeDrawer} />}

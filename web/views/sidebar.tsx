@@ -2,11 +2,20 @@
 import { useState } from "preact/hooks";
 import { AskDialog, type Ask } from "../components/ask-dialog.tsx";
 import { CloseIcon, PencilIcon, TrashIcon } from "../components/icons.tsx";
+import type { FolderPicker } from "../state/folder-picker.ts";
 import type { WorkspaceModel } from "../state/workspace.ts";
 
-function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDone: (created: boolean) => void }) {
+/**
+ * A new project: a name and a folder, each labelled; Browse opens a folder picker on this machine (or the machine a
+ * ssh:// or docker:// URL names). Typing clears the last error the daemon gave.
+ */
+function NewProjectForm({ workspace, folderPicker, onDone }: { workspace: WorkspaceModel; folderPicker: FolderPicker; onDone: (created: boolean) => void }) {
   const [name, setName] = useState("");
   const [path, setPath] = useState("");
+  const typed = (set: (value: string) => void) => (e: Event) => {
+    set((e.currentTarget as HTMLInputElement).value);
+    if (workspace.error.peek()) workspace.clearError();
+  };
   return (
     <form
       class="new-project"
@@ -19,14 +28,37 @@ function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDo
         if (await workspace.createProject(projectName, trimmedPath || undefined)) onDone(true);
       }}
     >
-      <input data-testid="project-name" placeholder="Project name" value={name} onInput={(e) => setName((e.currentTarget as HTMLInputElement).value)} />
-      <input
-        data-testid="project-path"
-        placeholder="Existing folder (absolute path, ssh://host/path or docker://container/path), or leave empty for a new one"
-        title="A folder here, on another machine over ssh (ssh://[user@]host[:port]/absolute/path) or in a running container (docker://CONTAINER/absolute/path)"
-        value={path}
-        onInput={(e) => setPath((e.currentTarget as HTMLInputElement).value)}
-      />
+      <label class="field" for="new-project-name">
+        <span>Name</span>
+        <input id="new-project-name" data-testid="project-name" placeholder="My site" value={name} onInput={typed(setName)} />
+      </label>
+      <label class="field" for="new-project-path">
+        <span>Folder (empty: a new one)</span>
+        <span class="row">
+          <input
+            id="new-project-path"
+            data-testid="project-path"
+            placeholder="/path, ssh://host/path or docker://container/path"
+            title="A folder here, on another machine over ssh (ssh://[user@]host[:port]/absolute/path) or in a running container (docker://CONTAINER/absolute/path)"
+            value={path}
+            onInput={typed(setPath)}
+          />
+          <button type="button" class="small" data-testid="browse-folders" onClick={() => void folderPicker.open(path)}>
+            Browse…
+          </button>
+        </span>
+      </label>
+      {folderPicker.isOpen.value && (
+        <FolderBrowser
+          picker={folderPicker}
+          onChoose={(chosen) => {
+            setPath(chosen);
+            if (!name.trim()) setName(chosen.split("/").filter(Boolean).pop() ?? "");
+            if (workspace.error.peek()) workspace.clearError();
+            folderPicker.close();
+          }}
+        />
+      )}
       <div class="row">
         <button type="submit" class="primary small" data-testid="create-project">
           {path.trim() ? "Open folder" : "Create"}
@@ -39,8 +71,50 @@ function NewProjectForm({ workspace, onDone }: { workspace: WorkspaceModel; onDo
   );
 }
 
+/** The folders of one folder: open one, go up, or choose the folder shown. */
+function FolderBrowser({ picker, onChoose }: { picker: FolderPicker; onChoose: (path: string) => void }) {
+  const listing = picker.listing.value;
+  return (
+    <div class="folder-browser" data-testid="folder-browser" role="group" aria-label="Choose a folder">
+      <div class="row folder-browser-head">
+        <button type="button" class="small" data-testid="folder-up" disabled={!listing?.parent} aria-label="Up to the parent folder" onClick={() => listing?.parent && void picker.go(listing.parent)}>
+          Up
+        </button>
+        <code class="folder-current" data-testid="folder-current" title={listing?.path}>
+          {picker.location.value ?? ""}
+          {listing?.path ?? "…"}
+        </code>
+      </div>
+      {picker.error.value && (
+        <p class="error" role="alert">
+          {picker.error.value}
+        </p>
+      )}
+      <ul class="folder-list" aria-busy={picker.loading.value}>
+        {listing?.folders.map((folder) => (
+          <li key={folder}>
+            <button type="button" class="link" data-testid="folder-item" onClick={() => void picker.go(`${listing.path === "/" ? "" : listing.path}/${folder}`)}>
+              {folder}
+            </button>
+          </li>
+        ))}
+        {listing && listing.folders.length === 0 && <li class="muted">No folders here.</li>}
+        {listing?.truncated && <li class="muted">More folders than shown: type the path instead.</li>}
+      </ul>
+      <div class="row">
+        <button type="button" class="primary small" data-testid="folder-choose" disabled={!listing} onClick={() => listing && onChoose(picker.chosen()!)}>
+          Use this folder
+        </button>
+        <button type="button" class="ghost small" onClick={picker.close}>
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** `onNavigate`: a project or conversation was opened (closes the sidebar when it is a drawer). */
-export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; onNavigate?: () => void }) {
+export function Sidebar({ workspace, folderPicker, onNavigate }: { workspace: WorkspaceModel; folderPicker: FolderPicker; onNavigate?: () => void }) {
   const [adding, setAdding] = useState(false);
   const [ask, setAsk] = useState<Ask | null>(null);
   const projectId = workspace.projectId.value;
@@ -60,6 +134,7 @@ export function Sidebar({ workspace, onNavigate }: { workspace: WorkspaceModel; 
       {adding && (
         <NewProjectForm
           workspace={workspace}
+          folderPicker={folderPicker}
           onDone={(created) => {
             setAdding(false);
             if (created) onNavigate?.();
