@@ -76,6 +76,8 @@ describe("one prompt, two agents, in Chromium", () => {
 
       // Compare: the same file, each run's diff of it.
       await page.waitForSelector('[data-testid=compare-file][data-path="answer.md"]');
+      // Each run's changes arrive on their own; until then its cell says it is loading, not unchanged.
+      await page.waitForFunction(() => !document.querySelector("[data-testid=compare-cell][data-kind=loading]"));
       const cells = await page.$$eval('[data-testid=compare-file][data-path="answer.md"] [data-testid=compare-cell]', (nodes) => nodes.map((n) => [(n as HTMLElement).dataset.kind, n.textContent ?? ""]));
       expect(cells.map(([kind]) => kind)).toEqual(["modified", "modified"]);
       expect(cells[0]![1]).toContain("+Claude says 42.");

@@ -107,11 +107,14 @@ function Compare({ model, changes, nameOf }: { model: RunGroupModel; changes: Ru
           <div class="compare-columns" style={{ "--runs": runs.length }}>
             {runs.map((run, i) => {
               const change = byRun[i]!.get(path);
+              // A run whose changes are not in yet (or could not be read) is not "unchanged": it says which.
+              const state = loaded[i]!;
+              const kind = change?.kind ?? (state.kind === "loaded" ? "unchanged" : state.kind === "loading" ? "loading" : "unknown");
+              const said = change ? `${change.kind} +${change.additions} −${change.deletions}` : kind === "loading" ? "loading…" : kind === "unknown" ? "changes could not be read" : "unchanged";
               return (
-                <div key={run.runId} class="compare-cell" data-testid="compare-cell" data-run-id={run.runId} data-kind={change?.kind ?? "unchanged"}>
+                <div key={run.runId} class="compare-cell" data-testid="compare-cell" data-run-id={run.runId} data-kind={kind}>
                   <div class="muted compare-agent">
-                    {nameOf(run.agentId)}
-                    {change ? ` · ${change.kind} +${change.additions} −${change.deletions}` : " · unchanged"}
+                    {nameOf(run.agentId)} · {said}
                   </div>
                   {change && <ChangeDiff change={change} />}
                 </div>
