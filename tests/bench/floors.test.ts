@@ -8,7 +8,7 @@ import { readBlocks, sseData, startBenchServer } from "../../bench/support/daemo
 import { compileFixture } from "../../bench/support/od.ts";
 import { tempDir } from "../support/temp.ts";
 
-test("the stack floor builds, starts, and answers the authenticated GET (and refuses it without the token)", async () => {
+test("the stack floor builds, starts, and answers the authenticated GET /api/projects the startup bench polls (and refuses it without the token)", async () => {
   using dir = tempDir("od-stack-floor-");
   const binary = await compileFixture("stack-floor", dir.path);
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
@@ -17,14 +17,14 @@ test("the stack floor builds, starts, and answers the authenticated GET (and ref
   const token = "t".repeat(43);
   const child = Bun.spawn([binary, "--port", String(port), "--data-dir", join(dir.path, "data")], { env: { OD_TOKEN: token, PATH: "/usr/bin:/bin" }, stdout: "ignore", stderr: "pipe" });
   try {
-    const url = `http://127.0.0.1:${port}/api/app-config`;
+    const url = `http://127.0.0.1:${port}/api/projects`;
     let answer: Response | undefined;
     for (let tries = 0; !answer && tries < 500; tries++) {
       answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
       if (!answer) await Bun.sleep(10);
     }
     expect(answer?.status).toBe(200);
-    expect(await answer!.json()).toEqual({ config: { theme: "system" } });
+    expect(await answer!.json()).toEqual({ projects: [], config: { theme: "system" } });
     expect((await fetch(url)).status).toBe(401);
   } finally {
     child.kill();
