@@ -1,18 +1,16 @@
 // A run that edits a tracked file in a git repository shows what it changed as coloured unified diffs, live and
 // after a reload (from history), in real Chromium against the built binary.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { committedRepo } from "../support/git.ts";
 import { tempDir } from "../support/temp.ts";
 import { writeTurnTranscript, WRITTEN_FILE } from "./support/claude-transcripts.ts";
 import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, stdio: "pipe" });
-
 describe("per-run diffs in Chromium", () => {
   const temp = tempDir("od-e2e-diffs-");
   let ui: UiDaemon;
@@ -24,15 +22,27 @@ describe("per-run diffs in Chromium", () => {
     temp[Symbol.dispose]();
   });
 
+  /** A committed repository of `files` saved as project `name`: its folder and the project's id. */
+  async function repoProject(name: string, files: Record<string, string>): Promise<{ cwd: string; id: string }> {
+    const cwd = committedRepo(temp.path, name, files);
+    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name, path: cwd }) });
+    return { cwd, id: project.id };
+  }
+
+  /** A signed-in page on project `id`, Claude picked, `prompt` sent. */
+  async function sendOn(id: string, prompt: string): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${await ui.od.signInUrl()}#/p/${id}`);
+    await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
+    await page.selectOption("[data-testid=agent-picker]", "claude");
+    await page.fill("[data-testid=composer-input]", prompt);
+    await page.press("[data-testid=composer-input]", "Enter");
+    return { context, page };
+  }
+
   test("a run that edits a tracked file and adds one shows both diffs, live and from history", async () => {
-    const repo = join(temp.path, "repo");
-    mkdirSync(join(repo, "src"), { recursive: true });
-    writeFileSync(join(repo, "src/app.ts"), "export const greeting = 'hi';\nexport const answer = 41;\n");
-    git(repo, "init", "-q");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-q", "-m", "start");
-    const cwd = realpathSync(repo);
-    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "repo", path: cwd }) });
+    const { cwd, id } = await repoProject("repo", { "src/app.ts": "export const greeting = 'hi';\nexport const answer = 41;\n" });
     const turn = writeTurnTranscript(cwd, temp.path);
     ui.fakes.script("claude", [
       { readLine: true },
@@ -43,15 +53,8 @@ describe("per-run diffs in Chromium", () => {
       { outFile: turn.answer },
     ]);
 
-    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { context, page } = await sendOn(id, "Make it friendlier");
     try {
-      const page = await context.newPage();
-      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
-      await page.waitForSelector("[data-testid=composer-input]");
-      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
-      await page.selectOption("[data-testid=agent-picker]", "claude");
-      await page.fill("[data-testid=composer-input]", "Make it friendlier");
-      await page.press("[data-testid=composer-input]", "Enter");
 
       const check = async () => {
         await page.waitForSelector('[data-testid=change][data-path="src/app.ts"]');
@@ -79,24 +82,11 @@ describe("per-run diffs in Chromium", () => {
     }
   }, 90_000);
   test("a Write that overwrote a file shows the diff against what the file held, not its whole content as added", async () => {
-    const repo = join(temp.path, "overwrite");
-    mkdirSync(repo, { recursive: true });
-    writeFileSync(join(repo, WRITTEN_FILE.path), "<h1>hello</h1>");
-    git(repo, "init", "-q");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-q", "-m", "start");
-    const cwd = realpathSync(repo);
-    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "overwrite", path: cwd }) });
+    const { cwd, id } = await repoProject("overwrite", { [WRITTEN_FILE.path]: "<h1>hello</h1>" });
     const turn = writeTurnTranscript(cwd, temp.path);
     ui.fakes.script("claude", [{ readLine: true }, { outFile: turn.toolUse }, { writeFile: WRITTEN_FILE }, { outFile: turn.toolResult }, { outFile: turn.answer }]);
-    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { context, page } = await sendOn(id, "Say it from od");
     try {
-      const page = await context.newPage();
-      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
-      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
-      await page.selectOption("[data-testid=agent-picker]", "claude");
-      await page.fill("[data-testid=composer-input]", "Say it from od");
-      await page.press("[data-testid=composer-input]", "Enter");
       const check = async () => {
         const card = page.locator('[data-testid=tool-card][data-kind=file_write] [data-testid=tool-diff][data-against=before-run]');
         await card.waitFor();
@@ -112,14 +102,7 @@ describe("per-run diffs in Chromium", () => {
     }
   }, 90_000);
   test("Revert in the Changes panel asks first, is refused for a file changed since, then puts the run's changes back", async () => {
-    const repo = join(temp.path, "revert");
-    mkdirSync(join(repo, "src"), { recursive: true });
-    writeFileSync(join(repo, "src/app.ts"), "export const answer = 41;\n");
-    git(repo, "init", "-q");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-q", "-m", "start");
-    const cwd = realpathSync(repo);
-    const { project } = await ui.api<{ project: { id: string } }>("/api/projects", { method: "POST", body: JSON.stringify({ name: "revert", path: cwd }) });
+    const { cwd, id } = await repoProject("revert", { "src/app.ts": "export const answer = 41;\n" });
     const turn = writeTurnTranscript(cwd, temp.path);
     ui.fakes.script("claude", [
       { readLine: true },
@@ -129,35 +112,29 @@ describe("per-run diffs in Chromium", () => {
       { outFile: turn.toolResult },
       { outFile: turn.answer },
     ]);
-    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const { context, page } = await sendOn(id, "Change the answer");
     try {
-      const page = await context.newPage();
-      await page.goto(`${await ui.od.signInUrl()}#/p/${project.id}`);
-      await page.waitForSelector("[data-testid=agent-picker] option[value=claude]:not([disabled])", { state: "attached" });
-      await page.selectOption("[data-testid=agent-picker]", "claude");
-      await page.fill("[data-testid=composer-input]", "Change the answer");
-      await page.press("[data-testid=composer-input]", "Enter");
       await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
 
       // Changed since the run: od refuses, names the file, and writes nothing.
-      writeFileSync(join(repo, "src/app.ts"), "export const answer = 43;\n");
+      writeFileSync(join(cwd, "src/app.ts"), "export const answer = 43;\n");
       await page.click("[data-testid=revert-changes]");
       await page.waitForSelector("[data-testid=ask-dialog][open]");
       await page.click("[data-testid=ask-dialog-cancel]");
       await page.waitForSelector("[data-testid=ask-dialog]:not([open])", { state: "attached" });
-      expect(existsSync(join(repo, WRITTEN_FILE.path))).toBe(true);
+      expect(existsSync(join(cwd, WRITTEN_FILE.path))).toBe(true);
       await page.click("[data-testid=revert-changes]");
       await page.click("[data-testid=ask-dialog-ok]");
       await page.waitForSelector("[data-testid=revert-error]");
       expect(await page.textContent("[data-testid=revert-error]")).toContain("src/app.ts (it changed since the run)");
-      expect(existsSync(join(repo, WRITTEN_FILE.path))).toBe(true);
+      expect(existsSync(join(cwd, WRITTEN_FILE.path))).toBe(true);
 
-      writeFileSync(join(repo, "src/app.ts"), "export const answer = 42;\n");
+      writeFileSync(join(cwd, "src/app.ts"), "export const answer = 42;\n");
       await page.click("[data-testid=revert-changes]");
       await page.click("[data-testid=ask-dialog-ok]");
       await page.waitForSelector("[data-testid=revert][data-state=done]");
-      expect(readFileSync(join(repo, "src/app.ts"), "utf8")).toBe("export const answer = 41;\n");
-      expect(existsSync(join(repo, WRITTEN_FILE.path))).toBe(false);
+      expect(readFileSync(join(cwd, "src/app.ts"), "utf8")).toBe("export const answer = 41;\n");
+      expect(existsSync(join(cwd, WRITTEN_FILE.path))).toBe(false);
       await page.screenshot({ path: join(screenshots, "reverted.png") });
     } finally {
       await context.close();

@@ -2,29 +2,15 @@
 // OpenCode; their runs stream side by side (tabs on a phone), each in its own worktree; the compare view shows both
 // diffs of the same file, and Apply brings one into the checkout while the other is discarded.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { committedRepo, git } from "../support/git.ts";
 import { tempDir } from "../support/temp.ts";
 import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
 const FIXTURES = join(import.meta.dir, "..", "fixtures");
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8", stdio: "pipe" });
-
-/** A git repository `<temp>/<name>` holding `files`, committed; its real path. */
-function committedRepo(root: string, name: string, files: Record<string, string>): string {
-  const repo = join(root, name);
-  mkdirSync(repo, { recursive: true });
-  for (const [path, text] of Object.entries(files)) writeFileSync(join(repo, path), text);
-  git(repo, "init", "-q");
-  git(repo, "add", "-A");
-  git(repo, "commit", "-q", "-m", "start");
-  return realpathSync(repo);
-}
-
 describe("one prompt, two agents, in Chromium", () => {
   const temp = tempDir("od-e2e-group-");
   let ui: UiDaemon;
