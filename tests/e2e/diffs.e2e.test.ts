@@ -81,6 +81,7 @@ describe("per-run diffs in Chromium", () => {
       await context.close();
     }
   }, 90_000);
+
   test("a Write that overwrote a file shows the diff against what the file held, not its whole content as added", async () => {
     const { cwd, id } = await repoProject("overwrite", { [WRITTEN_FILE.path]: "<h1>hello</h1>" });
     const turn = writeTurnTranscript(cwd, temp.path);
@@ -101,6 +102,7 @@ describe("per-run diffs in Chromium", () => {
       await context.close();
     }
   }, 90_000);
+
   test("Revert in the Changes panel asks first, is refused for a file changed since, then puts the run's changes back", async () => {
     const { cwd, id } = await repoProject("revert", { "src/app.ts": "export const answer = 41;\n" });
     const turn = writeTurnTranscript(cwd, temp.path);
