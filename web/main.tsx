@@ -1,13 +1,14 @@
 import { effect } from "@preact/signals";
 import { render } from "preact";
 import { defaultApi, pageSession } from "./api/client.ts";
+import { pageStorage } from "./api/session.ts";
 import { createRunEventStream } from "./api/run-events.ts";
 import { createAppModel } from "./state/app.ts";
 import { stopOnEscape } from "./state/stop-on-escape.ts";
 import { browserNotify, followWaitingApprovals } from "./state/waiting-title.ts";
 import { Shell } from "./views/shell.tsx";
 
-const app = createAppModel({ api: defaultApi, stream: createRunEventStream(defaultApi) });
+const app = createAppModel({ api: defaultApi, stream: createRunEventStream(defaultApi), storage: pageStorage() });
 
 /**
  * `#/p/<projectId>/c/<conversationId>`: a reload reopens the same conversation (and resumes its runs);

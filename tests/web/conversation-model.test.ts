@@ -174,3 +174,28 @@ describe("follow-ups queued while a run works", () => {
     expect(posts()).toEqual([]);
   });
 });
+
+describe("follow-ups kept across a reload", () => {
+  test("the queue is kept in the page's storage and comes back held; an emptied queue leaves nothing behind", async () => {
+    const kept = new Map<string, string>();
+    const storage = { getItem: (k: string) => kept.get(k) ?? null, setItem: (k: string, v: string) => void kept.set(k, v), removeItem: (k: string) => void kept.delete(k) };
+    const { fetch } = fakeFetch({
+      "GET /api/conversations/c1/messages": () => Response.json({ messages: [] }),
+      "GET /api/runs": () => Response.json({ runs: [{ id: "r1" }] }),
+    });
+    const { stream, listeners } = recordingStream();
+    const frames = manualScheduler();
+    const before = createConversationModel({ api: createApi(fetch), stream, schedule: frames.schedule, storage });
+    await before.load("p1", "c1");
+    listeners.get("r1")!(runEvents("r1").start());
+    frames.runFrame();
+    await before.send({ message: "after the reload too", agentId: "claude" });
+    before.dispose();
+
+    const after = createConversationModel({ api: createApi(fetch), stream: recordingStream().stream, storage });
+    await after.load("p1", "c1");
+    expect(after.followUps.here.value.map((f) => [f.request.message, f.held])).toEqual([["after the reload too", true]]);
+    after.followUps.remove(after.followUps.here.value[0]!.id);
+    expect(kept.size).toBe(0);
+  });
+});

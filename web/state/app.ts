@@ -2,6 +2,7 @@
  * Every model of the page, wired together: opening a project shows its files and conversations, opening a
  * conversation resumes its runs, a run that writes refreshes the files panel.
  */
+import type { SecretStorage } from "../api/session.ts";
 import { computed, effect, signal } from "@preact/signals";
 import type { Api } from "../api/client.ts";
 import type { RunEventStream } from "../api/run-events.ts";
@@ -30,9 +31,11 @@ export interface AppEnv {
   api: Api;
   stream: RunEventStream;
   schedule?: FrameScheduler;
+  /** The page's storage: queued follow-ups outlive a reload (none: they last as long as the page). */
+  storage?: SecretStorage;
 }
 
-export function createAppModel({ api, stream, schedule }: AppEnv) {
+export function createAppModel({ api, stream, schedule, storage }: AppEnv) {
   const daemon = createDaemonModel(api);
   const config = createConfigModel(api);
   const workspace = createWorkspaceModel(api);
@@ -51,6 +54,7 @@ export function createAppModel({ api, stream, schedule }: AppEnv) {
     schedule,
     onFilesChanged: () => void files.refresh(),
     onConversationCreated: (id) => void workspace.adoptConversation(id),
+    storage,
   });
   /** A run group shown in place of the conversation (one prompt, several agents). */
   const group = createRunGroupModel({

@@ -7,6 +7,7 @@ import { computed, signal, type Signal } from "@preact/signals";
 import type { Message } from "../../server/contracts/projects.ts";
 import type { CreateRunRequest, RunHistoryResponse, RunSummary } from "../../server/contracts/runs.ts";
 import { errorMessage, type Api } from "../api/client.ts";
+import type { SecretStorage } from "../api/session.ts";
 import type { RunEventStream } from "../api/run-events.ts";
 import { createFollowUps } from "./follow-ups.ts";
 import { historyState } from "./run-history.ts";
@@ -28,6 +29,8 @@ export interface ConversationModelOptions {
   stream: RunEventStream;
   schedule?: FrameScheduler;
   onFilesChanged?: () => void;
+  /** Where queued follow-ups are kept between page loads (follow-ups.ts). */
+  storage?: SecretStorage;
   /** POST /api/runs created a new conversation. */
   onConversationCreated?: (conversationId: string) => void;
 }
@@ -45,7 +48,7 @@ export function createConversationModel(options: ConversationModelOptions) {
   /** The view of each finished turn shown, by message id and run status: `loading` until its events are in. */
   let histories = new Map<string, Signal<RunState>>();
 
-  const followUps = createFollowUps({ conversationId, sendNow: (request) => send(request) });
+  const followUps = createFollowUps({ conversationId, sendNow: (request) => send(request), storage: options.storage });
   const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
   /**
    * What a screen reader is told (a polite live region): the newest run's phase — working, waiting for an answer,

@@ -2,10 +2,16 @@
  * Follow-ups typed while a run works: queued on the conversation, and each sent when the run before it ends. A run the
  * person stopped sends nothing on its own (stopping is often the wish to say something else): its queue is held until
  * "Send now". So is the queue of a conversation the page leaves, since no run of it is watched any more; back on it,
- * the queue is there, held. Nothing typed is lost: a follow-up that od refused stays queued, held, with the reason.
+ * the queue is there, held. Nothing typed is lost: a follow-up that od refused stays queued, held, with the reason,
+ * and the queue is kept in the page's storage, so a reload brings it back (held: the page cannot tell what ended
+ * while it was away).
  */
 import { computed, signal, type ReadonlySignal } from "@preact/signals";
+import type { SecretStorage } from "../api/session.ts";
 import type { SendRequest } from "./conversation.ts";
+
+/** Where the queue is kept between page loads. */
+const STORAGE_KEY = "od.followUps";
 
 export interface FollowUp {
   id: number;
@@ -19,11 +25,31 @@ export interface FollowUpDeps {
   conversationId: ReadonlySignal<string | null>;
   /** Sends a request now (a run is started); resolves false when od refused it. */
   sendNow: (request: SendRequest) => Promise<boolean>;
+  /** The page's storage (none: the queue lasts as long as the page). */
+  storage?: SecretStorage;
 }
 
-export function createFollowUps({ conversationId, sendNow }: FollowUpDeps) {
-  const all = signal<FollowUp[]>([], { name: "followUps.all" });
-  let nextId = 1;
+function restored(storage: SecretStorage | undefined): FollowUp[] {
+  try {
+    const kept = JSON.parse(storage?.getItem(STORAGE_KEY) ?? "[]") as FollowUp[];
+    return Array.isArray(kept) ? kept.filter((f) => f && typeof f.conversationId === "string" && typeof f.request?.message === "string").map((f) => ({ ...f, held: true })) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function createFollowUps({ conversationId, sendNow, storage }: FollowUpDeps) {
+  const all = signal<FollowUp[]>(restored(storage), { name: "followUps.all" });
+  let nextId = Math.max(0, ...all.peek().map((f) => f.id)) + 1;
+  // Every change is kept at once: a reload or a closed tab loses nothing typed.
+  all.subscribe((list) => {
+    try {
+      if (list.length) storage?.setItem(STORAGE_KEY, JSON.stringify(list));
+      else storage?.removeItem(STORAGE_KEY);
+    } catch {
+      // Storage full or refused: the queue still lasts as long as the page.
+    }
+  });
   /** The open conversation's follow-ups, oldest first. */
   const here = computed(() => all.value.filter((f) => f.conversationId === conversationId.value), { name: "followUps.here" });
 
