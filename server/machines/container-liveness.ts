@@ -17,17 +17,26 @@ type ContainerState = "running" | "paused" | "stopped" | "silent";
 export function watchContainer(location: DockerLocation, context: RemoteContext, lost: (why: string) => void, boundMs = context.livenessMs ?? CONTAINER_LIVENESS_MS): () => void {
   const everyMs = Math.max(100, Math.floor(boundMs / 4));
   let unwellSince: number | undefined;
+  // What docker last said while unwell: a loaded machine can make one `docker inspect` late, which must not turn a
+  // container seen paused into one that merely "did not answer".
+  let lastSaid: Exclude<ContainerState, "running" | "silent"> | undefined;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const check = async () => {
     const state = await containerState(location, context, everyMs);
     if (stopped) return;
     const now = Date.now();
-    if (state === "running") unwellSince = undefined;
-    else unwellSince ??= now;
+    if (state === "running") {
+      unwellSince = undefined;
+      lastSaid = undefined;
+    } else {
+      unwellSince ??= now;
+      if (state !== "silent") lastSaid = state;
+    }
     if (unwellSince !== undefined && now - unwellSince >= boundMs) {
       stopped = true;
-      lost(state === "silent" ? `the container did not answer for ${Math.round(boundMs / 1000)} s` : `the container is ${state}`);
+      const said = state === "silent" ? lastSaid : state;
+      lost(said ? `the container is ${said}` : `the container did not answer for ${Math.round(boundMs / 1000)} s`);
       return;
     }
     timer = setTimeout(() => void check(), everyMs);
