@@ -120,11 +120,15 @@ async function memoryRound(startServer: StartServer, dir: string): Promise<{ idl
  * Bun server relaying ten CLIs' lines to SSE readers grows by.
  */
 async function measureMemory(od: string, dir: string): Promise<Figure> {
-  const relay = await compileFixture("sse-relay", dir);
   let round = 0;
+  const relayArgv = (binary: string, bin: string) => [binary, "--port", "0", "--", join(bin, "opencode"), "run", "--format", "json"];
+  // Its bytecode laid out by one round as the bench runs it, as od's is by `od serve`.
+  const relay = await compileFixture("sse-relay", dir, (binary, profile) =>
+    memoryRound((at, env, bin) => startBenchServer(relayArgv(binary, bin), { ...env, ...profile }), join(dir, "profile")).then(() => undefined),
+  );
   const rounds = await interleaved(benchReps(), {
     od: () => memoryRound((at, env) => startBenchDaemon(od, join(at, "data"), env), join(dir, `round-${round++}`)),
-    relay: () => memoryRound((at, env, bin) => startBenchServer([relay, "--port", "0", "--", join(bin, "opencode"), "run", "--format", "json"], env), join(dir, `round-${round++}`)),
+    relay: () => memoryRound((at, env, bin) => startBenchServer(relayArgv(relay, bin), env), join(dir, `round-${round++}`)),
   });
   const growth = (side: { idleMb: number; peakMb: number }[]) => formatStats(summarize(side.map((r) => r.peakMb - r.idleMb)), "MB");
   note(`memory: peak over idle with ${MEMORY_RUNS} runs streaming: od ${growth(rounds.od)}; the least relay (bench/fixtures/sse-relay.ts) ${growth(rounds.relay)}`);

@@ -30,10 +30,13 @@ export const RELEASE_TARGETS = {
   "windows-x64": "bun-windows-x64",
 } as const satisfies Record<string, Bun.Build.CompileTarget>;
 
-/** How the binary's JavaScript is bundled: shared by the compile and by the test that checks what its shell loads. */
-export function odBundleConfig() {
+/**
+ * How the binary's JavaScript is bundled: shared by the compile, by the test that checks what its shell loads and by
+ * the floors bench/ measures beside od (compiled from another entry point exactly as od is).
+ */
+export function odBundleConfig(entrypoint = join(root, "server", "binary.ts")) {
   return {
-    entrypoints: [join(root, "server", "binary.ts")],
+    entrypoints: [entrypoint],
     target: "bun",
     minify: true,
     // Split at dynamic imports: the daemon's shell (argv, guard, listen) loads without parsing the engine's code.
@@ -44,13 +47,13 @@ export function odBundleConfig() {
 }
 
 /**
- * One `bun build --compile`. `bytecodeOrder`: start-up profiles (scripts/bytecode-profile.ts) that lay out the bytecode
- * the common starts use at the front. The binary starts with a reluctant JIT that od resets once start-up is over
- * (server/platform/jit-policy.ts).
+ * One `bun build --compile` of `entrypoint` as od is compiled. `bytecodeOrder`: start-up profiles
+ * (scripts/bytecode-profile.ts) that lay out the bytecode the common starts use at the front. The binary starts with a
+ * reluctant JIT that the program resets once start-up is over (server/platform/jit-policy.ts).
  */
-export async function compileOd(outfile: string, target?: Bun.Build.CompileTarget, bytecodeOrder?: string[]): Promise<string> {
+export async function compileLikeOd(entrypoint: string, outfile: string, target?: Bun.Build.CompileTarget, bytecodeOrder?: string[]): Promise<string> {
   const result = await Bun.build({
-    ...odBundleConfig(),
+    ...odBundleConfig(entrypoint),
     compile: {
       outfile,
       ...(target ? { target } : {}),
@@ -64,9 +67,14 @@ export async function compileOd(outfile: string, target?: Bun.Build.CompileTarge
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);
-    throw new Error(`compile failed for ${target ?? "host"}`);
+    throw new Error(`compile of ${basename(entrypoint)} failed for ${target ?? "host"}`);
   }
   return outfile;
+}
+
+/** One compile of od (server/binary.ts); see compileLikeOd. */
+export function compileOd(outfile: string, target?: Bun.Build.CompileTarget, bytecodeOrder?: string[]): Promise<string> {
+  return compileLikeOd(join(root, "server", "binary.ts"), outfile, target, bytecodeOrder);
 }
 
 /** Everything the binary embeds: the web bundle (dist/web), the OpenAPI document and the DSH profile tarball + manifest (dist/dsh). */

@@ -9,8 +9,12 @@ import { summarize, type Stats } from "./stats.ts";
 
 const StatsSchema = z.object({ min: z.number(), median: z.number(), max: z.number(), n: z.number().int().positive() });
 
-/** A target on the judged quantity; the verdict compares the judged median with it. */
-const TargetSchema = z.object({ op: z.enum(["<=", ">="]), value: z.number(), unit: z.string(), text: z.string() });
+/**
+ * A target on the judged quantity; the verdict compares the judged median with it. With `overFloor`, the target is on
+ * od's margin over its floor instead (od's judged quantity minus the floor's, round by round): a bound on what od's
+ * own code adds to the least program that does the same work.
+ */
+const TargetSchema = z.object({ op: z.enum(["<=", ">="]), value: z.number(), unit: z.string(), text: z.string(), overFloor: z.boolean().optional() });
 
 /**
  * The judged quantity of the least program that does the same work on the same runtime (a compiled Bun relay of the
@@ -34,7 +38,9 @@ export const FigureSchema = z.object({
   judged: StatsSchema,
   target: TargetSchema,
   floor: FloorSchema.optional(),
-});
+  /** od's judged quantity minus its floor's, round by round: what must shrink where the floor misses the target too. */
+  margin: StatsSchema.optional(),
+}).refine((figure) => !figure.target.overFloor || figure.margin !== undefined, { message: "a target over the floor needs the floor's rounds" });
 
 export type Figure = z.infer<typeof FigureSchema>;
 export type Target = Figure["target"];
@@ -47,19 +53,27 @@ function meets(value: number, target: Target): boolean {
   return target.op === "<=" ? value <= target.value : value >= target.value;
 }
 
+/** The median the verdict judges: the judged quantity's, or od's margin over its floor for an `overFloor` target. */
+function judgedMedian(figure: Pick<Figure, "judged" | "target" | "margin">): number {
+  return figure.target.overFloor ? figure.margin!.median : figure.judged.median;
+}
+
 /** Judged on the median over the repetitions; a miss says by how much. */
-export function verdictOf(figure: Pick<Figure, "judged" | "target">): Verdict {
-  const { judged, target } = figure;
-  const value = judged.median;
+export function verdictOf(figure: Pick<Figure, "judged" | "target" | "margin">): Verdict {
+  const { target } = figure;
+  const value = judgedMedian(figure);
   const ok = meets(value, target);
   if (ok) return { ok, text: `ok (${formatValue(value, target.unit)})` };
   const by = Math.abs(value - target.value);
   return { ok, text: `MISS (${formatValue(value, target.unit)}; off by ${formatValue(by, target.unit)})` };
 }
 
-/** Whether the figure's floor misses its target too (judged on the floor's median, as od is); false without a floor. */
+/**
+ * Whether the figure's floor misses its target too (judged on the floor's median, as od is); false without a floor,
+ * and for a target on od's margin over the floor (the floor is where that margin starts).
+ */
 export function floorMisses(figure: Pick<Figure, "floor" | "target">): boolean {
-  return figure.floor !== undefined && !meets(figure.floor.judged.median, figure.target);
+  return figure.floor !== undefined && !figure.target.overFloor && !meets(figure.floor.judged.median, figure.target);
 }
 
 /** The median of the round-by-round ratios, else od's median over the baseline's; undefined without a baseline. */
@@ -70,7 +84,7 @@ export function ratioOf(figure: Pick<Figure, "od" | "baseline" | "ratio">): numb
 }
 
 /** The values of one figure, round by round (index i of od, baseline and judged come from round i). */
-export type FigureRounds = Omit<Figure, "od" | "baseline" | "ratio" | "judged" | "floor"> & {
+export type FigureRounds = Omit<Figure, "od" | "baseline" | "ratio" | "judged" | "floor" | "margin"> & {
   od: number[];
   baseline?: number[];
   judged: number[];
@@ -87,7 +101,7 @@ export function figureOf(rounds: FigureRounds): Figure {
     od: summarize(od),
     ...(baseline ? { baseline: summarize(baseline), ratio: summarize(od.map((value, i) => value / baseline[i]!)) } : {}),
     judged: summarize(judged),
-    ...(floor ? { floor: { what: floor.what, judged: summarize(floor.judged) } } : {}),
+    ...(floor ? { floor: { what: floor.what, judged: summarize(floor.judged) }, margin: summarize(judged.map((value, i) => value - floor.judged[i]!)) } : {}),
   };
 }
 
@@ -108,10 +122,12 @@ export function formatStats(stats: Stats, unit: string): string {
 
 export const SUMMARY_COLUMNS = ["figure", "od", "baseline", "ratio", "target", "verdict", "floor"] as const;
 
-/** "median (min–max) unit, what", and whether it misses the target too; "–" without a floor. */
+/** "median (min–max) unit, what; od's margin over it", and whether it misses the target too; "–" without a floor. */
 function floorCell(figure: Figure): string {
   if (!figure.floor) return "–";
-  const text = `${formatStats(figure.floor.judged, figure.target.unit)}, ${figure.floor.what}`;
+  const { unit } = figure.target;
+  const margin = figure.margin ? `; od ${figure.margin.median >= 0 ? "+" : "−"}${formatValue(Math.abs(figure.margin.median), unit)} over it` : "";
+  const text = `${formatStats(figure.floor.judged, unit)}, ${figure.floor.what}${margin}`;
   return floorMisses(figure) ? `${text}: misses the target too` : text;
 }
 

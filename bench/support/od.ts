@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { compileLikeOd } from "../../scripts/build-binary.ts";
 import { writeShim } from "../../tests/support/fake-agents.ts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
@@ -23,12 +24,27 @@ export async function odBinary(): Promise<string> {
   return OD;
 }
 
-/** bench/fixtures/NAME.ts compiled as od is (minified, bytecode, ESM) into `dir`: a floor measured beside od. */
-export async function compileFixture(name: string, dir: string): Promise<string> {
+/** Runs a first build of a floor once the way its benchmark does, with `env` (which names where its profile goes). */
+export type FloorProfileRun = (binary: string, env: Record<string, string>) => Promise<void>;
+
+/**
+ * bench/fixtures/NAME.ts compiled into `dir` exactly as od is (compileLikeOd in scripts/build-binary.ts: the same
+ * bundle, flags and reluctant start-up JIT, which each fixture resets where od does), its bytecode laid out by a
+ * start-up profile as od's is: `profile` runs a first build the way the benchmark runs the floor, with
+ * `BUN_BYTECODE_ORDER_OUT` set. A floor measured beside od.
+ */
+export async function compileFixture(name: string, dir: string, profile: FloorProfileRun): Promise<string> {
+  const entrypoint = join(ROOT, "bench", "fixtures", `${name}.ts`);
   const outfile = join(dir, name);
-  const result = await Bun.build({ entrypoints: [join(ROOT, "bench", "fixtures", `${name}.ts`)], compile: { outfile }, minify: true, bytecode: true, format: "esm", target: "bun" });
-  if (!result.success) throw new Error(`building bench/fixtures/${name}.ts failed: ${result.logs.join("\n")}`);
-  return outfile;
+  const unprofiled = await compileLikeOd(entrypoint, `${outfile}-unprofiled`);
+  const order = join(dir, `${name}.order`);
+  try {
+    await profile(unprofiled, { BUN_BYTECODE_ORDER_OUT: order });
+  } finally {
+    rmSync(unprofiled, { force: true });
+  }
+  if (!existsSync(order)) throw new Error(`bench/fixtures/${name}.ts: its profile run wrote no bytecode order`);
+  return await compileLikeOd(entrypoint, outfile, undefined, [order]);
 }
 
 /** A temp folder removed on dispose. */

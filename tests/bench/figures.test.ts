@@ -62,6 +62,32 @@ describe("floorMisses", () => {
   });
 });
 
+/** od's short run against its floor (the recording relay), judged on od's margin over it: ≤ the floor + 8 ms. */
+const overFloor: Figure = {
+  ...missed,
+  judged: stats(40, 45, 60),
+  target: { op: "<=", value: 8, unit: "ms", text: "≤ the recording relay + 8 ms", overFloor: true },
+  floor: { what: "bench/fixtures/recording-relay.ts", judged: stats(35, 39, 50) },
+  margin: stats(2, 6, 12),
+};
+
+describe("a target on od's margin over its floor", () => {
+  test("is judged on the margin's median, round by round, not on the judged quantity", () => {
+    expect(verdictOf(overFloor)).toEqual({ ok: true, text: "ok (6.00 ms)" });
+    expect(verdictOf({ ...overFloor, margin: stats(5, 9, 10) })).toEqual({ ok: false, text: "MISS (9.00 ms; off by 1.00 ms)" });
+  });
+
+  test("its floor is where the margin starts, so it never 'misses the target too'", () => {
+    expect(floorMisses(overFloor)).toBe(false);
+  });
+
+  test("needs the floor's rounds: a figure without the margin is refused", () => {
+    const { margin: _, ...withoutMargin } = overFloor;
+    expect(() => parseFigureLines(`${JSON.stringify(withoutMargin)}\n`)).toThrow();
+    expect(parseFigureLines(`${JSON.stringify(overFloor)}\n`)).toEqual([overFloor]);
+  });
+});
+
 describe("ratioOf", () => {
   test("od's median over the baseline's median; none without a baseline", () => {
     expect(ratioOf(missed)).toBe(13.5);
@@ -96,6 +122,8 @@ describe("figureOf", () => {
   test("a floor is summarized like the judged quantity, and must have a value for every round", () => {
     const figure = figureOf({ ...rounds, od: [40, 50, 45], judged: [30, 40, 35], floor: { what: "relay", judged: [20, 25, 22] } });
     expect(figure.floor).toEqual({ what: "relay", judged: { min: 20, median: 22, max: 25, n: 3 } });
+    // od's margin over the floor, round by round (10, 15, 13), not the difference of the medians (35 − 22).
+    expect(figure.margin).toEqual({ min: 10, median: 13, max: 15, n: 3 });
     expect(() => figureOf({ ...rounds, od: [1, 2], judged: [0, 1], floor: { what: "relay", judged: [1] } })).toThrow();
     expect(figureOf({ ...rounds, od: [1], judged: [1] }).floor).toBeUndefined();
   });
@@ -134,6 +162,12 @@ describe("formatSummary", () => {
     const lines = formatSummary([belowFloor, missed, met]).split("\n");
     expect(lines[2]).toContain("36.0 ms (33.0–41.0), bench/fixtures/line-relay.ts: misses the target too");
     expect(lines.at(-1)).toBe("1 of 3 targets met, 2 missed (in 1 the floor misses too)");
+  });
+
+  test("the floor's cell says od's margin over it where the figure has one", () => {
+    const lines = formatSummary([overFloor]).split("\n");
+    expect(lines[2]).toContain("39.0 ms (35.0–50.0), bench/fixtures/recording-relay.ts; od +6.00 ms over it");
+    expect(lines.at(-1)).toBe("1 of 1 targets met");
   });
 
   test("a benchmark that failed gets a row of its own", () => {
