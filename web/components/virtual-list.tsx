@@ -7,6 +7,7 @@
  */
 import { createContext, Fragment, type VNode } from "preact";
 import { useContext, useEffect, useLayoutEffect, useReducer, useRef } from "preact/hooks";
+import { firstEndingAfter, firstWindow, grownWindow, mustMove, WHOLE_UP_TO, type Window } from "./list-window.ts";
 
 /** The scrolling element rows are windowed against, and what to call after rows changed size (stick to bottom). */
 export interface Scroller {
@@ -21,13 +22,6 @@ export const ScrollerContext = createContext<Scroller | null>(null);
 
 /** How far beyond the viewport (px, each side) rows are kept in the DOM, so a fast scroll rarely shows padding. */
 const OVERSCAN_PX = 800;
-/**
- * A list this short is shown whole: windowing pays off only for long ones, and a short conversation keeps every
- * turn in the DOM (find-in-page, and links into any turn, reach all of it).
- */
-const WHOLE_UP_TO = 30;
-/** How many rows a long list shows on its first render, before it knows where the viewport is. */
-const FIRST_ROWS = 12;
 
 export interface VirtualListProps<T> {
   items: readonly T[];
@@ -36,11 +30,6 @@ export interface VirtualListProps<T> {
   estimate(item: T): number;
   /** Exactly one element per row (rows are measured element by element, between the two spacers). */
   render(item: T): VNode;
-}
-
-interface Window {
-  start: number;
-  end: number;
 }
 
 /**
@@ -52,8 +41,13 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
+  const lastLength = useRef(items.length);
   const shown = useRef<Window>(firstWindow(items.length, scroller?.followsBottom() ?? false));
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  // A window that reached the end of the list keeps reaching it as rows are appended (a live run's next item is
+  // shown in the render that adds it, not one render later).
+  shown.current = grownWindow(shown.current, lastLength.current, items.length);
+  lastLength.current = items.length;
 
   const offsets = new Array<number>(items.length + 1);
   function recomputeOffsets(): void {
@@ -100,7 +94,7 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
     // Following the bottom first, so the window is worked out where the viewport ends up, not where it was.
     scroller?.changed();
     const wanted = windowNow();
-    if (wanted.start !== shown.current.start || wanted.end !== shown.current.end) {
+    if (mustMove(shown.current, wanted)) {
       shown.current = wanted;
       rerender(0);
     }
@@ -117,7 +111,7 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
       requestAnimationFrame(() => {
         queued = false;
         const wanted = windowNow();
-        if (wanted.start !== shown.current.start || wanted.end !== shown.current.end) {
+        if (mustMove(shown.current, wanted)) {
           shown.current = wanted;
           rerender(0);
         }
@@ -144,22 +138,4 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
       <div ref={bottom} class="virtual-spacer" aria-hidden="true" style={{ height: `${offsets[items.length]! - offsets[end]!}px` }} />
     </>
   );
-}
-
-/** Rows shown before anything was measured: a few at the end the viewport starts at; the layout pass corrects it. */
-function firstWindow(count: number, atBottom: boolean): Window {
-  const rows = count <= WHOLE_UP_TO ? count : FIRST_ROWS;
-  return atBottom ? { start: count - rows, end: count } : { start: 0, end: rows };
-}
-
-/** The index of the first row whose bottom lies below `y` (offsets are ascending). */
-function firstEndingAfter(offsets: readonly number[], y: number): number {
-  let low = 0;
-  let high = offsets.length - 1;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (offsets[mid + 1]! <= y) low = mid + 1;
-    else high = mid;
-  }
-  return Math.min(low, offsets.length - 2);
 }
