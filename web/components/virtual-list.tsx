@@ -100,17 +100,19 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
     }
   });
 
-  // Scrolling and resizing move the window; one check per frame is enough.
+  // Scrolling and resizing move the window; one check per frame is enough. Subscribed once (a live list renders
+  // every frame), the check asks the latest render's offsets.
+  const latestWindow = useRef(windowNow);
+  latestWindow.current = windowNow;
   useEffect(() => {
     const scroll = scroller?.element();
     if (!scroll) return;
-    let queued = false;
+    let frame: number | undefined;
     const check = () => {
-      if (queued) return;
-      queued = true;
-      requestAnimationFrame(() => {
-        queued = false;
-        const wanted = windowNow();
+      if (frame !== undefined) return;
+      frame = requestAnimationFrame(() => {
+        frame = undefined;
+        const wanted = latestWindow.current();
         if (mustMove(shown.current, wanted)) {
           shown.current = wanted;
           rerender(0);
@@ -120,10 +122,11 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
     scroll.addEventListener("scroll", check, { passive: true });
     window.addEventListener("resize", check);
     return () => {
+      if (frame !== undefined) cancelAnimationFrame(frame);
       scroll.removeEventListener("scroll", check);
       window.removeEventListener("resize", check);
     };
-  });
+  }, [scroller]);
 
   const rows: VNode[] = [];
   for (let i = start; i < end; i++) {
