@@ -8,6 +8,8 @@
  *  - that run opened from history (a reload of its conversation): the time from navigation to its last text painted,
  *    against a 100-event run opened the same way in the same round (≤ 1.5×), and the DOM's element count
  *    (≤ 3,000); beside it, the count for the conversation with the 50 finished runs (≤ 3,000 as well).
+ * Beside the live fps, each round also watches the same run through bench/fixtures/page-floor.html, the least page that
+ * shows this stream (no framework, no fold, its last 60 rows in the DOM): its fps is the floor of both live figures.
  * Long-task time is printed, not judged. Live rounds are long (~20 s each at 5k events/s): OD_BENCH_PAGE_LIVE_ROUNDS
  * sets how many (default 3); history opens take OD_BENCH_REPS rounds (default 5).
  *   bun run bench/page.ts
@@ -20,6 +22,7 @@ import { lastTextOf, writeLongClaudeRun, type LongRunShape } from "../tests/fake
 import { readBlocks, startBenchDaemon, type BenchDaemon } from "./support/daemon.ts";
 import { figureOf, type Figure } from "./support/figures.ts";
 import { benchEnv, fakeBin, FAKE_CLI, odBinary, workDir } from "./support/od.ts";
+import { floorPageEnded, FLOOR_PAGE, openFloorPage } from "./support/page-floor.ts";
 import { domElements, heapAfterGcMb, startFrameCounter, stopFrameCounter, textPaintedMs } from "./support/page-probe.ts";
 import { benchReps } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
@@ -114,6 +117,29 @@ async function watchLive(b: Bench, conversationId: string | undefined, label: st
   }
 }
 
+/**
+ * The same live run watched by the floor page instead of od's: the least page that shows this stream, in the same
+ * browser on the same machine, between od's rounds. Its median fps is the live figures' floor.
+ */
+async function watchFloor(b: Bench, label: string) {
+  const gate = join(b.dir, `gate-${label}-${Date.now()}`);
+  const run = await startRun(b, LONG, "long", { gate, paced: true });
+  const page = await openFloorPage(b.browser, b.od.daemon.origin, b.od.daemon.token, run.runId, VIEWPORT);
+  try {
+    await startFrameCounter(page);
+    const over = ended(b, run.runId);
+    writeFileSync(gate, "");
+    await over;
+    await floorPageEnded(page, 120_000);
+    const frames = await stopFrameCounter(page);
+    const fps = median(frames.fps.length ? frames.fps : [0]);
+    note(`${label}: ${fps.toFixed(1)} fps median over ${frames.fps.length} s, long tasks ${(frames.longTaskMs / 1000).toFixed(1)} s of ${(frames.wallMs / 1000).toFixed(1)} s; ${loadText()}`);
+    return fps;
+  } finally {
+    await page.close();
+  }
+}
+
 /** A conversation opened from history (a reload, as a reader would): ms to its last text painted, DOM elements then. */
 async function openFromHistory(b: Bench, conversationId: string, lastText: string) {
   const page = await openConversation(b, conversationId);
@@ -152,7 +178,7 @@ export async function measurePage(): Promise<Figure[]> {
   }
   note(`page: ${EARLIER_RUNS} finished runs made; ${loadText()}`);
 
-  const live = { fps: [] as number[], heap: [] as number[], crowdedFps: [] as number[], crowdedHeap: [] as number[] };
+  const live = { fps: [] as number[], heap: [] as number[], crowdedFps: [] as number[], crowdedHeap: [] as number[], floorFps: [] as number[] };
   let longConversation = "";
   let longRunId = "";
   for (let round = 0; round < liveRounds; round++) {
@@ -164,6 +190,7 @@ export async function measurePage(): Promise<Figure[]> {
     const below = await watchLive(b, crowded, `live, below ${EARLIER_RUNS + round} finished runs (round ${round + 1})`);
     live.crowdedFps.push(below.fps);
     live.crowdedHeap.push(below.heapMb);
+    live.floorFps.push(await watchFloor(b, `live, the floor page (round ${round + 1})`));
   }
 
   const history = { paint: [] as number[], basePaint: [] as number[], elements: [] as number[], baseElements: [] as number[], crowdedElements: [] as number[] };
@@ -190,9 +217,9 @@ export async function measurePage(): Promise<Figure[]> {
   const heapTarget = { op: "<=", value: 100, unit: "MB", text: "≤ 100 MB" } as const;
   const domTarget = { op: "<=", value: 3_000, unit: "", text: "≤ 3,000 elements" } as const;
   return [
-    figureOf({ id: "page.live.fps", title: "live 100k-event run: median fps", unit: "fps", od: live.fps, judged: live.fps, target: fpsTarget }),
+    figureOf({ id: "page.live.fps", title: "live 100k-event run: median fps", unit: "fps", od: live.fps, judged: live.fps, target: fpsTarget, floor: { what: FLOOR_PAGE, judged: live.floorFps } }),
     figureOf({ id: "page.live.heap", title: "live 100k-event run: JS heap after GC", unit: "MB", od: live.heap, judged: live.heap, target: heapTarget }),
-    figureOf({ id: "page.crowded.fps", title: `live run below ${EARLIER_RUNS} runs: median fps`, unit: "fps", od: live.crowdedFps, judged: live.crowdedFps, target: fpsTarget }),
+    figureOf({ id: "page.crowded.fps", title: `live run below ${EARLIER_RUNS} runs: median fps`, unit: "fps", od: live.crowdedFps, judged: live.crowdedFps, target: fpsTarget, floor: { what: FLOOR_PAGE, judged: live.floorFps } }),
     figureOf({ id: "page.crowded.heap", title: `live run below ${EARLIER_RUNS} runs: JS heap after GC`, unit: "MB", od: live.crowdedHeap, judged: live.crowdedHeap, target: heapTarget }),
     figureOf({
       id: "page.history.paint",

@@ -126,7 +126,7 @@ export const SUMMARY_COLUMNS = ["figure", "od", "baseline", "ratio", "target", "
 function floorCell(figure: Figure): string {
   if (!figure.floor) return "–";
   const { unit } = figure.target;
-  const margin = figure.margin ? `; od ${figure.margin.median >= 0 ? "+" : "−"}${formatValue(Math.abs(figure.margin.median), unit)} over it` : "";
+  const margin = figure.margin ? `; od ${figure.margin.median >= 0 ? `+${formatValue(figure.margin.median, unit)} over` : `${formatValue(-figure.margin.median, unit)} under`} it` : "";
   const text = `${formatStats(figure.floor.judged, unit)}, ${figure.floor.what}${margin}`;
   return floorMisses(figure) ? `${text}: misses the target too` : text;
 }

@@ -168,6 +168,9 @@ describe("formatSummary", () => {
     const lines = formatSummary([overFloor]).split("\n");
     expect(lines[2]).toContain("39.0 ms (35.0–50.0), bench/fixtures/recording-relay.ts; od +6.00 ms over it");
     expect(lines.at(-1)).toBe("1 of 1 targets met");
+    // Below its floor (frames per second against the least page): "under".
+    const fps = { ...met, unit: "fps", target: { op: ">=" as const, value: 50, unit: "fps", text: "≥ 50 fps" }, floor: { what: "floor.html", judged: stats(50, 55, 58) }, margin: stats(-20, -19, -2) };
+    expect(formatSummary([fps]).split("\n")[2]).toContain("55.0 fps (50.0–58.0), floor.html; od 19.0 fps under it");
   });
 
   test("a benchmark that failed gets a row of its own", () => {

@@ -2,9 +2,11 @@
 // small (only rows near the viewport are in it), scrolling to the top shows its first words, and a reload puts the
 // reader back where they were. Counts and positions only; nothing here is timed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { FIRST_TEXT, lastTextOf, writeLongClaudeRun, type LongRunShape } from "../fakes/long-claude-run.ts";
+import { floorPageEnded, openFloorPage } from "../../bench/support/page-floor.ts";
 import { tempDir } from "../support/temp.ts";
 import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
@@ -89,4 +91,31 @@ describe("a long run in Chromium", () => {
       await context.close();
     }
   }, 300_000);
+
+  test("the page benchmark's floor page shows a run as it streams: its text, each call with its result, and its end", async () => {
+    const { id } = await ui.project("floor");
+    const shape: LongRunShape = { cycles: 3, deltasPerCycle: 4, resultLines: 2 };
+    const transcript = join(temp.path, "floor-run.jsonl");
+    writeLongClaudeRun(transcript, shape);
+    const gate = join(temp.path, "floor-gate");
+    ui.fakes.script("claude", [{ readLine: true }, { waitForFile: gate }, { outFile: transcript }]);
+    const { runId } = await ui.api<{ runId: string }>("/api/runs", { method: "POST", body: JSON.stringify({ projectId: id, agentId: "claude", message: "go" }) });
+    const page = await openFloorPage(ui.browser, ui.od.origin, ui.od.token, runId, { width: 1000, height: 800 });
+    try {
+      writeFileSync(gate, "");
+      await floorPageEnded(page, 60_000);
+      await settled(page);
+      const shown = await page.$eval("#timeline", (timeline) => ({
+        text: timeline.textContent ?? "",
+        cards: timeline.querySelectorAll(".card").length,
+        results: timeline.querySelectorAll(".card pre").length,
+      }));
+      expect(shown.cards).toBe(shape.cycles);
+      expect(shown.results).toBe(shape.cycles);
+      expect(shown.text).toContain(FIRST_TEXT);
+      expect(shown.text).toContain(lastTextOf(shape));
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 });
