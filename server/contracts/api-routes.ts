@@ -16,6 +16,7 @@ import {
   CreateConversationRequest,
   CreateProjectRequest,
   Message,
+  MessageListQuery,
   Project,
   ProjectFile,
   UpdateConversationRequest,
@@ -189,8 +190,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     replies: [{ status: 200, json: DeleteConversationResponse }], errors: { 404: "CONVERSATION_NOT_FOUND", 409: "RUN_IN_PROGRESS", 502: "REMOTE_UNREACHABLE, WORKTREE_FAILED" },
   },
   {
-    method: "GET", path: "/api/conversations/:id/messages", summary: "A conversation's messages", auth: "bearer",
-    replies: [{ status: 200, json: MessageListResponse }], errors: { 404: "CONVERSATION_NOT_FOUND" },
+    method: "GET", path: "/api/conversations/:id/messages", summary: "A conversation's messages (events=0: without each message's folded events)", auth: "bearer",
+    query: MessageListQuery, replies: [{ status: 200, json: MessageListResponse }], errors: { 404: "CONVERSATION_NOT_FOUND" },
   },
   {
     method: "GET", path: "/api/projects/:id/files", summary: "The files in a project's folder", auth: "bearer",

@@ -90,6 +90,13 @@ export type PersistedEvent = z.infer<typeof PersistedEvent>;
 
 export { omittedTextLine } from "./omitted-text.ts";
 
+/**
+ * `GET /api/conversations/:id/messages?events=0` leaves each message's folded events out: the page shows a finished
+ * turn from its run's stored events (`GET /api/runs/:id/history`), and a long answer's fold is megabytes it would
+ * fetch and parse for nothing before the turn can be shown.
+ */
+export const MessageListQuery = z.object({ events: z.enum(["0", "false", "1", "true"]).optional() });
+
 export const Message = z.object({
   id: z.string(),
   conversationId: z.string(),

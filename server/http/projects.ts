@@ -6,6 +6,7 @@ import { Elysia } from "elysia";
 import {
   CreateConversationRequest,
   CreateProjectRequest,
+  MessageListQuery,
   UpdateConversationRequest,
   UpdateProjectRequest,
 } from "../contracts/projects.ts";
@@ -84,10 +85,11 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
       store.conversations.delete(params.id);
       return { ok: true, ...(keptBranch ? { keptBranch } : {}) };
     })
-    .get("/api/conversations/:id/messages", ({ params }) => {
+    .get("/api/conversations/:id/messages", ({ params, query }) => {
+      const { events } = parseBody(MessageListQuery, query);
       requireConversation(store, params.id);
       // Written as stored, a piece at a time: a long answer's fold is never parsed and serialized again.
-      return jsonPiecesResponse(store.messages.listJson(params.id));
+      return jsonPiecesResponse(store.messages.listJson(params.id, { events: events !== "0" && events !== "false" }));
     })
     .get("/api/projects/:id/files", async ({ params }) => ({ files: await projects.files(projects.require(params.id)) }))
     .post("/api/projects/:id/files/link", ({ params, body }): FileLinkResponse => {

@@ -51,6 +51,25 @@ describe("/api/runs", () => {
     expect(messages.messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
   });
 
+  test("GET messages?events=0: each message without its folded events, the rest as without it; a bad value is a 400", async () => {
+    await using s = await setup([{ readLine: true }, { outFile: fixture("claude", "text") }]);
+    const { conversationId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "hello" })).json();
+    let whole: { messages: { role: string; events?: unknown[] }[] } = { messages: [] };
+    for (let tries = 0; tries < 200 && !whole.messages.some((m) => m.events?.length); tries++) {
+      whole = await (await s.t.call(`/api/conversations/${conversationId}/messages`)).json();
+      if (!whole.messages.some((m) => m.events?.length)) await Bun.sleep(25);
+    }
+    expect(whole.messages.find((m) => m.role === "assistant")?.events?.length).toBeGreaterThan(0);
+    for (const value of ["0", "false"]) {
+      const lean = await (await s.t.call(`/api/conversations/${conversationId}/messages?events=${value}`)).json();
+      expect(lean.messages).toEqual(whole.messages.map(({ events: _, ...rest }) => rest));
+    }
+    expect(await (await s.t.call(`/api/conversations/${conversationId}/messages?events=1`)).json()).toEqual(whole);
+    const bad = await s.t.call(`/api/conversations/${conversationId}/messages?events=nope`);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.code).toBeString();
+  });
+
   test("Last-Event-ID and ?after= replay exactly what was missed", async () => {
     await using s = await setup([{ readLine: true }, { outFile: fixture("claude", "long") }]);
     const { runId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "long" })).json();

@@ -65,7 +65,7 @@ describe("conversation model", () => {
     expect(model.conversationId.value).toBe("c9");
     expect(listeners.has("r2")).toBe(true);
     expect(model.timeline.value.map((e) => e.kind)[1]).toBe("run");
-    await until(() => calls.some((c) => c.url === "/api/conversations/c9/messages"));
+    await until(() => calls.some((c) => c.url === "/api/conversations/c9/messages?events=0"));
   });
 
   // Issue #34: history is the run's stored events through the live fold, not a second reading of the message.

@@ -117,7 +117,8 @@ export function createConversationModel(options: ConversationModelOptions) {
     if (!id) return;
     const mine = generation;
     try {
-      const list = (await api.get<{ messages: Message[] }>(`/api/conversations/${encodeURIComponent(id)}/messages`)).messages;
+      // Without each answer's folded events: a finished turn is shown from its run's stored events (historyOf).
+      const list = (await api.get<{ messages: Message[] }>(`/api/conversations/${encodeURIComponent(id)}/messages?events=0`)).messages;
       if (mine !== generation) return;
       messages.value = list;
       pending.value = [];
