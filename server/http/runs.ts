@@ -1,10 +1,11 @@
 /** Runs: start, list, inspect, stream (with exact replay), read as history, page a large answer, cancel, and mid-turn input. */
 import { Elysia } from "elysia";
 import { AnswerApprovalRequest } from "../contracts/approvals.ts";
-import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery, type RunHistoryResponse } from "../contracts/runs.ts";
+import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery } from "../contracts/runs.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
+import { jsonPiecesResponse } from "./json-stream.ts";
 import { formatJsonFrame, sseResponse } from "./sse.ts";
 
 export const runRoutes = (runs: RunService) =>
@@ -21,9 +22,10 @@ export const runRoutes = (runs: RunService) =>
       const after = afterId(request.headers.get("last-event-id") ?? (typeof query.after === "string" ? query.after : undefined));
       return sseResponse(toSseText(runs.eventBatches(params.id, after, request.signal)), { signal: request.signal });
     })
-    .get("/api/runs/:id/history", async ({ params }): Promise<RunHistoryResponse> => {
+    .get("/api/runs/:id/history", async ({ params }) => {
       requireRun(runs, params.id);
-      return { runId: params.id, events: await runs.history(params.id) };
+      // RunHistoryResponse, with the events' JSON as kept (a finished run's is read as one stored value).
+      return jsonPiecesResponse(['{"runId":', JSON.stringify(params.id), ',"events":', await runs.historyJson(params.id), "}"]);
     })
     .get("/api/runs/:id/output", ({ params, query }) => {
       requireRun(runs, params.id);

@@ -277,6 +277,29 @@ export class RunService {
   }
 
   /**
+   * `history` as the JSON of its events. A finished run's events never change: its history is worked out at its first
+   * read and kept with the run, so a later open (a reload, the conversation opened again, after a restart) reads one
+   * value instead of every event. Keeping it is a cache: when it cannot be written (a full disk), it is worked out again
+   * next time.
+   */
+  async historyJson(runId: string): Promise<string> {
+    const runs = this.deps.store.runs;
+    const stored = this.#live.has(runId) ? undefined : runs.storedHistory(runId);
+    if (stored !== undefined) return stored;
+    const json = JSON.stringify(await this.history(runId));
+    // Not on a disk that is full (or was, until a run is allowed again): its room is for runs' events.
+    if (!this.#live.has(runId) && this.#space.available()) {
+      try {
+        runs.storeHistory(runId, json);
+      } catch (error) {
+        // Not kept: read from the events again next time.
+        if (isDiskFull(error)) this.#space.exhausted();
+      }
+    }
+    return json;
+  }
+
+  /**
    * Bytes [offset, offset + limit) of a run's whole answer, for a run whose stored message was cut; undefined when
    * the run has no such file (its message holds all of its answer).
    */

@@ -256,4 +256,17 @@ export const MIGRATIONS: Migration[] = [
     // exactly as the run left them.
     sql: `ALTER TABLE run_changes ADD COLUMN after_sha256 TEXT;`,
   },
+  {
+    version: 15,
+    name: "a finished run's history, kept once read",
+    // A finished run's events never change, yet its history (server/runs/history.ts) read and coalesced every one
+    // of them again at each open: 100k events, a few hundred ms before the page could show the turn.
+    // In a table of its own: the runs' listings (SELECT runs.*) never read it.
+    sql: `
+      CREATE TABLE run_histories (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        events_json TEXT NOT NULL
+      );
+    `,
+  },
 ];

@@ -151,6 +151,19 @@ export class RunsRepo {
         .run(usage.inputTokens, usage.outputTokens, usage.costUsd, usage.reportedModel, id);
     }
   }
+  /** A finished run's history as the JSON of its events (runs/history.ts), once it was read; else undefined. */
+  storedHistory(id: string): string | undefined {
+    const row = this.db
+      .prepare("SELECT h.events_json FROM run_histories h JOIN runs r ON r.id = h.run_id WHERE h.run_id = ? AND r.status IN ('succeeded', 'failed', 'canceled')")
+      .get(id);
+    return row ? String(row.events_json) : undefined;
+  }
+  /** Keeps a finished run's history (the JSON of its events); a run not finished keeps none. */
+  storeHistory(id: string, json: string): void {
+    this.db
+      .prepare("INSERT OR REPLACE INTO run_histories (run_id, events_json) SELECT id, ? FROM runs WHERE id = ? AND status IN ('succeeded', 'failed', 'canceled')")
+      .run(json, id);
+  }
   /** One run's usage figures (a live run's are null until it ends). */
   usageOf(id: string): UsageRun | undefined {
     const row = this.db

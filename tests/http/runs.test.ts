@@ -1,6 +1,6 @@
 // /api/projects and /api/runs through the real app (guard included), with a fake CLI as the agent.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunHistoryResponse, type RunEvent } from "../../server/contracts/runs.ts";
 import { Credentials } from "../../server/http/credentials.ts";
@@ -100,6 +100,35 @@ describe("/api/runs", () => {
     const missing = await s.t.call("/api/runs/run_nope/history");
     expect(missing.status).toBe(404);
     expect((await missing.json()).error.code).toBe("NOT_FOUND");
+  });
+
+  test("GET /history of a finished run is kept once read: later reads are that value, not its events read again", async () => {
+    await using s = await setup([{ readLine: true }, { outFile: fixture("claude-partial", "long") }]);
+    const { runId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "long" })).json();
+    await readSse(await s.t.call(`/api/runs/${runId}/events`));
+    const first = await (await s.t.call(`/api/runs/${runId}/history`)).text();
+    expect(JSON.parse(s.h.store.runs.storedHistory(runId)!)).toEqual(RunHistoryResponse.parse(JSON.parse(first)).events);
+    // With its events gone from the database, the kept history still answers, unchanged.
+    s.h.store.db.prepare("DELETE FROM run_event_batches WHERE run_id = ?").run(runId);
+    const again = await s.t.call(`/api/runs/${runId}/history`);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("content-type")).toContain("application/json");
+    expect(await again.text()).toBe(first);
+  });
+
+  test("GET /history of a live run keeps nothing: what it streams later is read at the next open", async () => {
+    using gateDir = tempDir("od-history-gate-");
+    const gate = join(gateDir.path, "go");
+    await using s = await setup([{ readLine: true }, { out: '{"type":"system","subtype":"init","session_id":"s"}' }, { waitForFile: gate }, { outFile: fixture("claude", "text") }]);
+    const { runId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "hi" })).json();
+    await readSse(await s.t.call(`/api/runs/${runId}/events`), { limit: 2 });
+    const during = RunHistoryResponse.parse(await (await s.t.call(`/api/runs/${runId}/history`)).json());
+    expect(s.h.store.runs.storedHistory(runId)).toBeUndefined();
+    writeFileSync(gate, "");
+    const frames = await readSse(await s.t.call(`/api/runs/${runId}/events`));
+    const after = RunHistoryResponse.parse(await (await s.t.call(`/api/runs/${runId}/history`)).json());
+    expect(after.events.length).toBeGreaterThan(during.events.length);
+    expect(after.events.at(-1)).toEqual(frames.at(-1)!.data as RunEvent);
   });
 
   test("cancel ends a running run as canceled", async () => {
