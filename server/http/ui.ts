@@ -30,9 +30,10 @@ export async function uiRoutes(assets: UiAssets): Promise<Elysia> {
   }
   const app = new Elysia({ name: "ui" });
   for (const [urlPath, filePath] of Object.entries(assets.files)) {
-    const body = readFileSync(filePath);
+    // Read at the first request, not at start-up: a daemon no tab has opened yet does not hold the bundle (~0.3 MB).
+    let body: Uint8Array<ArrayBuffer> | undefined;
     const type = CONTENT_TYPES[extname(urlPath === "/" ? "index.html" : urlPath)] ?? "application/octet-stream";
-    app.get(urlPath, () => new Response(body, { headers: { "content-type": type } }));
+    app.get(urlPath, () => new Response((body ??= new Uint8Array(readFileSync(filePath))), { headers: { "content-type": type } }));
   }
   return app as unknown as Elysia;
 }
