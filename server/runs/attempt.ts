@@ -15,7 +15,7 @@ import type { AgentStart, MachineFailure } from "../machines/machine.ts";
 import { startProtocol } from "./protocols.ts";
 import type { AskApproval } from "../runtimes/approval-channel.ts";
 import { claudeControlAnswerer } from "./stream-approvals.ts";
-import { readWithTurns } from "./stdout-turns.ts";
+import { readingShare, readWithTurns } from "./stdout-turns.ts";
 import { TextBuffer } from "./text-buffer.ts";
 import { ToolCallLedger } from "./tool-call-ledger.ts";
 import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
@@ -82,6 +82,8 @@ const STDOUT_DRAIN_MS = 1500;
 /** How long a remote client's stderr is still read once its host did not answer the run's sweep. */
 const UNANSWERED_STDERR_MS = 100;
 const MAX_STDERR_EVENTS_BYTES = 1024 * 1024;
+/** Events of one chunk handled before the run takes its share of the loop again (readingShare): a 64 KiB chunk holds ~500. */
+const EVENTS_PER_SHARE = 64;
 const SUBSTANTIVE: ReadonlySet<AgentEvent["type"]> = new Set(["text_delta", "thinking_delta", "thinking_start", "tool_use", "tool_input_delta", "artifact"]);
 
 /** Write further user messages into a running stream-json child. */
@@ -203,7 +205,9 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
       }
       const { streamFormat, eventParser } = invocation.reader;
       for await (const batch of readStreamEventBatches(activeStdout, streamFormat, eventParser, { cwd: input.cwd })) {
+        let handled = 0;
         for (const event of batch) {
+          if (++handled % EVENTS_PER_SHARE === 0) await readingShare.take();
           handleEvent(event);
           // stream-json input stays open for mid-turn messages until the main turn ends cleanly.
           if (streamJson && isCleanTurnEnd(event)) {

@@ -1,0 +1,54 @@
+// LoopShare (server/next-turn.ts): work from many sources goes on while the current turn's share lasts, and waits in
+// line for a later turn of the loop once it has used more.
+import { describe, expect, test } from "bun:test";
+import { LoopShare } from "../../server/next-turn.ts";
+
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe("LoopShare", () => {
+  test("within its share, take() goes on in the same turn: a timer due meanwhile has not run", async () => {
+    const share = new LoopShare(50);
+    await share.take(); // the first share starts in a turn of its own
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    for (let i = 0; i < 10; i++) await share.take();
+    expect(timerRan).toBe(false);
+  });
+
+  test("past its share, take() waits for a later turn: what was waiting for the loop runs first", async () => {
+    const share = new LoopShare(5);
+    await share.take();
+    let ran = false;
+    setImmediate(() => (ran = true));
+    busy(10);
+    await share.take();
+    expect(ran).toBe(true);
+  });
+
+  test("many takers share one budget per turn: fifty sources each handling 2 ms chunks yield every few chunks", async () => {
+    const share = new LoopShare(10);
+    let turns = 0;
+    let longestMs = 0;
+    let turnStarted = performance.now();
+    const ticker = setInterval(() => {
+      longestMs = Math.max(longestMs, performance.now() - turnStarted);
+      turnStarted = performance.now();
+      turns++;
+    }, 1);
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        for (let chunk = 0; chunk < 4; chunk++) {
+          await share.take();
+          busy(2);
+        }
+      }),
+    );
+    clearInterval(ticker);
+    // 400 ms of work: without the share it runs in one stretch; with it, the loop turns every ~10 ms.
+    expect(turns).toBeGreaterThan(15);
+    expect(longestMs).toBeLessThan(100);
+  });
+});
