@@ -1,7 +1,7 @@
 // Which rows a windowed list keeps in the DOM (web/components/list-window.ts): a live run's appended rows are shown in
 // the render that adds them, and the window moves (a second render and layout in that frame) only when it must.
 import { describe, expect, test } from "bun:test";
-import { firstEndingAfter, firstWindow, grownWindow, mustMove, SLACK_ROWS, WHOLE_UP_TO } from "../../web/components/list-window.ts";
+import { firstDifference, firstEndingAfter, firstWindow, grownWindow, mustMove, SLACK_ROWS, updateOffsets, WHOLE_UP_TO } from "../../web/components/list-window.ts";
 
 describe("grownWindow", () => {
   test("a window that reached the end of the list keeps reaching it as rows are appended", () => {
@@ -61,5 +61,45 @@ describe("firstWindow and firstEndingAfter", () => {
     expect(firstEndingAfter(offsets, 10)).toBe(1);
     expect(firstEndingAfter(offsets, 31)).toBe(2);
     expect(firstEndingAfter(offsets, 1_000)).toBe(3);
+  });
+});
+
+describe("offsets worked out again from the first row that changed", () => {
+  const a = { h: 10 };
+  const b = { h: 20 };
+  const c = { h: 30 };
+
+  test("firstDifference: where two lists part, by identity", () => {
+    expect(firstDifference([a, b, c], [a, b, c])).toBe(3);
+    expect(firstDifference([a, b], [a, b, c])).toBe(2);
+    expect(firstDifference([a, b, c], [a, { h: 20 }, c])).toBe(1);
+    expect(firstDifference([a, b, c], [a])).toBe(1);
+    expect(firstDifference([], [a])).toBe(0);
+  });
+
+  test("updateOffsets keeps the offsets before `from` and sums the rest, for a list that grew, changed or shrank", () => {
+    const rows = [a, b, c];
+    const offsets: number[] = [];
+    const asked: number[] = [];
+    const sizeOf = (i: number) => {
+      asked.push(i);
+      return rows[i]!.h;
+    };
+    updateOffsets(offsets, rows.length, 0, sizeOf);
+    expect(offsets).toEqual([0, 10, 30, 60]);
+    // A row appended: only it is asked for.
+    rows.push({ h: 5 });
+    asked.length = 0;
+    updateOffsets(offsets, rows.length, 3, sizeOf);
+    expect(asked).toEqual([3]);
+    expect(offsets).toEqual([0, 10, 30, 60, 65]);
+    // The last row grew (a streaming text): from it on.
+    rows[3] = { h: 15 };
+    updateOffsets(offsets, rows.length, 3, sizeOf);
+    expect(offsets).toEqual([0, 10, 30, 60, 75]);
+    // The list shrank.
+    rows.length = 2;
+    updateOffsets(offsets, rows.length, 2, sizeOf);
+    expect(offsets).toEqual([0, 10, 30]);
   });
 });

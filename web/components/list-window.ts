@@ -54,3 +54,20 @@ export function firstEndingAfter(offsets: readonly number[], y: number): number 
   }
   return Math.min(low, offsets.length - 2);
 }
+
+/** The first index at which two lists hold a different row (the shorter one's length when the other extends it). */
+export function firstDifference<T>(before: readonly T[], now: readonly T[]): number {
+  const common = Math.min(before.length, now.length);
+  for (let i = 0; i < common; i++) if (before[i] !== now[i]) return i;
+  return common;
+}
+
+/**
+ * `offsets` (offsets[i] = the sum of the heights of rows 0..i-1, for `count` rows) worked out again from row `from`
+ * on, in place; the offsets up to `from` are kept as they are.
+ */
+export function updateOffsets(offsets: number[], count: number, from: number, sizeOf: (index: number) => number): void {
+  offsets.length = count + 1;
+  offsets[0] = 0;
+  for (let i = Math.max(0, Math.min(from, count)); i < count; i++) offsets[i + 1] = offsets[i]! + sizeOf(i);
+}

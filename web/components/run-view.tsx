@@ -100,6 +100,7 @@ export const RunView = memo(function RunView({ state, live, onOpenFile, changes,
           items={state.items}
           keyOf={(item) => item.key}
           estimate={(item) => estimateItem(item, ITEM_GAP)}
+          stableEstimates
           render={(item) => <RunItemView item={item} onOpenFile={onOpenFile} />}
         />
       </WriteChangesContext.Provider>

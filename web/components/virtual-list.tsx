@@ -7,7 +7,7 @@
  */
 import { createContext, Fragment, type VNode } from "preact";
 import { useContext, useEffect, useLayoutEffect, useReducer, useRef } from "preact/hooks";
-import { firstEndingAfter, firstWindow, grownWindow, mustMove, WHOLE_UP_TO, type Window } from "./list-window.ts";
+import { firstDifference, firstEndingAfter, firstWindow, grownWindow, mustMove, updateOffsets, WHOLE_UP_TO, type Window } from "./list-window.ts";
 
 /** The scrolling element rows are windowed against, and what to call after rows changed size (stick to bottom). */
 export interface Scroller {
@@ -28,6 +28,11 @@ export interface VirtualListProps<T> {
   keyOf(item: T): string;
   /** A row's height (px, the parent's gap included) before it was ever shown. */
   estimate(item: T): number;
+  /**
+   * The same row object always has the same estimate (it depends on nothing else): offsets are then worked out again
+   * only from the first row that changed. Without it (an estimate that reads state beside the row), all of them.
+   */
+  stableEstimates?: boolean;
   /** Exactly one element per row (rows are measured element by element, between the two spacers). */
   render(item: T): VNode;
 }
@@ -36,7 +41,7 @@ export interface VirtualListProps<T> {
  * The rows in view, between two spacers, straight in the parent (a flex column): no wrapper element, so the
  * parent's own layout and selectors (`.run > [data-testid]`) see the rows as before.
  */
-export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListProps<T>) {
+export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false, render }: VirtualListProps<T>) {
   const scroller = useContext(ScrollerContext);
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
@@ -49,12 +54,18 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
   shown.current = grownWindow(shown.current, lastLength.current, items.length);
   lastLength.current = items.length;
 
-  const offsets = new Array<number>(items.length + 1);
-  function recomputeOffsets(): void {
-    offsets[0] = 0;
-    for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i]! + (heights.current.get(keyOf(items[i]!)) ?? estimate(items[i]!));
+  // The rows' offsets (prefix sums of their heights). With rows whose estimate is theirs alone, only the offsets
+  // from the first row that changed are worked out again: a live run's list changes at its end every frame, and
+  // summing all of its rows (thousands, a measured height or an estimate each) was ~6 % of the page's main thread.
+  const offsetsKept = useRef<number[]>([0]);
+  const rowsSeen = useRef<readonly T[]>([]);
+  const offsets = offsetsKept.current;
+  const sizeOf = (i: number) => heights.current.get(keyOf(items[i]!)) ?? estimate(items[i]!);
+  function recomputeOffsets(from = 0): void {
+    updateOffsets(offsets, items.length, from, sizeOf);
   }
-  recomputeOffsets();
+  recomputeOffsets(stableEstimates ? firstDifference(rowsSeen.current, items) : 0);
+  rowsSeen.current = items;
 
   /** The rows overlapping the viewport (plus overscan), by binary search over the offsets; a short list whole. */
   function windowNow(): Window {
@@ -76,7 +87,7 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
   // After each render: measure the rows shown (top of one to top of the next: margins and gap included), then move
   // the window if the viewport now needs other rows.
   useLayoutEffect(() => {
-    let resized = false;
+    let firstResized = -1;
     let row = top.current?.nextElementSibling ?? null;
     for (let i = start; i < end && row && row !== bottom.current; i++) {
       const next = row.nextElementSibling;
@@ -85,12 +96,12 @@ export function VirtualList<T>({ items, keyOf, estimate, render }: VirtualListPr
       const key = keyOf(items[i]!);
       if (Math.abs((heights.current.get(key) ?? -1) - height) > 0.5) {
         heights.current.set(key, height);
-        resized = true;
+        if (firstResized === -1) firstResized = i;
       }
       row = next;
     }
     // A row shown changing height moves the rows after it, not the spacers: re-render only if the window moved.
-    if (resized) recomputeOffsets();
+    if (firstResized !== -1) recomputeOffsets(firstResized);
     // Following the bottom first, so the window is worked out where the viewport ends up, not where it was.
     scroller?.changed();
     const wanted = windowNow();
