@@ -1,17 +1,76 @@
-/** Build dist/od once per test process and hand out copies that run from a folder outside the source tree. */
-import { copyFileSync, mkdtempSync } from "node:fs";
+/**
+ * The built binary, compiled once per content of its sources and handed out as copies that run from a folder outside
+ * the source tree. A compile is two `bun build --compile`s and two recorded starts (scripts/build-binary.ts): the
+ * e2e files, dealt into several test processes, each paid for one before; now the first to need it builds it into
+ * dist/test-od/<hash of the sources>/ and every other process, and every later run on the same sources, copies it.
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildEmbeddedAssets, buildOd } from "../../../scripts/build-binary.ts";
+import { sourcesHash } from "./sources-hash.ts";
 
 const root = join(import.meta.dir, "..", "..", "..");
+const cacheDir = join(root, "dist", "test-od");
+/** What the binary is built from: its code, the UI, the build scripts, the dependencies, and the bun that compiles. */
+const SOURCES = ["server", "web", "scripts", "package.json", "package-lock.json", "bunfig.toml", "tsconfig.json"];
 let built: Promise<string> | undefined;
 
 export function buildBinaryOnce(): Promise<string> {
-  return (built ??= (async () => {
+  return (built ??= cachedBuild());
+}
+
+async function cachedBuild(): Promise<string> {
+  const key = sourcesHash(root, SOURCES, `${Bun.version} ${process.platform} ${process.arch}`);
+  const binary = join(cacheDir, key, "od");
+  if (existsSync(binary)) return binary;
+  mkdirSync(cacheDir, { recursive: true });
+  // One process builds while the others wait for its result; a lock whose process died is taken over.
+  const lock = join(cacheDir, `${key}.lock`);
+  for (;;) {
+    if (existsSync(binary)) return binary;
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
+      break;
+    } catch {
+      if (!lockHolderAlive(lock)) rmSync(lock, { recursive: true, force: true });
+      else await Bun.sleep(200);
+    }
+  }
+  try {
+    if (existsSync(binary)) return binary;
+    const staging = mkdtempSync(join(cacheDir, `${key}.building-`));
     await buildEmbeddedAssets();
-    return buildOd(join(root, "dist", "od"));
-  })());
+    await buildOd(join(staging, "od"));
+    // Only the binary of the sources as they are now is kept (each is about 100 MB).
+    for (const entry of readdirSync(cacheDir)) if (!entry.startsWith(key)) rmSync(join(cacheDir, entry), { recursive: true, force: true });
+    rmSync(join(cacheDir, key), { recursive: true, force: true });
+    renameSync(staging, join(cacheDir, key));
+    return binary;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Whether the process that made `lock` still runs (a lock made moments ago may not carry its pid yet). */
+function lockHolderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10_000;
+    } catch {
+      return false; // gone meanwhile
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A copy of the binary in a fresh temp folder (so nothing can resolve files relative to the source tree). */
