@@ -14,6 +14,8 @@ const bin = join(tmp.path, "bin");
 writeFakeCli(bin, "od-fake-slow", "sleep 0.5; echo slow 1.0");
 writeFakeCli(bin, "od-fake-fast", "echo fast 2.0");
 const defs = [testDef("slow"), testDef("missing"), testDef("fast")];
+// Every test builds its own catalog (fake CLIs here are read-only, each counting one in its own file) and mostly
+// waits on slow probes: the tests run at the same time.
 const catalog = () => new AgentCatalog({ defs, deps: () => ({ env: { PATH: fakePath(bin), HOME: tmp.path }, homeDir: tmp.path }) });
 
 function parseSse(text: string): Array<{ event: string; data: unknown }> {
@@ -27,7 +29,7 @@ function parseSse(text: string): Array<{ event: string; data: unknown }> {
     });
 }
 
-describe("GET /api/agents", () => {
+describe.concurrent("GET /api/agents", () => {
   test("returns every def in registry order, valid against the contract", async () => {
     const app = agentRoutes(catalog());
     const res = await app.handle(new Request("http://localhost/api/agents"));
@@ -58,7 +60,7 @@ describe("GET /api/agents", () => {
   });
 });
 
-describe("AgentCatalog", () => {
+describe.concurrent("AgentCatalog", () => {
   test("concurrent rescans, lists and streams share one pass", async () => {
     const counter = join(tmp.path, "count");
     writeFakeCli(bin, "od-fake-counted", `echo x >> '${counter}'; sleep 0.2; echo 1.0`);
@@ -82,7 +84,7 @@ describe("AgentCatalog", () => {
   });
 });
 
-describe("probing is work no GET starts", () => {
+describe.concurrent("probing is work no GET starts", () => {
   /** A catalog whose only fake CLI appends a line to a log on every probe. */
   function countingCatalog() {
     const dir = join(tmp.path, `count-${Math.random().toString(36).slice(2)}`);
@@ -122,7 +124,7 @@ describe("probing is work no GET starts", () => {
   });
 });
 
-describe("GET /api/agents with a CLI slower than the deadline", () => {
+describe.concurrent("GET /api/agents with a CLI slower than the deadline", () => {
   writeFakeCli(bin, "od-fake-late", "sleep 2; echo late 3.0");
   const lateCatalog = () =>
     new AgentCatalog({ defs: [testDef("fast"), testDef("late")], deadlineMs: 500, deps: () => ({ env: { PATH: fakePath(bin), HOME: tmp.path }, homeDir: tmp.path }) });

@@ -30,7 +30,8 @@ async function lostBecause(answers: string[]): Promise<string> {
   });
 }
 
-describe("watchContainer", () => {
+// Each test has its own stand-in and mostly waits out the bound: they run at the same time.
+describe.concurrent("watchContainer", () => {
   test("a container seen paused is reported paused, even when a later inspect does not answer in time", async () => {
     expect(await lostBecause(["true true"])).toBe("the container is paused");
   }, 15_000);

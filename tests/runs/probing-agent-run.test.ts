@@ -51,7 +51,8 @@ function serviceWith(dataDir: string) {
   return { catalog, service, projectId: project.id, close };
 }
 
-test("a run for an agent still being probed waits for its probes, then starts", async () => {
+// Each test has its own catalog and data dir, and waits out the slow probes: the two run at the same time.
+test.concurrent("a run for an agent still being probed waits for its probes, then starts", async () => {
   const h = serviceWith(join(tmp.path, "waits"));
   try {
     // What the page sees at the deadline: the agent is still being probed.
@@ -67,7 +68,7 @@ test("a run for an agent still being probed waits for its probes, then starts", 
   }
 }, 30_000);
 
-test("a run for an agent whose late probe finds it broken is refused with that diagnosis, not 'still being probed'", async () => {
+test.concurrent("a run for an agent whose late probe finds it broken is refused with that diagnosis, not 'still being probed'", async () => {
   const h = serviceWith(join(tmp.path, "refused"));
   try {
     expect((await h.catalog.list()).find((agent) => agent.id === "broken")).toMatchObject({ state: "probing" });

@@ -17,7 +17,8 @@ const bin = join(tmp.path, "bin");
 const env = { PATH: fakePath(bin), HOME: tmp.path };
 const deps = (extra: Partial<DetectionDeps> = {}): DetectionDeps => ({ env, homeDir: tmp.path, ...extra });
 
-describe("probe budgets", () => {
+// Each test probes its own fake CLI and mostly waits on its sleeps: they run at the same time.
+describe.concurrent("probe budgets", () => {
   test("a version probe slower than the old 3 s limit (gemini, a cold npm loader) is read under the defaults", async () => {
     writeFakeCli(bin, "od-fake-sluggish", `[ "$1" = --version ] && sleep 3.5 && echo "sluggish 0.9.1"`);
     const { info } = await detectAgent(testDef("sluggish"), deps());
