@@ -4,7 +4,7 @@
 // sweep is retried — on the next contact with the host, periodically, and on the next start of od — until nothing
 // carrying the run's cookie is left there; the run's summary then says the clean-up finished.
 // The "remote" side is this machine's own sshd, so its processes are visible from here.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { RunEvent, RunSummary } from "../../server/contracts/runs.ts";
 import { runRoutes } from "../../server/http/runs.ts";
@@ -17,12 +17,6 @@ import { endOf, fakeCliEnvThere, processesWithRunCookie, runHarness } from "../s
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { startTestApp } from "../support/app.ts";
 import { isLivePid, killSurvivors } from "../support/survivors.ts";
-
-let sshd: TestSshd;
-beforeAll(async () => {
-  sshd = await startTestSshd();
-});
-afterAll(() => sshd?.close());
 
 const claude = getAgentDef("claude") as RuntimeAgentDef;
 const INIT = '{"type":"system","subtype":"init","session_id":"s1"}';
@@ -50,7 +44,7 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   }
 }
 
-function remoteContext() {
+function remoteContext(sshd: TestSshd) {
   return { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir };
 }
 
@@ -60,11 +54,11 @@ const HOST = { kind: "ssh" as const, host: SSH_TEST_HOST, path: "/" };
  * Opens the host's shared connection, however long a loaded machine takes to log in (tens of seconds were seen):
  * the run's own commands then only open sessions on it, and its timings are the ones under test.
  */
-async function connect(): Promise<void> {
-  expect(await runRemoteScript(HOST, "true", [], remoteContext(), { timeoutMs: 120_000 })).toMatchObject({ kind: "exited", code: 0 });
+async function connect(sshd: TestSshd): Promise<void> {
+  expect(await runRemoteScript(HOST, "true", [], remoteContext(sshd), { timeoutMs: 120_000 })).toMatchObject({ kind: "exited", code: 0 });
 }
 
-async function remoteHarness(cleanup: { sweepWaitMs: number; attemptTimeoutMs: number; retryEveryMs: number }) {
+async function remoteHarness(sshd: TestSshd, cleanup: { sweepWaitMs: number; attemptTimeoutMs: number; retryEveryMs: number }) {
   const timings = { reachWaitMs: ANSWER_WAIT_MS, ...cleanup };
   const h = await runHarness({
     defs: [claude],
@@ -72,7 +66,7 @@ async function remoteHarness(cleanup: { sweepWaitMs: number; attemptTimeoutMs: n
     steps: STUBBORN,
     timeouts: { cancelGraceMs: 300 },
     projectPath: (dir) => `ssh://${SSH_TEST_HOST}${dir}`,
-    remote: remoteContext(),
+    remote: remoteContext(sshd),
     remoteCleanup: timings,
     // A loaded machine probes slowly: the run waits for what detection there finds, however long it takes.
     env: { OD_DETECTION_DEADLINE_MS: "0" },
@@ -88,8 +82,8 @@ async function collect(service: RunService, runId: string): Promise<RunEvent[]> 
 }
 
 /** Starts a stubborn run and waits until the agent and its grandchild run on the remote side. */
-async function startStubbornRun(h: Awaited<ReturnType<typeof remoteHarness>>) {
-  await connect();
+async function startStubbornRun(sshd: TestSshd, h: Awaited<ReturnType<typeof remoteHarness>>) {
+  await connect(sshd);
   const { runId } = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
   await poll(() => h.ledger().some((l) => l.event === "orphan"));
   await poll(() => processesWithRunCookie(runId).length >= 2);
@@ -100,12 +94,14 @@ function pendingDiagnostic(events: RunEvent[]) {
   return events.find((e) => e.type === "diagnostic" && e.kind === "cleanup_pending");
 }
 
-describe("remote clean-up that could not reach the host", () => {
+// Each test freezes its own sshd and then mostly waits out sweep attempts against it: they run at the same time.
+describe.concurrent("remote clean-up that could not reach the host", () => {
   test("a cancel while the host does not answer returns at once; the clean-up is pending, and retried periodically until it is done", async () => {
-    await using h = await remoteHarness({ sweepWaitMs: ANSWER_WAIT_MS, attemptTimeoutMs: ATTEMPT_MS, retryEveryMs: 500 });
+    await using sshd = await startTestSshd();
+    await using h = await remoteHarness(sshd, { sweepWaitMs: ANSWER_WAIT_MS, attemptTimeoutMs: ATTEMPT_MS, retryEveryMs: 500 });
     await using app = await startTestApp({ modules: [runRoutes(h.service)] });
     const summary = async () => (await (await app.call(`/api/runs/${runId}`)).json()) as RunSummary;
-    const { runId, remotePids } = await startStubbornRun(h);
+    const { runId, remotePids } = await startStubbornRun(sshd, h);
     const thaw = sshd.freeze();
     try {
       const asked = Date.now();
@@ -140,8 +136,9 @@ describe("remote clean-up that could not reach the host", () => {
   }, 300_000);
 
   test("a run that ends while the host does not answer says so; the next contact with the host sweeps it", async () => {
-    await using h = await remoteHarness({ sweepWaitMs: ANSWER_WAIT_MS, attemptTimeoutMs: ATTEMPT_MS, retryEveryMs: NEVER });
-    const { runId, remotePids } = await startStubbornRun(h);
+    await using sshd = await startTestSshd();
+    await using h = await remoteHarness(sshd, { sweepWaitMs: ANSWER_WAIT_MS, attemptTimeoutMs: ATTEMPT_MS, retryEveryMs: NEVER });
+    const { runId, remotePids } = await startStubbornRun(sshd, h);
     const thaw = sshd.freeze();
     try {
       // The local ssh client dies (the network went away): the run ends, and its sweep cannot reach the host.
@@ -157,7 +154,7 @@ describe("remote clean-up that could not reach the host", () => {
       await Bun.sleep(1000);
       expect(h.service.get(runId)!.cleanup).toMatchObject({ status: "pending" });
       // Any command that reaches the host (a listing, a probe, a run's snapshot) retries its pending sweeps.
-      expect(await reachLocation(HOST, remoteContext())).toEqual({ reached: true });
+      expect(await reachLocation(HOST, remoteContext(sshd))).toEqual({ reached: true });
       await poll(() => remotePids.filter(isLivePid).length === 0, 90_000);
       await poll(() => h.service.get(runId)!.cleanup?.status === "done", 30_000);
       // The run's own events ended before that: the conversation's next run tells it.
@@ -173,8 +170,9 @@ describe("remote clean-up that could not reach the host", () => {
   }, 300_000);
 
   test("a clean-up still pending when od stops is retried on its next start", async () => {
-    await using h = await remoteHarness({ sweepWaitMs: ANSWER_WAIT_MS, attemptTimeoutMs: ATTEMPT_MS, retryEveryMs: NEVER });
-    const { runId, remotePids } = await startStubbornRun(h);
+    await using sshd = await startTestSshd();
+    await using h = await remoteHarness(sshd, { sweepWaitMs: ANSWER_WAIT_MS, attemptTimeoutMs: ATTEMPT_MS, retryEveryMs: NEVER });
+    const { runId, remotePids } = await startStubbornRun(sshd, h);
     const thaw = sshd.freeze();
     try {
       expect(await h.service.cancel(runId)).toBe(true);
@@ -191,7 +189,7 @@ describe("remote clean-up that could not reach the host", () => {
         agents: { list: async () => infos, capabilities: () => ({}), liveModels: () => undefined },
         env: h.env,
         timeouts: { cancelGraceMs: 300 },
-        remote: remoteContext(),
+        remote: remoteContext(sshd),
         remoteCleanup: { sweepWaitMs: ANSWER_WAIT_MS, attemptTimeoutMs: ATTEMPT_MS, retryEveryMs: NEVER },
       });
       try {
