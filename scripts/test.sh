@@ -8,8 +8,11 @@
 #
 # `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
 # tests/realcli/setup.ts) in the background, and meanwhile two workers take the suites from one queue: the
-# remote-project files, the real-CLI suite in two parts (taken once the install has ended) and the rest in six parts.
-# Two, because a machine has two cores at least and one bun test process keeps one busy.
+# remote-project files in two parts, the real-CLI suite in two parts (taken once the install has ended) and the rest
+# in eight parts. Two, because a machine has two cores at least and one bun test process keeps one busy.
+# Files are dealt into parts by what each costs alone (scripts/test-costs.txt, from scripts/measure-test-costs.ts),
+# so the parts of a suite take about as long as each other, and the queue starts the costliest parts first: the
+# last part to end is then a short one, not a worker stuck on a long one while the other idles.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=node_modules/.bin
@@ -80,26 +83,47 @@ installed() {
   return 1
 }
 
-# The queue of `all`: jobs in $work/queue, one a line, each with its files in $work/JOB.files; two workers take them
-# in order. The real-CLI parts are taken only once the install has ended (a worker waits for them when they are all
-# that is left). Each job's output is shown whole when it ends; the counts are added up when both workers are done.
+# What each test file costs alone, in seconds (scripts/test-costs.txt, written by scripts/measure-test-costs.ts); a
+# file the table does not know yet (added since it was measured) counts as a typical small one.
+costs_file=scripts/test-costs.txt
+unknown_cost=1
+with_costs() {
+  local table=$costs_file
+  [ -f "$table" ] || table=/dev/null
+  awk -v unknown="$unknown_cost" 'table { cost[$2] = $1; next } { print (($0 in cost) ? cost[$0] : unknown), $0 }' table=1 "$table" table=0 -
+}
+
+# The queue: jobs in $work/queue, one a line, each with its files in $work/JOB.files; two workers take them in order,
+# the costliest first. The real-CLI parts are taken only once the install has ended (a worker waits for them when
+# they are all that is left). Each job's output is shown whole when it ends; the counts are added up when both
+# workers are done.
 jobs_in_order=()
+# add_job NAME COST FILES…
 add_job() {
-  local job=$1; shift
+  local job=$1 cost=$2; shift 2
   [ "$#" -eq 0 ] && return
   printf './%s\n' "$@" >"$work/$job.files"
-  echo "$job" >>"$work/queue"
+  echo "$cost $job" >>"$work/queue.costs"
   jobs_in_order+=("$job")
 }
-# add_job NAME-1 … NAME-N over FILES…, by size, largest first, dealt in turn: each part gets a like share of the slow ones.
+# add_job NAME-1 … NAME-N over FILES…, dealt by cost: the costliest file first, each to the part that costs least so
+# far, so the parts end up costing about the same.
 deal_jobs() {
   local name=$1 parts=$2 i; shift 2
   [ "$#" -eq 0 ] && return
-  mapfile -t sorted < <(ls -S -- "$@")
+  printf '%s\n' "$@" | with_costs | sort -k1,1gr -k2 | awk -v n="$parts" '
+    { cost = $1; sub(/^[^ ]+ /, ""); best = 0
+      for (i = 1; i < n; i++) if (load[i] < load[best]) best = i
+      load[best] += cost; print best, cost, $0 }' >"$work/$name.dealt"
   for ((i = 0; i < parts; i++)); do
-    mapfile -t part < <(printf '%s\n' "${sorted[@]}" | awk -v n="$parts" -v i="$i" '(NR - 1) % n == i')
-    add_job "$name-$((i + 1))" "${part[@]}"
+    mapfile -t part < <(awk -v i="$i" '$1 == i { sub(/^[^ ]+ [^ ]+ /, ""); print }' "$work/$name.dealt")
+    add_job "$name-$((i + 1))" "$(awk -v i="$i" '$1 == i { sum += $2 } END { print sum + 0 }' "$work/$name.dealt")" "${part[@]}"
   done
+}
+# The queue in the order the workers take it: the costliest job first (jobs of equal cost as they were added).
+order_queue() {
+  [ -f "$work/queue.costs" ] || return
+  sort -s -k1,1gr "$work/queue.costs" | cut -d' ' -f2 >"$work/queue"
 }
 # The next job for a worker, "wait" while only real-CLI parts are left and the install still runs, nothing when done.
 next_job() {
@@ -131,10 +155,11 @@ run_job() {
 worker() {
   local job
   while job=$(next_job) && [ -n "$job" ]; do
-    if [ "$job" = wait ]; then sleep 1; else run_job "$job"; fi
+    if [ "$job" = wait ]; then sleep 0.2; else run_job "$job"; fi
   done
 }
 run_queue() {
+  order_queue
   [ -f "$work/queue" ] || { echo "no test files"; failed=$((failed + 1)); status=1; return; }
   worker &
   local first=$!
@@ -181,10 +206,10 @@ case "$mode" in
     "$bin/tsc" -p . || fail_early "type check failed"
     mapfile -t rest < <(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
     mapfile -t remote < <(find tests/remote -name '*.test.ts' | sort)
-    add_job remote "${remote[@]}"
+    deal_jobs remote 2 "${remote[@]}"
     mapfile -t realcli < <(find tests/realcli -name '*.test.ts' -not -path '*/.cache/*')
     deal_jobs realcli 2 "${realcli[@]}"
-    deal_jobs main 6 "${rest[@]}"
+    deal_jobs main 8 "${rest[@]}"
     run_queue
     wait "$installer"
     ;;

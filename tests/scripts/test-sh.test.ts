@@ -51,13 +51,15 @@ esac
 /** Test files for the stand-in run: two of the main part (so two shards) and one real-CLI file. */
 const DEFAULT_FILES = ["tests/a.test.ts", "tests/remote/c.test.ts", "tests/realcli/r.test.ts"];
 
-async function runTestScript(env: Record<string, string>, args: string[] = [], files: string[] = DEFAULT_FILES) {
+/** Runs scripts/test.sh in a temp copy of the tree; `costs` is its scripts/test-costs.txt (none when absent). */
+async function runTestScript(env: Record<string, string>, args: string[] = [], files: string[] = DEFAULT_FILES, costs?: string) {
   const dir = tempDir("od-test-sh-");
   const root = dir.path;
   mkdirSync(join(root, "scripts"));
   mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
   copyFileSync(SCRIPT, join(root, "scripts", "test.sh"));
   writeFileSync(join(root, "node_modules", ".bin", "bun"), FAKE_BUN);
+  if (costs !== undefined) writeFileSync(join(root, "scripts", "test-costs.txt"), costs);
   writeFileSync(join(root, "node_modules", ".bin", "tsc"), "#!/bin/sh\nexit 0\n");
   for (const tool of ["bun", "tsc"]) chmodSync(join(root, "node_modules", ".bin", tool), 0o755);
   writeFileSync(join(root, "calls.log"), "");
@@ -79,7 +81,8 @@ async function runTestScript(env: Record<string, string>, args: string[] = [], f
   return { code: exit.code, output, lastLine, calls };
 }
 
-describe("scripts/test.sh (npm test)", () => {
+// Each run has its own copy of the tree, and most of one is waiting: they run at the same time.
+describe.concurrent("scripts/test.sh (npm test)", () => {
   test("installs the real CLIs while the other suites run, runs the real-CLI suite once it is installed; the closing line sums all", async () => {
     const run = await runTestScript({});
     // Every bun test process gets the 20 s per-test limit (bunfig has no such key; bun's default is 5 s).
@@ -139,21 +142,22 @@ describe("scripts/test.sh (npm test)", () => {
   test("a part that counts no test fails the run", async () => {
     const run = await runTestScript({ MAIN_PASS: "0" });
     expect(run.output).toContain("no tests ran (main-1)");
-    expect(run.output).toContain("no tests ran (remote)");
+    expect(run.output).toContain("no tests ran (remote-1)");
     expect(run.lastLine).toBe("45 passed, 2 failed");
     expect(run.code).toBe(1);
   }, 60_000);
-  test("two workers share the queue: every file runs once, never more than two bun test processes at once, the rest in six parts", async () => {
-    const files = [...Array.from({ length: 14 }, (_, i) => `tests/m${i}.test.ts`), "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/realcli/x.test.ts"];
+  test("two workers share the queue: every file runs once, never more than two bun test processes at once, the rest in eight parts", async () => {
+    const files = [...Array.from({ length: 14 }, (_, i) => `tests/m${i}.test.ts`), "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/remote/r3.test.ts", "tests/realcli/x.test.ts"];
     const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3", CONCURRENT_LOG: "1" }, [], files);
     const tests = run.calls.filter((call) => call.startsWith("test "));
     const ran = tests.flatMap((call) => call.split(" ").filter((word) => word.startsWith("./"))).sort();
     expect(ran).toEqual(files.map((file) => `./${file}`).sort());
-    // The remote files together, the real-CLI folder alone, the other fourteen files in six parts.
-    expect(tests.filter((call) => call.includes("./tests/remote/"))).toEqual(["test --timeout=20000 ./tests/remote/r1.test.ts ./tests/remote/r2.test.ts"]);
-    expect(tests).toHaveLength(8);
+    // The remote files in two parts, the real-CLI folder in one (it has one file), the other fourteen in eight parts.
+    expect(tests.filter((call) => call.includes("./tests/remote/"))).toHaveLength(2);
+    expect(tests.filter((call) => call.includes("./tests/realcli/"))).toEqual(["test --timeout=20000 ./tests/realcli/x.test.ts"]);
+    expect(tests).toHaveLength(11);
     expect(Math.max(...run.calls.filter((call) => call.startsWith("running ")).map((call) => Number(call.split(" ")[1])))).toBe(2);
-    expect(run.lastLine).toBe("52 passed, 0 failed");
+    expect(run.lastLine).toBe("55 passed, 0 failed");
     expect(run.code).toBe(0);
   }, 60_000);
   test("the real-CLI suite runs in two parts once installed; a failed install is one failure, and neither part starts", async () => {
@@ -166,4 +170,27 @@ describe("scripts/test.sh (npm test)", () => {
     expect(failed.lastLine).toBe("100 passed, 1 failed");
     expect(failed.code).toBe(1);
   }, 60_000);
+  test("files are dealt by what they cost in scripts/test-costs.txt, each to the part that costs least so far", async () => {
+    const files = ["tests/a.test.ts", "tests/realcli/r1.test.ts", "tests/realcli/r2.test.ts", "tests/realcli/r3.test.ts"];
+    const costs = "10.0 tests/realcli/r1.test.ts\n6.0 tests/realcli/r2.test.ts\n5.0 tests/realcli/r3.test.ts\n";
+    const run = await runTestScript({}, [], files, costs);
+    expect(run.calls.filter((call) => call.includes("./tests/realcli/")).sort()).toEqual([
+      "test --timeout=20000 ./tests/realcli/r1.test.ts",
+      "test --timeout=20000 ./tests/realcli/r2.test.ts ./tests/realcli/r3.test.ts",
+    ]);
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  test("the costliest parts start first; a file the table does not know counts as a small one", async () => {
+    // Eight parts of one file each; `new` is in no table. The two dear ones start before the cheap ones (the smallest
+    // files, which a deal by size would start first).
+    const files = ["tests/dear.test.ts", "tests/mid.test.ts", "tests/new.test.ts", "tests/cheap.test.ts"];
+    const costs = "30.0 tests/dear.test.ts\n10.0 tests/mid.test.ts\n0.5 tests/cheap.test.ts\n";
+    const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3" }, [], files, costs);
+    const started = run.calls.filter((call) => call.startsWith("test ")).map((call) => call.split(" ").at(-1));
+    expect(new Set(started.slice(0, 2))).toEqual(new Set(["./tests/dear.test.ts", "./tests/mid.test.ts"]));
+    expect(new Set(started.slice(2))).toEqual(new Set(["./tests/new.test.ts", "./tests/cheap.test.ts"]));
+    expect(run.lastLine).toBe("4 passed, 0 failed");
+  }, 60_000);
+
 });
