@@ -2,8 +2,9 @@
 # The whole test suite (`npm test`), the inner loop (`npm run test:fast`: no browser, no real CLIs, no sshd or
 # Docker engine: its files in six parts, two at a time), only the remote-project suite (`npm run test:remote`) or
 # only the real-CLI suite (`npm run test:realcli`).
-# Builds the web bundle (tests import dist/), type-checks, runs bun test, and ends with one plain line
-# "N passed, N failed" summed over every bun test process (also written to dist/test-summary.txt for .ci/run).
+# Builds the web bundle (tests import dist/), type-checks (beside the first parts in `all` and --fast), runs bun test,
+# and ends with one plain line "N passed, N failed" summed over every bun test process (also written to
+# dist/test-summary.txt for .ci/run).
 # Any failing part fails the whole run.
 #
 # `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
@@ -34,6 +35,19 @@ finish() {
   [ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
   echo "$line" | tee "$summary_file"
   exit "$status"
+}
+# The type check beside the first parts (its seconds need not hold up the tests); shown when it ends, a failure
+# counted as one.
+typechecker=""
+start_typecheck() {
+  { "$bin/tsc" -p . >"$work/tsc.log" 2>&1; echo "$?" >"$work/tsc.rc"
+    [ "$(cat "$work/tsc.rc")" = 0 ] || (flock 8; cat "$work/tsc.log"; echo "type check failed") 8>"$work/output.lock"; } &
+  typechecker=$!
+}
+end_typecheck() {
+  wait "$typechecker"
+  [ "$(cat "$work/tsc.rc" 2>/dev/null)" = 0 ] && return
+  failed=$((failed + 1)); status=1
 }
 # A failed build or type check: the background install may finish (it is only a cache); no more tests start.
 fail_early() {
@@ -183,10 +197,11 @@ out=$("$bin/bun" run scripts/build-web.ts 2>&1) || fail_early "web build failed:
 
 case "$mode" in
   --fast)
-    "$bin/tsc" -p . || fail_early "type check failed"
+    start_typecheck
     mapfile -t inner < <(find tests -name '*.test.ts' -not -path '*/e2e/*' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
     deal_jobs unit 6 "${inner[@]}"
     run_queue
+    end_typecheck
     ;;
   --remote)
     "$bin/tsc" -p . || fail_early "type check failed"
@@ -203,7 +218,7 @@ case "$mode" in
     install_clis </dev/null &
     installer=$!
     set +m
-    "$bin/tsc" -p . || fail_early "type check failed"
+    start_typecheck
     mapfile -t rest < <(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
     mapfile -t remote < <(find tests/remote -name '*.test.ts' | sort)
     deal_jobs remote 2 "${remote[@]}"
@@ -211,6 +226,7 @@ case "$mode" in
     deal_jobs realcli 2 "${realcli[@]}"
     deal_jobs main 8 "${rest[@]}"
     run_queue
+    end_typecheck
     wait "$installer"
     ;;
 esac

@@ -60,7 +60,7 @@ async function runTestScript(env: Record<string, string>, args: string[] = [], f
   copyFileSync(SCRIPT, join(root, "scripts", "test.sh"));
   writeFileSync(join(root, "node_modules", ".bin", "bun"), FAKE_BUN);
   if (costs !== undefined) writeFileSync(join(root, "scripts", "test-costs.txt"), costs);
-  writeFileSync(join(root, "node_modules", ".bin", "tsc"), "#!/bin/sh\nexit 0\n");
+  writeFileSync(join(root, "node_modules", ".bin", "tsc"), '#!/bin/sh\n[ "${TSC_RC:-0}" = 0 ] || echo "a.ts(1,1): error TS2322: nope"\nexit "${TSC_RC:-0}"\n');
   for (const tool of ["bun", "tsc"]) chmodSync(join(root, "node_modules", ".bin", tool), 0o755);
   writeFileSync(join(root, "calls.log"), "");
   for (const file of files) {
@@ -193,4 +193,16 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(run.lastLine).toBe("4 passed, 0 failed");
   }, 60_000);
 
+  test("the type check runs beside the tests: its errors are shown, and a failed one fails the run", async () => {
+    const run = await runTestScript({ TSC_RC: "1" });
+    expect(run.output).toContain("error TS2322: nope");
+    expect(run.output).toContain("type check failed");
+    expect(run.calls).toContain("test --timeout=20000 ./tests/a.test.ts");
+    expect(run.lastLine).toBe("245 passed, 1 failed");
+    expect(run.code).toBe(1);
+    const fast = await runTestScript({ TSC_RC: "1", FAST: "1" }, ["--fast"], ["tests/a.test.ts", "tests/b.test.ts"]);
+    expect(fast.output).toContain("type check failed");
+    expect(fast.lastLine).toBe("20 passed, 1 failed");
+    expect(fast.code).toBe(1);
+  }, 60_000);
 });
