@@ -5,6 +5,8 @@
  * and a cancel denies it; read-only writes nothing and asks nothing.
  * Claude Code and Qwen Code over Claude's control protocol, codex over app-server, claude-code-acp, kilo over ACP with
  * its permission overlay, codex-acp switched to its asking session mode, and pi through od's permission extension.
+ * Each CLI's describe is called from its own file, approvals/<cli>.test.ts: alone the suite took 5½ minutes, the
+ * longest file of the real-CLI suite by far, and as files the CLIs can be dealt into parts that run side by side.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -25,7 +27,12 @@ const TOOLLESS_WHEN_READ_ONLY: RealCliId[] = ["kilo", "opencode"];
 const READ_ONLY_CLIS: RealCliId[] = ["opencode"];
 const WAIT_MS = 120_000;
 
-for (const cli of [...ASKING_CLIS, ...READ_ONLY_CLIS]) describe(`real ${cli} in ask and read-only runs`, () => {
+/** Every CLI this suite runs: one test file each (approvals/<cli>.test.ts), so the queue can spread them over parts. */
+export const APPROVAL_CLIS: RealCliId[] = [...ASKING_CLIS, ...READ_ONLY_CLIS];
+
+/** The suite for one CLI: its own sandbox, fake model server and `od serve`. */
+export function describeApprovals(cli: RealCliId): void {
+describe(`real ${cli} in ask and read-only runs`, () => {
   const asks = ASKING_CLIS.includes(cli);
   let sandbox: OdSandbox;
   let daemon: RunningDaemon;
@@ -152,3 +159,4 @@ afterAll(async () => {
     expect(types.filter((type) => type.startsWith("approval_"))).toEqual([]);
   }, WAIT_MS);
 });
+}
