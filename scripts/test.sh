@@ -8,9 +8,11 @@
 # Any failing part fails the whole run.
 #
 # `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
-# tests/realcli/setup.ts) in the background, and meanwhile two workers take the suites from one queue: the
-# remote-project files in two parts, the real-CLI suite in two parts (taken once the install has ended) and the rest
-# in eight parts. Two, because a machine has two cores at least and one bun test process keeps one busy.
+# tests/realcli/setup.ts) in the background, and meanwhile three workers take the suites from one queue: the
+# remote-project files in two parts, the real-CLI suite in three parts (taken once the install has ended) and the
+# rest in eight parts. The inner loop has two workers, because a machine has two cores at least and one bun test
+# process of unit tests keeps one busy; `npm test` has three, because its browser, sshd, Docker and real-CLI tests
+# wait more than they compute (with two workers a whole run kept a 2-core machine about half busy).
 # Files are dealt into parts by what each costs alone (scripts/test-costs.txt, from scripts/measure-test-costs.ts),
 # so the parts of a suite take about as long as each other, and the queue starts the costliest parts first: the
 # last part to end is then a short one, not a worker stuck on a long one while the other idles.
@@ -23,6 +25,7 @@ mkdir -p dist
 summary_file=dist/test-summary.txt
 work=$(mktemp -d)
 installer=""
+workers=2
 passed=0 failed=0 skipped=0 status=0
 
 stop_installer() { if [ -n "$installer" ]; then kill -TERM -- "-$installer" 2>/dev/null; wait "$installer" 2>/dev/null; fi; }
@@ -107,8 +110,8 @@ with_costs() {
   awk -v unknown="$unknown_cost" 'table { cost[$2] = $1; next } { print (($0 in cost) ? cost[$0] : unknown), $0 }' table=1 "$table" table=0 -
 }
 
-# The queue: jobs in $work/queue, one a line, each with its files in $work/JOB.files; two workers take them in order,
-# the costliest first. The real-CLI parts are taken only once the install has ended (a worker waits for them when
+# The queue: jobs in $work/queue, one a line, each with its files in $work/JOB.files; $workers workers take them in
+# order, the costliest first. The real-CLI parts are taken only once the install has ended (a worker waits for them when
 # they are all that is left). Each job's output is shown whole when it ends; the counts are added up when both
 # workers are done.
 jobs_in_order=()
@@ -175,10 +178,13 @@ worker() {
 run_queue() {
   order_queue
   [ -f "$work/queue" ] || { echo "no test files"; failed=$((failed + 1)); status=1; return; }
-  worker &
-  local first=$!
+  local i others=()
+  for ((i = 1; i < workers; i++)); do
+    worker &
+    others+=("$!")
+  done
   worker
-  wait "$first"
+  wait "${others[@]}"
   local job install_counted=""
   for job in "${jobs_in_order[@]}"; do
     case "$job" in
@@ -218,12 +224,13 @@ case "$mode" in
     install_clis </dev/null &
     installer=$!
     set +m
+    workers=3
     start_typecheck
     mapfile -t rest < <(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
     mapfile -t remote < <(find tests/remote -name '*.test.ts' | sort)
     deal_jobs remote 2 "${remote[@]}"
     mapfile -t realcli < <(find tests/realcli -name '*.test.ts' -not -path '*/.cache/*')
-    deal_jobs realcli 2 "${realcli[@]}"
+    deal_jobs realcli 3 "${realcli[@]}"
     deal_jobs main 8 "${rest[@]}"
     run_queue
     end_typecheck

@@ -127,8 +127,9 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
 
   test("--fast: the inner loop's files (no browser, real-CLI or remote suites) in parts, two bun test processes at a time, all counted", async () => {
     const files = ["tests/a.test.ts", "tests/e2e/b.test.ts", "tests/realcli/c.test.ts", "tests/remote/d.test.ts", "tests/x/e.test.ts", "tests/f.test.ts", "tests/x/g.test.ts"];
-    const run = await runTestScript({ FAST: "1", SHARD_PASS: "10" }, ["--fast"], files);
+    const run = await runTestScript({ FAST: "1", SHARD_PASS: "10", CONCURRENT_LOG: "1" }, ["--fast"], files);
     const shards = run.calls.filter((call) => call.startsWith("test "));
+    expect(Math.max(...run.calls.filter((call) => call.startsWith("running ")).map((call) => Number(call.split(" ")[1])))).toBe(2);
     // Four files dealt into six parts: four parts of one file each.
     expect(shards).toHaveLength(4);
     const ran = shards.flatMap((call) => call.split(" ").filter((word) => word.endsWith(".test.ts"))).sort();
@@ -146,7 +147,7 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(run.lastLine).toBe("45 passed, 2 failed");
     expect(run.code).toBe(1);
   }, 60_000);
-  test("two workers share the queue: every file runs once, never more than two bun test processes at once, the rest in eight parts", async () => {
+  test("three workers share the queue: every file runs once, never more than three bun test processes at once, the rest in eight parts", async () => {
     const files = [...Array.from({ length: 14 }, (_, i) => `tests/m${i}.test.ts`), "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/remote/r3.test.ts", "tests/realcli/x.test.ts"];
     const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3", CONCURRENT_LOG: "1" }, [], files);
     const tests = run.calls.filter((call) => call.startsWith("test "));
@@ -156,11 +157,11 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(tests.filter((call) => call.includes("./tests/remote/"))).toHaveLength(2);
     expect(tests.filter((call) => call.includes("./tests/realcli/"))).toEqual(["test --timeout=20000 ./tests/realcli/x.test.ts"]);
     expect(tests).toHaveLength(11);
-    expect(Math.max(...run.calls.filter((call) => call.startsWith("running ")).map((call) => Number(call.split(" ")[1])))).toBe(2);
+    expect(Math.max(...run.calls.filter((call) => call.startsWith("running ")).map((call) => Number(call.split(" ")[1])))).toBe(3);
     expect(run.lastLine).toBe("55 passed, 0 failed");
     expect(run.code).toBe(0);
   }, 60_000);
-  test("the real-CLI suite runs in two parts once installed; a failed install is one failure, and neither part starts", async () => {
+  test("the real-CLI suite runs in parts once installed; a failed install is one failure, and no part starts", async () => {
     const files = ["tests/a.test.ts", "tests/realcli/r1.test.ts", "tests/realcli/r2.test.ts"];
     const ok = await runTestScript({}, [], files);
     expect(ok.calls.filter((call) => call.includes("./tests/realcli/")).sort()).toEqual(["test --timeout=20000 ./tests/realcli/r1.test.ts", "test --timeout=20000 ./tests/realcli/r2.test.ts"]);
@@ -171,26 +172,27 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(failed.code).toBe(1);
   }, 60_000);
   test("files are dealt by what they cost in scripts/test-costs.txt, each to the part that costs least so far", async () => {
-    const files = ["tests/a.test.ts", "tests/realcli/r1.test.ts", "tests/realcli/r2.test.ts", "tests/realcli/r3.test.ts"];
-    const costs = "10.0 tests/realcli/r1.test.ts\n6.0 tests/realcli/r2.test.ts\n5.0 tests/realcli/r3.test.ts\n";
+    // The remote files, in two parts: a deal by size (r3 is the largest file here) would pair r3 with r1.
+    const files = ["tests/a.test.ts", "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/remote/r3.test.ts"];
+    const costs = "10.0 tests/remote/r1.test.ts\n6.0 tests/remote/r2.test.ts\n5.0 tests/remote/r3.test.ts\n";
     const run = await runTestScript({}, [], files, costs);
-    expect(run.calls.filter((call) => call.includes("./tests/realcli/")).sort()).toEqual([
-      "test --timeout=20000 ./tests/realcli/r1.test.ts",
-      "test --timeout=20000 ./tests/realcli/r2.test.ts ./tests/realcli/r3.test.ts",
+    expect(run.calls.filter((call) => call.includes("./tests/remote/")).sort()).toEqual([
+      "test --timeout=20000 ./tests/remote/r1.test.ts",
+      "test --timeout=20000 ./tests/remote/r2.test.ts ./tests/remote/r3.test.ts",
     ]);
     expect(run.code).toBe(0);
   }, 60_000);
 
   test("the costliest parts start first; a file the table does not know counts as a small one", async () => {
-    // Eight parts of one file each; `new` is in no table. The two dear ones start before the cheap ones (the smallest
-    // files, which a deal by size would start first).
-    const files = ["tests/dear.test.ts", "tests/mid.test.ts", "tests/new.test.ts", "tests/cheap.test.ts"];
-    const costs = "30.0 tests/dear.test.ts\n10.0 tests/mid.test.ts\n0.5 tests/cheap.test.ts\n";
+    // Eight parts of one file each; `new` is in no table. The three dear ones start (three workers) before the cheap
+    // ones, the largest files here, which a deal by size would start first.
+    const files = ["tests/dear.test.ts", "tests/mid.test.ts", "tests/less.test.ts", "tests/new.test.ts", "tests/cheap.test.ts"];
+    const costs = "30.0 tests/dear.test.ts\n10.0 tests/mid.test.ts\n8.0 tests/less.test.ts\n0.5 tests/cheap.test.ts\n";
     const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3" }, [], files, costs);
     const started = run.calls.filter((call) => call.startsWith("test ")).map((call) => call.split(" ").at(-1));
-    expect(new Set(started.slice(0, 2))).toEqual(new Set(["./tests/dear.test.ts", "./tests/mid.test.ts"]));
-    expect(new Set(started.slice(2))).toEqual(new Set(["./tests/new.test.ts", "./tests/cheap.test.ts"]));
-    expect(run.lastLine).toBe("4 passed, 0 failed");
+    expect(new Set(started.slice(0, 3))).toEqual(new Set(["./tests/dear.test.ts", "./tests/mid.test.ts", "./tests/less.test.ts"]));
+    expect(new Set(started.slice(3))).toEqual(new Set(["./tests/new.test.ts", "./tests/cheap.test.ts"]));
+    expect(run.lastLine).toBe("5 passed, 0 failed");
   }, 60_000);
 
   test("the type check runs beside the tests: its errors are shown, and a failed one fails the run", async () => {
