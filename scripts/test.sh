@@ -8,11 +8,10 @@
 # Any failing part fails the whole run.
 #
 # `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
-# tests/realcli/setup.ts) in the background, and meanwhile three workers take the suites from one queue: the
+# tests/realcli/setup.ts) in the background, and meanwhile two workers take the suites from one queue: the
 # remote-project files in two parts, the real-CLI suite in three parts (taken once the install has ended) and the
-# rest in eight parts. The inner loop has two workers, because a machine has two cores at least and one bun test
-# process of unit tests keeps one busy; `npm test` has three, because its browser, sshd, Docker and real-CLI tests
-# wait more than they compute (with two workers a whole run kept a 2-core machine about half busy).
+# rest in eight parts. Two, because a machine has two cores at least and one bun test process keeps one busy (a
+# third, tried, left a loaded machine so busy that real-CLI detection missed its deadline).
 # Files are dealt into parts by what each costs alone (scripts/test-costs.txt, from scripts/measure-test-costs.ts),
 # so the parts of a suite take about as long as each other, and the queue starts the costliest parts first: the
 # last part to end is then a short one, not a worker stuck on a long one while the other idles.
@@ -224,7 +223,6 @@ case "$mode" in
     install_clis </dev/null &
     installer=$!
     set +m
-    workers=3
     start_typecheck
     mapfile -t rest < <(find tests -name '*.test.ts' -not -path '*/realcli/*' -not -path '*/remote/*' -not -path '*/.cache/*')
     mapfile -t remote < <(find tests/remote -name '*.test.ts' | sort)
