@@ -12,8 +12,19 @@ import { sourcesHash } from "./sources-hash.ts";
 
 const root = join(import.meta.dir, "..", "..", "..");
 const cacheDir = join(root, "dist", "test-od");
-/** What the binary is built from: its code, the UI, the build scripts, the dependencies, and the bun that compiles. */
-const SOURCES = ["server", "web", "scripts", "package.json", "package-lock.json", "bunfig.toml", "tsconfig.json"];
+/**
+ * What the binary is built from: its code, the UI, the build scripts (the TypeScript in scripts/, not the test
+ * runner's shell script or its table of test costs), the dependencies, and the bun that compiles.
+ */
+const sources = () => [
+  "server",
+  "web",
+  ...readdirSync(join(root, "scripts")).filter((name) => name.endsWith(".ts")).map((name) => join("scripts", name)),
+  "package.json",
+  "package-lock.json",
+  "bunfig.toml",
+  "tsconfig.json",
+];
 let built: Promise<string> | undefined;
 
 export function buildBinaryOnce(): Promise<string> {
@@ -21,7 +32,7 @@ export function buildBinaryOnce(): Promise<string> {
 }
 
 async function cachedBuild(): Promise<string> {
-  const key = sourcesHash(root, SOURCES, `${Bun.version} ${process.platform} ${process.arch}`);
+  const key = sourcesHash(root, sources(), `${Bun.version} ${process.platform} ${process.arch}`);
   const binary = join(cacheDir, key, "od");
   if (existsSync(binary)) return binary;
   mkdirSync(cacheDir, { recursive: true });
