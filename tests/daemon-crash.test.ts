@@ -75,68 +75,61 @@ describe("restart after kill -9", () => {
 
   // Issue #34: durable before delivered. A reader gets an event only once it is stored, so a kill -9 at any moment
   // loses nothing anybody saw: each trial's daemon is killed after a random number of events, and the next one (which
-  // recovers that run) must replay every id the reader saw with the content it saw, then `end`. The trials run in two
-  // lanes at once, each over its own data dir: a trial mostly waits for the stream to reach its kill, so two lanes
-  // take little longer than one, and each lane still has every trial's run recovered by the next daemon.
+  // recovers that run) must replay every id the reader saw with the content it saw, then `end`.
   test("kill -9 at random moments under a fast stream, 20 times: every id a reader saw is in the replay, unchanged", async () => {
-    await Promise.all([killTrials(10), killTrials(10)]);
-  }, 300_000);
-});
-
-/** `count` trials over one data dir: start od, check the previous trial's run, start a run, kill od mid-stream. */
-async function killTrials(count: number): Promise<void> {
-  using world = fakeAgentWorld(FAST_AGENT, { OD_CHAT_RUN_CANCEL_GRACE_MS: "500" });
-  const daemons: Awaited<ReturnType<typeof world.start>>[] = [];
-  const runIds: string[] = [];
-  const check = async (od: Awaited<ReturnType<typeof world.start>>, runId: string, seen: Map<number, unknown>) => {
-    const lastSeen = Math.max(0, ...seen.keys());
-    const replay = await readSse(await world.api(od, `/api/runs/${runId}/events`));
-    const replayed = new Map(replay.map((frame) => [Number(frame.id), frame.data]));
-    for (const [id, data] of seen) expect({ id, data: replayed.get(id) }).toEqual({ id, data });
-    expect(replay.at(-1)).toMatchObject({ event: "end", data: { status: "failed", failureDetail: "daemon_restart" } });
-    // A client resuming where it stopped gets the rest, ending with `end`, and nothing it already had.
-    const resumed = await readSse(await world.api(od, `/api/runs/${runId}/events`, { headers: { "last-event-id": String(lastSeen) } }));
-    expect(resumed.at(-1)?.event).toBe("end");
-    for (const frame of resumed) expect(Number(frame.id)).toBeGreaterThan(lastSeen);
-    // The crashed run keeps its answer: the stored message holds the text of every stored delta, and the run ends
-    // when it was last seen (its last stored event), not when the next daemon noticed.
-    const stored = replay.slice(0, -1).map((frame) => frame.data as { ts: number; type: string; event?: { type: string; delta?: string } });
-    const text = stored.map((event) => (event.type === "agent" && event.event?.type === "text_delta" ? event.event.delta : "")).join("");
-    const lastAt = Math.max(...stored.map((event) => event.ts));
-    const run = (await (await world.api(od, `/api/runs/${runId}`)).json()) as { conversationId: string; startedAt: number; endedAt: number };
-    const { messages } = (await (await world.api(od, `/api/conversations/${run.conversationId}/messages`)).json()) as { messages: { role: string; runId: string | null; text: string; endedAt: number | null }[] };
-    const answer = messages.find((message) => message.role === "assistant" && message.runId === runId);
-    expect(answer).toMatchObject({ text, endedAt: lastAt });
-    expect(run.endedAt).toBe(lastAt);
-    expect(replay.at(-1)).toMatchObject({ data: { ts: lastAt, durationMs: lastAt - run.startedAt, reason: expect.stringContaining("od stopped") } });
-  };
-  try {
-    let previous: { runId: string; seen: Map<number, unknown> } | undefined;
-    for (let trial = 0; trial < count; trial++) {
+    using world = fakeAgentWorld(FAST_AGENT, { OD_CHAT_RUN_CANCEL_GRACE_MS: "500" });
+    const daemons: Awaited<ReturnType<typeof world.start>>[] = [];
+    const runIds: string[] = [];
+    const check = async (od: Awaited<ReturnType<typeof world.start>>, runId: string, seen: Map<number, unknown>) => {
+      const lastSeen = Math.max(0, ...seen.keys());
+      const replay = await readSse(await world.api(od, `/api/runs/${runId}/events`));
+      const replayed = new Map(replay.map((frame) => [Number(frame.id), frame.data]));
+      for (const [id, data] of seen) expect({ id, data: replayed.get(id) }).toEqual({ id, data });
+      expect(replay.at(-1)).toMatchObject({ event: "end", data: { status: "failed", failureDetail: "daemon_restart" } });
+      // A client resuming where it stopped gets the rest, ending with `end`, and nothing it already had.
+      const resumed = await readSse(await world.api(od, `/api/runs/${runId}/events`, { headers: { "last-event-id": String(lastSeen) } }));
+      expect(resumed.at(-1)?.event).toBe("end");
+      for (const frame of resumed) expect(Number(frame.id)).toBeGreaterThan(lastSeen);
+      // The crashed run keeps its answer: the stored message holds the text of every stored delta, and the run ends
+      // when it was last seen (its last stored event), not when the next daemon noticed.
+      const stored = replay.slice(0, -1).map((frame) => frame.data as { ts: number; type: string; event?: { type: string; delta?: string } });
+      const text = stored.map((event) => (event.type === "agent" && event.event?.type === "text_delta" ? event.event.delta : "")).join("");
+      const lastAt = Math.max(...stored.map((event) => event.ts));
+      const run = (await (await world.api(od, `/api/runs/${runId}`)).json()) as { conversationId: string; startedAt: number; endedAt: number };
+      const { messages } = (await (await world.api(od, `/api/conversations/${run.conversationId}/messages`)).json()) as { messages: { role: string; runId: string | null; text: string; endedAt: number | null }[] };
+      const answer = messages.find((message) => message.role === "assistant" && message.runId === runId);
+      expect(answer).toMatchObject({ text, endedAt: lastAt });
+      expect(run.endedAt).toBe(lastAt);
+      expect(replay.at(-1)).toMatchObject({ data: { ts: lastAt, durationMs: lastAt - run.startedAt, reason: expect.stringContaining("od stopped") } });
+    };
+    try {
+      let previous: { runId: string; seen: Map<number, unknown> } | undefined;
+      for (let trial = 0; trial < 20; trial++) {
+        const od = await world.start();
+        daemons.push(od);
+        if (previous) await check(od, previous.runId, previous.seen);
+        const runId = await world.startRun(od, `trial ${trial}`);
+        runIds.push(runId);
+        const killAt = 1 + Math.floor(Math.random() * 2500);
+        const seen = new Map<number, unknown>();
+        await readFrames(await world.api(od, `/api/runs/${runId}/events`), (id, data) => {
+          seen.set(id, data);
+          if (seen.size === killAt) od.child.kill("SIGKILL");
+        });
+        await od.child.exited;
+        expect(seen.size).toBeGreaterThanOrEqual(killAt);
+        previous = { runId, seen };
+      }
       const od = await world.start();
       daemons.push(od);
-      if (previous) await check(od, previous.runId, previous.seen);
-      const runId = await world.startRun(od, `trial ${trial}`);
-      runIds.push(runId);
-      const killAt = 1 + Math.floor(Math.random() * 2500);
-      const seen = new Map<number, unknown>();
-      await readFrames(await world.api(od, `/api/runs/${runId}/events`), (id, data) => {
-        seen.set(id, data);
-        if (seen.size === killAt) od.child.kill("SIGKILL");
-      });
-      await od.child.exited;
-      expect(seen.size).toBeGreaterThanOrEqual(killAt);
-      previous = { runId, seen };
+      await check(od, previous!.runId, previous!.seen);
+      await until(() => survivors(world.ledgerPath, runIds).length === 0, 30_000, "the runs' processes to be swept");
+    } finally {
+      for (const od of daemons) await od.stop();
+      killSurvivors(world.ledgerPath, runIds);
     }
-    const od = await world.start();
-    daemons.push(od);
-    await check(od, previous!.runId, previous!.seen);
-    await until(() => survivors(world.ledgerPath, runIds).length === 0, 30_000, "the runs' processes to be swept");
-  } finally {
-    for (const od of daemons) await od.stop();
-    killSurvivors(world.ledgerPath, runIds);
-  }
-}
+  }, 300_000);
+});
 
 /** Every id-carrying SSE frame of `response`, as it arrives, until the stream ends or breaks (the daemon died). */
 async function readFrames(response: Response, onFrame: (id: number, data: unknown) => void): Promise<void> {
