@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { buildEmbeddedAssets, odBundleConfig } from "../../scripts/build-binary.ts";
+import { withBuildLock } from "../support/build-lock.ts";
 
 /** Static import specifiers of a minified ESM file (`import{a}from"x"`, `import"x"`, `export{a}from"x"`). */
 function staticImports(code: string): string[] {
@@ -24,10 +25,12 @@ function dynamicImports(code: string): string[] {
 
 /** The bundle as the binary embeds it, in a temp folder; its files' text and a walk of their static imports. */
 async function withBundle(use: (bundle: { entry: string; files: string[]; builtinsOf: (roots: string[]) => { chunks: number; builtins: string[] } }) => void): Promise<void> {
-  await buildEmbeddedAssets();
   const outdir = mkdtempSync(join(tmpdir(), "od-shell-bundle-"));
   try {
-    const result = await Bun.build({ ...odBundleConfig(), outdir });
+    const result = await withBuildLock(async () => {
+      await buildEmbeddedAssets();
+      return Bun.build({ ...odBundleConfig(), outdir });
+    });
     expect(result.success).toBe(true);
     const builtinsOf = (roots: string[]) => {
       const seen = new Set<string>();

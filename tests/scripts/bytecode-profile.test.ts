@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildEmbeddedAssets, recordStartupProfiles } from "../../scripts/build-binary.ts";
 import { recordBytecodeOrder } from "../../scripts/bytecode-profile.ts";
+import { withBuildLock } from "../support/build-lock.ts";
 import { tempDir } from "../support/temp.ts";
 
 /** Entries of an order file: after its version line, one "<kind> <hash>" line per module or function used. */
@@ -19,8 +20,10 @@ describe("start-up profiles", () => {
   test("a first build is started as `od serve` and as `od run`, and each start leaves its profile", async () => {
     using dir = tempDir("od-profile-");
     // What the binary embeds (UI, OpenAPI document, DSH tarball) is built first, as `npm run build` does.
-    await buildEmbeddedAssets();
-    const files = await recordStartupProfiles(dir.path);
+    const files = await withBuildLock(async () => {
+      await buildEmbeddedAssets();
+      return recordStartupProfiles(dir.path);
+    });
     expect(files.map((file) => file.slice(dir.path.length + 1))).toEqual(["serve.order", "run.order"]);
     // Thousands of entries each: the serve profile covers the engine's first answers, the run one a whole run.
     const [serve, run] = files.map(entriesIn);

@@ -9,6 +9,7 @@ import { spawnChild } from "../../server/platform/process.ts";
 import { VERSION } from "../../server/version.ts";
 import { releaseFileName } from "../../scripts/build-binary.ts";
 import { serveDir } from "../dsh/install-dsh-fixtures.ts";
+import { withBuildLock } from "../support/build-lock.ts";
 import { tempDir } from "../support/temp.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -36,7 +37,7 @@ let bad: Awaited<ReturnType<typeof serveDir>>;
 
 beforeAll(async () => {
   if (!hasHostBuild()) {
-    const build = await run([process.execPath, "run", join(root, "scripts", "build-binary.ts"), "--release", "--only", HOST], { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" });
+    const build = await withBuildLock(() => run([process.execPath, "run", join(root, "scripts", "build-binary.ts"), "--release", "--only", HOST], { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" }));
     if (build.code !== 0 || !hasHostBuild()) throw new Error(`build:release --only ${HOST} failed:\n${build.stdout}\n${build.stderr}`);
   }
   // The same release with one byte of the binary changed: the sums still name the real one.

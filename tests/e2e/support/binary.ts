@@ -4,10 +4,11 @@
  * e2e files, dealt into several test processes, each paid for one before; now the first to need it builds it into
  * dist/test-od/<hash of the sources>/ and every other process, and every later run on the same sources, copies it.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildEmbeddedAssets, buildOd } from "../../../scripts/build-binary.ts";
+import { withBuildLock } from "../../support/build-lock.ts";
 import { sourcesHash } from "./sources-hash.ts";
 
 const root = join(import.meta.dir, "..", "..", "..");
@@ -35,22 +36,10 @@ async function cachedBuild(): Promise<string> {
   const key = sourcesHash(root, sources(), `${Bun.version} ${process.platform} ${process.arch}`);
   const binary = join(cacheDir, key, "od");
   if (existsSync(binary)) return binary;
-  mkdirSync(cacheDir, { recursive: true });
-  // One process builds while the others wait for its result; a lock whose process died is taken over.
-  const lock = join(cacheDir, `${key}.lock`);
-  for (;;) {
+  // One process builds while the others wait for its result.
+  return withBuildLock(async () => {
     if (existsSync(binary)) return binary;
-    try {
-      mkdirSync(lock);
-      writeFileSync(join(lock, "pid"), String(process.pid));
-      break;
-    } catch {
-      if (!lockHolderAlive(lock)) rmSync(lock, { recursive: true, force: true });
-      else await Bun.sleep(200);
-    }
-  }
-  try {
-    if (existsSync(binary)) return binary;
+    mkdirSync(cacheDir, { recursive: true });
     const staging = mkdtempSync(join(cacheDir, `${key}.building-`));
     await buildEmbeddedAssets();
     await buildOd(join(staging, "od"));
@@ -59,29 +48,7 @@ async function cachedBuild(): Promise<string> {
     rmSync(join(cacheDir, key), { recursive: true, force: true });
     renameSync(staging, join(cacheDir, key));
     return binary;
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-/** Whether the process that made `lock` still runs (a lock made moments ago may not carry its pid yet). */
-function lockHolderAlive(lock: string): boolean {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(lock, "pid"), "utf8"));
-  } catch {
-    try {
-      return Date.now() - statSync(lock).mtimeMs < 10_000;
-    } catch {
-      return false; // gone meanwhile
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  });
 }
 
 /** A copy of the binary in a fresh temp folder (so nothing can resolve files relative to the source tree). */
