@@ -95,6 +95,22 @@ async function openConversation(b: Bench, conversationId: string): Promise<Page>
   return page;
 }
 
+/**
+ * Frames counted in `page` while run `runId` streams: the fake CLI is released through `gate`, and counting stops once
+ * the daemon has sent the run's end and `shownEnd` says the page shows it.
+ */
+async function framesWhileStreaming(b: Bench, page: Page, runId: string, gate: string, shownEnd: () => Promise<unknown>) {
+  await startFrameCounter(page);
+  const over = ended(b, runId);
+  writeFileSync(gate, "");
+  await over;
+  await shownEnd();
+  const frames = await stopFrameCounter(page);
+  const fps = median(frames.fps.length ? frames.fps : [0]);
+  const text = `${fps.toFixed(1)} fps median over ${frames.fps.length} s, long tasks ${(frames.longTaskMs / 1000).toFixed(1)} s of ${(frames.wallMs / 1000).toFixed(1)} s`;
+  return { fps, text };
+}
+
 /** One live long run watched in a tab on its conversation: median fps, heap after GC at its end, long-task share. */
 async function watchLive(b: Bench, conversationId: string | undefined, label: string) {
   const gate = join(b.dir, `gate-${label}-${Date.now()}`);
@@ -102,16 +118,12 @@ async function watchLive(b: Bench, conversationId: string | undefined, label: st
   const page = await openConversation(b, run.conversationId);
   try {
     await page.waitForSelector(`[data-run-id="${run.runId}"] [data-testid=run-status]`, { timeout: 60_000 });
-    await startFrameCounter(page);
-    const over = ended(b, run.runId);
-    writeFileSync(gate, "");
-    await over;
-    await page.waitForSelector(`[data-run-id="${run.runId}"] [data-testid=end-banner]`, { timeout: 120_000 });
-    const frames = await stopFrameCounter(page);
+    const frames = await framesWhileStreaming(b, page, run.runId, gate, () =>
+      page.waitForSelector(`[data-run-id="${run.runId}"] [data-testid=end-banner]`, { timeout: 120_000 }),
+    );
     const heapMb = await heapAfterGcMb(page);
-    const fps = median(frames.fps.length ? frames.fps : [0]);
-    note(`${label}: ${fps.toFixed(1)} fps median over ${frames.fps.length} s, heap ${heapMb.toFixed(1)} MB, long tasks ${(frames.longTaskMs / 1000).toFixed(1)} s of ${(frames.wallMs / 1000).toFixed(1)} s; ${loadText()}`);
-    return { fps, heapMb, conversationId: run.conversationId, runId: run.runId };
+    note(`${label}: ${frames.text}, heap ${heapMb.toFixed(1)} MB; ${loadText()}`);
+    return { fps: frames.fps, heapMb, conversationId: run.conversationId, runId: run.runId };
   } finally {
     await page.close();
   }
@@ -126,15 +138,9 @@ async function watchFloor(b: Bench, label: string) {
   const run = await startRun(b, LONG, "long", { gate, paced: true });
   const page = await openFloorPage(b.browser, b.od.daemon.origin, b.od.daemon.token, run.runId, VIEWPORT);
   try {
-    await startFrameCounter(page);
-    const over = ended(b, run.runId);
-    writeFileSync(gate, "");
-    await over;
-    await floorPageEnded(page, 120_000);
-    const frames = await stopFrameCounter(page);
-    const fps = median(frames.fps.length ? frames.fps : [0]);
-    note(`${label}: ${fps.toFixed(1)} fps median over ${frames.fps.length} s, long tasks ${(frames.longTaskMs / 1000).toFixed(1)} s of ${(frames.wallMs / 1000).toFixed(1)} s; ${loadText()}`);
-    return fps;
+    const frames = await framesWhileStreaming(b, page, run.runId, gate, () => floorPageEnded(page, 120_000));
+    note(`${label}: ${frames.text}; ${loadText()}`);
+    return frames.fps;
   } finally {
     await page.close();
   }

@@ -147,6 +147,7 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(run.lastLine).toBe("45 passed, 2 failed");
     expect(run.code).toBe(1);
   }, 60_000);
+
   test("two workers share the queue: every file runs once, never more than two bun test processes at once, the rest in eight parts", async () => {
     const files = [...Array.from({ length: 14 }, (_, i) => `tests/m${i}.test.ts`), "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/remote/r3.test.ts", "tests/realcli/x.test.ts"];
     const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3", CONCURRENT_LOG: "1" }, [], files);
@@ -161,6 +162,7 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(run.lastLine).toBe("55 passed, 0 failed");
     expect(run.code).toBe(0);
   }, 60_000);
+
   test("the real-CLI suite runs in parts once installed; a failed install is one failure, and no part starts", async () => {
     const files = ["tests/a.test.ts", "tests/realcli/r1.test.ts", "tests/realcli/r2.test.ts"];
     const ok = await runTestScript({}, [], files);
@@ -171,6 +173,7 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(failed.lastLine).toBe("100 passed, 1 failed");
     expect(failed.code).toBe(1);
   }, 60_000);
+
   test("files are dealt by what they cost in scripts/test-costs.txt, each to the part that costs least so far", async () => {
     // The remote files, in two parts: a deal by size (r3 is the largest file here) would pair r3 with r1.
     const files = ["tests/a.test.ts", "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/remote/r3.test.ts"];

@@ -46,19 +46,18 @@ export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
   const heights = useRef(new Map<string, number>());
-  const lastLength = useRef(items.length);
   const shown = useRef<Window>(firstWindow(items.length, scroller?.followsBottom() ?? false));
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  /** The rows of the last render. */
+  const rowsSeen = useRef<readonly T[]>([]);
   // A window that reached the end of the list keeps reaching it as rows are appended (a live run's next item is
   // shown in the render that adds it, not one render later).
-  shown.current = grownWindow(shown.current, lastLength.current, items.length);
-  lastLength.current = items.length;
+  shown.current = grownWindow(shown.current, rowsSeen.current.length, items.length);
 
   // The rows' offsets (prefix sums of their heights). With rows whose estimate is theirs alone, only the offsets
   // from the first row that changed are worked out again: a live run's list changes at its end every frame, and
   // summing all of its rows (thousands, a measured height or an estimate each) was ~6 % of the page's main thread.
   const offsetsKept = useRef<number[]>([0]);
-  const rowsSeen = useRef<readonly T[]>([]);
   const offsets = offsetsKept.current;
   const sizeOf = (i: number) => heights.current.get(keyOf(items[i]!)) ?? estimate(items[i]!);
   function recomputeOffsets(from = 0): void {
