@@ -11,7 +11,8 @@
  *    /proc, so its cost grows with the machine's process count. Target as for the short run.
  * Beside them, two floors compiled exactly like od (bench/support/od.ts compileFixture), run in the same rounds:
  *  - bench/fixtures/line-relay.ts, the least relay of the CLI's lines, which keeps nothing (its runtime's start and
- *    exit, the spawn, the pipe, a parse and a print of each line): the floor of the per-line cost and of the growth.
+ *    exit, the spawn, the pipe, a parse and a print of each line): the floor of the per-line cost. Run with a full
+ *    collection per MiB relayed (`--collect-every-mib 1`), the least memory such a relay needs: the floor of the growth.
  *  - bench/fixtures/recording-relay.ts, the line relay that also records the run as `od run` must: the run's record
  *    committed to a sqlite database before the CLI starts, its lines appended, its end recorded. The floor of the
  *    short run (also in the crowd): the fixed price of keeping a run, which the line relay does not pay. Per line it is
@@ -33,8 +34,10 @@ const SHORT_LINES = 20;
 const LONG_LINES = 100_000;
 /** The floor of the short run: the least Bun relay of the CLI's lines that records the run, compiled like od. */
 const RECORDING_RELAY = "bench/fixtures/recording-relay.ts";
-/** The floor of the long run and its peak: the least Bun relay of the CLI's lines, compiled like od. */
+/** The floor of the long run: the least Bun relay of the CLI's lines, compiled like od. */
 const LINE_RELAY = "bench/fixtures/line-relay.ts";
+/** The floor of the long run's peak: the same relay collecting its garbage every MiB it relays. */
+const LEAN_RELAY_FLAGS = ["--collect-every-mib", "1"];
 /** Idle processes added for the crowded round: a desktop with a browser and an editor runs several hundred. */
 const CROWD = 500;
 
@@ -62,8 +65,8 @@ export async function measureOdRun(): Promise<Figure[]> {
   const cli = (script: string) => () => measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   const viaOd = (script: string, folder = project) => () =>
     measureProcess([od, "run", "--agent", "claude", "--project", folder, "--data-dir", dataDir, "--json", "go"], { env: envFor(script), cwd: folder });
-  const viaRelay = (script: string) => () =>
-    measureProcess([relay, join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
+  const viaRelay = (script: string, flags: string[] = []) => () =>
+    measureProcess([relay, ...flags, join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   const viaRecorder = (script: string) => () =>
     measureProcess([recorder, recorderData, join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   note(`od run: ${loadText()}`);
@@ -74,6 +77,8 @@ export async function measureOdRun(): Promise<Figure[]> {
     odLong: viaOd(scripts.long),
     relayShort: viaRelay(scripts.short),
     relayLong: viaRelay(scripts.long),
+    leanRelayShort: viaRelay(scripts.short, LEAN_RELAY_FLAGS),
+    leanRelayLong: viaRelay(scripts.long, LEAN_RELAY_FLAGS),
     recorderShort: viaRecorder(scripts.short),
     recorderLong: viaRecorder(scripts.long),
     // Without git on the machine, the plain folder again (and no note).
@@ -86,13 +91,13 @@ export async function measureOdRun(): Promise<Figure[]> {
   note(`od run: median CPU ms (with the CLI it ran) short ${cpu(runs.odShort)} vs CLI ${cpu(runs.cliShort)}, long ${cpu(runs.odLong)} vs CLI ${cpu(runs.cliLong)}; ${loadText()}`);
   const growth = (long: typeof runs.odLong, short: typeof runs.odShort) => formatStats(summarize(long.map((run, i) => run.peakMb - short[i]!.peakMb)), "MB");
   note(
-    `od run: peak RSS growth, ${LONG_LINES / 1000}k lines over ${SHORT_LINES}: od ${growth(runs.odLong, runs.odShort)}; the recording relay ${growth(runs.recorderLong, runs.recorderShort)}; the line relay ${growth(runs.relayLong, runs.relayShort)}`,
+    `od run: peak RSS growth, ${LONG_LINES / 1000}k lines over ${SHORT_LINES}: od ${growth(runs.odLong, runs.odShort)}; the recording relay ${growth(runs.recorderLong, runs.recorderShort)}; the line relay ${growth(runs.relayLong, runs.relayShort)}; the line relay collecting every MiB ${growth(runs.leanRelayLong, runs.leanRelayShort)}`,
   );
   const pairs = (a: typeof runs.odShort, b: typeof runs.cliShort, f: (x: number, y: number) => number) => a.map((run, i) => f(run.ms, b[i]!.ms));
   const over = (a: typeof runs.odShort, b: typeof runs.cliShort) => formatStats(summarize(pairs(a, b, (x, y) => x - y)), "ms");
   const perLine = (a: typeof runs.odLong) => formatStats(summarize(pairs(a, runs.cliLong, (x, y) => ((x - y) * 1000) / LONG_LINES)), "µs/line");
   note(`od run: the short run's cost over the CLI: od ${over(runs.odShort, runs.cliShort)}; the recording relay ${over(runs.recorderShort, runs.cliShort)}; the line relay ${over(runs.relayShort, runs.cliShort)}`);
-  note(`od run: per line: od ${perLine(runs.odLong)}; the recording relay ${perLine(runs.recorderLong)}; the line relay ${perLine(runs.relayLong)}`);
+  note(`od run: per line: od ${perLine(runs.odLong)}; the recording relay ${perLine(runs.recorderLong)}; the line relay ${perLine(runs.relayLong)}; collecting every MiB ${perLine(runs.leanRelayLong)}`);
   if (gitProject) {
     note(`od run: in a git work tree: od ${over(runs.odShortGit, runs.cliShort)} over the CLI, ${over(runs.odShortGit, runs.odShort)} over od in a plain folder`);
   }
@@ -135,7 +140,7 @@ export async function measureOdRun(): Promise<Figure[]> {
       baseline: runs.odShort.map((r) => r.peakMb),
       judged: runs.odLong.map((run, i) => run.peakMb - runs.odShort[i]!.peakMb),
       target: { op: "<=", value: 20, unit: "MB", text: "≤ +20 MB over 20 lines" },
-      floor: { what: LINE_RELAY, judged: runs.relayLong.map((run, i) => run.peakMb - runs.relayShort[i]!.peakMb) },
+      floor: { what: `${LINE_RELAY} ${LEAN_RELAY_FLAGS.join(" ")}`, judged: runs.leanRelayLong.map((run, i) => run.peakMb - runs.leanRelayShort[i]!.peakMb) },
     }),
   ];
 }

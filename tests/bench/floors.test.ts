@@ -47,8 +47,8 @@ function writeEchoCli(dir: string): string {
 }
 
 /** Runs the line relay on the echo CLI and checks what it printed. */
-async function checkLineRelay(relay: string, cli: string, env: Record<string, string> = {}): Promise<void> {
-  const child = Bun.spawn([relay, cli], { stdin: new TextEncoder().encode("hello\n"), stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin", ...env } });
+async function checkLineRelay(relay: string, cli: string, env: Record<string, string> = {}, flags: string[] = []): Promise<void> {
+  const child = Bun.spawn([relay, ...flags, cli], { stdin: new TextEncoder().encode("hello\n"), stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin", ...env } });
   const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   expect(code).toBe(0);
   expect(out.trim().split("\n").map((line) => JSON.parse(line))).toEqual([
@@ -62,6 +62,12 @@ test("the line relay passes its stdin to the CLI and prints each of the CLI's JS
   const cli = writeEchoCli(dir.path);
   const relay = await compileFixture("line-relay", dir.path, (first, profile) => checkLineRelay(first, cli, profile));
   await checkLineRelay(relay, cli);
+  // The growth floor's mode: a full collection after every few bytes relayed here (every line), the same output.
+  await checkLineRelay(relay, cli, {}, ["--collect-every-mib", "0.00001"]);
+  const refused = Bun.spawn([relay, "--collect-every-mib", "many", cli], { stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+  const [err, code] = await Promise.all([new Response(refused.stderr).text(), refused.exited]);
+  expect(code).not.toBe(0);
+  expect(err).toContain("usage: line-relay [--collect-every-mib N] CLI [ARG...]");
 }, 60_000);
 
 test("the recording relay commits the run before its CLI starts, then its events and its end, and prints the events", async () => {
