@@ -10,7 +10,7 @@
  */
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
 import { bulkTextPacer } from "./garbage-pacer.ts";
-import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
+import { loggedEventOf, parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { MAX_BATCH, MAX_BATCH_CHARS, readPage, type EventPersistence } from "./event-pages.ts";
 
 export type { EventPersistence };
@@ -146,15 +146,14 @@ export class RunEventLog {
    * Assign the next id and a timestamp (now, or `at` for an event recorded after the fact: the end of a run od lost is
    * dated when the run was last seen) and queue it for the next commit, after which readers get it.
    */
-  append(event: NewRunEvent, at = Date.now()): RunEvent {
+  append(event: NewRunEvent, at = Date.now()): LoggedEvent {
     if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
-    const stored = { ...event, id: ++this.#lastId, ts: at } as RunEvent;
-    const logged = toLoggedEvent(stored);
+    const logged = loggedEventOf(event, ++this.#lastId, at);
     if (logged.json.length >= LARGE_EVENT_CHARS) bulkTextPacer.count(logged.json.length);
     this.#pending.push(logged);
     this.#pendingChars += logged.json.length;
     this.#countText?.(logged.json.length);
-    if (stored.type === "end") {
+    if (logged.type === "end") {
       this.#ended = true;
       this.flush();
     } else if (this.#storeFailed) {
@@ -164,7 +163,7 @@ export class RunEventLog {
     } else {
       this.#flushTimer ??= this.#scheduleFlush();
     }
-    return stored;
+    return logged;
   }
 
   #scheduleFlush(): { cancel(): void } {
