@@ -10,7 +10,7 @@
  */
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
 import { bulkTextPacer } from "./garbage-pacer.ts";
-import { loggedEventOf, parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
+import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { MAX_BATCH, MAX_BATCH_CHARS, readPage, type EventPersistence } from "./event-pages.ts";
 
 export type { EventPersistence };
@@ -146,14 +146,15 @@ export class RunEventLog {
    * Assign the next id and a timestamp (now, or `at` for an event recorded after the fact: the end of a run od lost is
    * dated when the run was last seen) and queue it for the next commit, after which readers get it.
    */
-  append(event: NewRunEvent, at = Date.now()): LoggedEvent {
+  append(event: NewRunEvent, at = Date.now()): RunEvent {
     if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
-    const logged = loggedEventOf(event, ++this.#lastId, at);
+    const stored = { ...event, id: ++this.#lastId, ts: at } as RunEvent;
+    const logged = toLoggedEvent(stored);
     if (logged.json.length >= LARGE_EVENT_CHARS) bulkTextPacer.count(logged.json.length);
     this.#pending.push(logged);
     this.#pendingChars += logged.json.length;
     this.#countText?.(logged.json.length);
-    if (logged.type === "end") {
+    if (stored.type === "end") {
       this.#ended = true;
       this.flush();
     } else if (this.#storeFailed) {
@@ -163,7 +164,7 @@ export class RunEventLog {
     } else {
       this.#flushTimer ??= this.#scheduleFlush();
     }
-    return logged;
+    return stored;
   }
 
   #scheduleFlush(): { cancel(): void } {
