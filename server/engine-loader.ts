@@ -8,7 +8,7 @@
  * node built-ins the engine uses (0.02–1 ms each; the shell imports none of them), Elysia (~1.5 ms), then the defs
  * and services (1–3 ms each), so that the final import has little left to evaluate. zod and the request schemas
  * are no step: the routes build a schema when a request first needs it (platform/load-on-first-use.ts), so an idle
- * daemon holds none of them. Every step is work the engine needs
+ * daemon holds none of them (tests/architecture/daemon-start-imports.test.ts). Every step is work the engine needs
  * anyway; only its order is chosen, so the requests that come first, while a client waits for the daemon to be up,
  * meet the shortest steps. Between steps the loader yields with setImmediate, which lets pending I/O (an accepted
  * connection, a request) run without a timer's millisecond floor per step.
