@@ -4,7 +4,8 @@
  * `early.ts` and `engine-loader.ts` import dynamically on the way to a ready engine, with everything they import
  * statically. Whatever an idle daemon never needs stays out of that set and loads on first use, so a static import
  * that pulls it back fails here: zod and every request schema, built by the first request that validates one
- * (without them at idle, the compiled daemon's idle RSS went from 51.4 to 47.8 MB, bench/startup.ts).
+ * (without them at idle, the compiled daemon's idle RSS went from 51.4 to 47.8 MB, bench/startup.ts), and the run
+ * machinery (attempts, stream parsers, approvals, inputs staging), loaded by the first run or connection test.
  */
 import { beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -40,4 +41,9 @@ test("the walk reaches the engine and its routes (a broken walk would pass every
 
 test("no zod and no schema before the engine is ready: requests build the ones they validate", () => {
   expect([...started].filter((file) => file.startsWith("node_modules/zod/") || file === "server/contracts/zod.ts")).toEqual([]);
+});
+
+test("no run machinery before the engine is ready: the first run or connection test loads it", () => {
+  const machinery = ["server/runs/run-execution.ts", "server/runs/attempt.ts", "server/runs/connection-test.ts", "server/runtimes/streams/index.ts", "server/runs/approvals.ts"];
+  expect(machinery.filter((file) => started.has(file))).toEqual([]);
 });
