@@ -3,6 +3,7 @@
  * profile through the user's dsh (the same code as the UI's confirm dialog, `POST /api/agents/deepseek-harness/setup`),
  * or prints / checks the embedded manifest.
  */
+import { DSH_AGENT_ID } from "../dsh/agent-id.ts";
 import { devDshRuntimeSource } from "../dsh/dev-source.ts";
 import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
 import type { CommandIO, CommandSpec } from "./command.ts";
@@ -12,8 +13,6 @@ export type SetupCommandDeps = {
   source?: () => DshRuntimeSource;
 };
 
-/** The only agent with a companion to set up (kept here so help needs no DSH module). */
-const DSH_AGENT_ID = "deepseek-harness";
 
 /** What DeepSeek Harness is and why it needs setup: the first lines of this command's help, word for word in the README. */
 export const DSH_SETUP_EXPLAINED =

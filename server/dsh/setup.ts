@@ -16,9 +16,10 @@ import type { DshRuntimeSource } from "./embedded-runtime.ts";
 import type { DshSetupErrorCode } from "./setup-contract.ts";
 import { verifyManifestAndTarball } from "./manifest.ts";
 import { runDsh } from "./run-dsh.ts";
+import { DSH_AGENT_ID } from "./agent-id.ts";
 
 export const DSH_PROFILE_NAME = "open-design";
-export const DSH_AGENT_ID = "deepseek-harness";
+export { DSH_AGENT_ID };
 const INSTALL_TIMEOUT_MS = 120_000;
 const PROBE_TIMEOUT_MS = 10_000;
 

@@ -6,7 +6,9 @@
  * very first pass of a catalog nobody warmed starts on demand. Auth and guards are applied by the app.
  */
 import { Elysia, sse } from "elysia";
-import { RescanRequest, type AgentListResponse } from "../contracts/agents.ts";
+import type { AgentListResponse } from "../contracts/agents.ts";
+import type * as AgentsContract from "../contracts/agents.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { Machine } from "../machines/machine.ts";
@@ -48,6 +50,9 @@ function machineQuery(catalog: AgentCatalog, text: string): Machine {
   }
 }
 
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const agentsContract = loadOnFirstUse<typeof AgentsContract>(import.meta.url, "../contracts/agents.ts", () => require("../contracts/agents.ts"));
+
 /** Routes over one in-process catalog. */
 export function agentRoutes(catalog: AgentCatalog) {
   const streamed = (set: { headers: Record<string, string | number> }, maxAgeMs: number, signal: AbortSignal) => {
@@ -64,7 +69,7 @@ export function agentRoutes(catalog: AgentCatalog) {
       return listBody(catalog, await catalog.list());
     })
     .post("/api/agents/rescan", async ({ query, body, request, set }) => {
-      const { maxAgeMs = 0 } = parseBody(RescanRequest, body ?? {});
+      const { maxAgeMs = 0 } = parseBody(agentsContract().RescanRequest, body ?? {});
       if (wantsStream(query)) return streamed(set, maxAgeMs, request.signal);
       return listBody(catalog, await catalog.rescan());
     });

@@ -4,9 +4,14 @@
  * one `location` names. A client that goes away cancels the test, so nothing of it is left running.
  */
 import { Elysia } from "elysia";
-import { ConnectionTestRequest, testConnection, type ConnectionTestDeps } from "../runs/connection-test.ts";
+import type { ConnectionTestDeps } from "../runs/connection-test.ts";
+import type * as ConnectionTestContract from "../contracts/connection-test.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { parseBody } from "./errors.ts";
+
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const connectionTestContract = loadOnFirstUse<typeof ConnectionTestContract>(import.meta.url, "../contracts/connection-test.ts", () => require("../contracts/connection-test.ts"));
 
 export type ConnectionTestRouteDeps = Omit<ConnectionTestDeps, "agents"> & {
   catalog: Pick<AgentCatalog, "list" | "capabilities" | "models" | "machineAt" | "locations">;
@@ -19,7 +24,10 @@ export function connectionTestRoutes(deps: ConnectionTestRouteDeps) {
     agents: { list: () => catalog.list(), capabilities: (id) => catalog.capabilities.get(id), liveModels: (id) => catalog.models(id) },
     machines: { at: (url) => catalog.machineAt(url), detections: catalog.locations },
   };
-  return new Elysia({ name: "connection-test" }).post("/api/test/connection", async ({ body, request }) =>
-    testConnection(testDeps, parseBody(ConnectionTestRequest, body), request.signal),
-  );
+  return new Elysia({ name: "connection-test" }).post("/api/test/connection", async ({ body, request }) => {
+    const parsed = parseBody(connectionTestContract().ConnectionTestRequest, body);
+    // A test runs an attempt as a run does: that machinery loads with the first test or run, not with the daemon.
+    const { testConnection } = await import("../runs/connection-test.ts");
+    return testConnection(testDeps, parsed, request.signal);
+  });
 }

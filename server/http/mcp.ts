@@ -5,7 +5,9 @@
  * in those agents' own config).
  */
 import { Elysia } from "elysia";
-import { GrantMcpConsentRequest, McpInjectionMode, McpQuery, PutMcpRequest, type McpConfigFile, type McpConfigResponse, type McpConsentResponse } from "../contracts/mcp.ts";
+import type { McpConfigFile, McpConfigResponse, McpConsentResponse } from "../contracts/mcp.ts";
+import type * as McpContract from "../contracts/mcp.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { projectServersHash } from "../mcp/project-consent.ts";
 import type { McpConsentsRepo } from "../store/mcp-consents-repo.ts";
 import { mergeMcpServers, readMcpFile, writeMcpFile, type McpList } from "../mcp/config-files.ts";
@@ -15,6 +17,9 @@ import { projectMcpWhere, readProjectMcpList, writeProjectMcpList } from "../mcp
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
+
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const mcpContract = loadOnFirstUse<typeof McpContract>(import.meta.url, "../contracts/mcp.ts", () => require("../contracts/mcp.ts"));
 
 export type McpRouteDeps = {
   /** `<data dir>/mcp.json`. */
@@ -33,7 +38,7 @@ type McpScope = { scope: "user" | "project"; path: string; read(): Promise<McpLi
 
 export const mcpRoutes = (deps: McpRouteDeps) => {
   const scopeOf = (query: unknown): McpScope => {
-    const { projectId } = parseBody(McpQuery, query ?? {});
+    const { projectId } = parseBody(mcpContract().McpQuery, query ?? {});
     if (!projectId) return localScope("user", deps.userPath);
     const place = placeOf(deps.projectDirOf(projectId), deps.remote);
     return { scope: "project", path: projectMcpWhere(place), read: () => readProjectMcpList(place), write: (file) => writeProjectMcpList(place, file) };
@@ -52,7 +57,7 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
     // A project's own servers start programs: they reach runs once the person approved that exact list.
     .get("/api/projects/:id/mcp-consent", async ({ params }) => consentOf(params.id, await serversOf(params.id)))
     .post("/api/projects/:id/mcp-consent", async ({ params, body }) => {
-      const { serversHash } = parseBody(GrantMcpConsentRequest, body);
+      const { serversHash } = parseBody(mcpContract().GrantMcpConsentRequest, body);
       const servers = await serversOf(params.id);
       if (projectServersHash(servers) !== serversHash) {
         throw new HttpError(409, "MCP_CONFIG_CHANGED", "the project's .od/mcp-config.json changed since it was shown: review its servers again");
@@ -68,7 +73,7 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
     .get("/api/mcp", ({ query }) => describe(deps, scopeOf(query)))
     .put("/api/mcp", async ({ query, body }) => {
       const scope = scopeOf(query);
-      await scope.write(parseBody(PutMcpRequest, body));
+      await scope.write(parseBody(mcpContract().PutMcpRequest, body));
       return describe(deps, scope);
     });
 };
@@ -85,7 +90,7 @@ export async function describe(deps: McpRouteDeps, scope: McpScope): Promise<Mcp
   const supported: McpConfigResponse["agents"]["supported"] = [];
   const unsupported: McpConfigResponse["agents"]["unsupported"] = [];
   for (const def of deps.defs) {
-    const mode = McpInjectionMode.safeParse(def.externalMcpInjection);
+    const mode = mcpContract().McpInjectionMode.safeParse(def.externalMcpInjection);
     if (mode.success) supported.push({ id: def.id, name: def.name, injection: mode.data });
     else unsupported.push({ id: def.id, name: def.name });
   }

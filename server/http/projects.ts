@@ -1,15 +1,11 @@
 /** Projects, conversations, messages and project files. */
-import { FileLinkRequest, type FileLinkResponse } from "../contracts/session.ts";
+import type * as SessionContract from "../contracts/session.ts";
+import type { FileLinkResponse } from "../contracts/session.ts";
 import type { Credentials } from "./credentials.ts";
 import { extname } from "node:path";
 import { Elysia } from "elysia";
-import {
-  CreateConversationRequest,
-  CreateProjectRequest,
-  MessageListQuery,
-  UpdateConversationRequest,
-  UpdateProjectRequest,
-} from "../contracts/projects.ts";
+import type * as ProjectsContract from "../contracts/projects.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { ProjectService } from "../projects/project-service.ts";
 import type { Store } from "../store/store.ts";
 import type { WorktreeService } from "../worktrees/worktree-service.ts";
@@ -43,11 +39,15 @@ const UNTRUSTED_FILE_HEADERS = {
   "cache-control": "no-store",
 };
 
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const projectsContract = loadOnFirstUse<typeof ProjectsContract>(import.meta.url, "../contracts/projects.ts", () => require("../contracts/projects.ts"));
+const sessionContract = loadOnFirstUse<typeof SessionContract>(import.meta.url, "../contracts/session.ts", () => require("../contracts/session.ts"));
+
 export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials, worktrees: WorktreeService) =>
   new Elysia({ name: "projects" })
     .get("/api/projects", () => ({ projects: store.projects.list() }))
     .post("/api/projects", async ({ body, set }) => {
-      const request = parseBody(CreateProjectRequest, body);
+      const request = parseBody(projectsContract().CreateProjectRequest, body);
       const project = await projects.add(request.name, request.path);
       set.status = 201;
       return { project };
@@ -55,7 +55,7 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
     .get("/api/projects/:id", ({ params }) => ({ project: projects.require(params.id) }))
     .put("/api/projects/:id", ({ params, body }) => {
       projects.require(params.id);
-      return { project: store.projects.rename(params.id, parseBody(UpdateProjectRequest, body).name)! };
+      return { project: store.projects.rename(params.id, parseBody(projectsContract().UpdateProjectRequest, body).name)! };
     })
     .delete("/api/projects/:id", async ({ params }) => {
       // Forget the project in od; the folder and its files stay where they are (its runs' worktrees go).
@@ -70,13 +70,13 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
     })
     .post("/api/projects/:id/conversations", ({ params, body, set }) => {
       projects.require(params.id);
-      const request = parseBody(CreateConversationRequest, body ?? {});
+      const request = parseBody(projectsContract().CreateConversationRequest, body ?? {});
       set.status = 201;
       return { conversation: store.conversations.create(params.id, request.title ?? "New conversation") };
     })
     .put("/api/conversations/:id", ({ params, body }) => {
       requireConversation(store, params.id);
-      return { conversation: store.conversations.rename(params.id, parseBody(UpdateConversationRequest, body).title)! };
+      return { conversation: store.conversations.rename(params.id, parseBody(projectsContract().UpdateConversationRequest, body).title)! };
     })
     .delete("/api/conversations/:id", async ({ params }) => {
       requireConversation(store, params.id);
@@ -86,7 +86,7 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
       return { ok: true, ...(keptBranch ? { keptBranch } : {}) };
     })
     .get("/api/conversations/:id/messages", ({ params, query }) => {
-      const { events } = parseBody(MessageListQuery, query);
+      const { events } = parseBody(projectsContract().MessageListQuery, query);
       requireConversation(store, params.id);
       // Written as stored, a piece at a time: a long answer's fold is never parsed and serialized again.
       return jsonPiecesResponse(store.messages.listJson(params.id, { events: events !== "0" && events !== "false" }));
@@ -94,7 +94,7 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
     .get("/api/projects/:id/files", async ({ params }) => ({ files: await projects.files(projects.require(params.id)) }))
     .post("/api/projects/:id/files/link", ({ params, body }): FileLinkResponse => {
       // A capability for GETs of this one file for a few minutes: frames and images cannot send a bearer header.
-      const { path } = parseBody(FileLinkRequest, body);
+      const { path } = parseBody(sessionContract().FileLinkRequest, body);
       projects.readableFile(projects.require(params.id), path);
       const pathname = `/api/projects/${encodeURIComponent(params.id)}/files/raw`;
       const { ticket, expiresAt } = credentials.issueFileTicket({ pathname, path });

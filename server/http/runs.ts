@@ -1,21 +1,26 @@
 /** Runs: start, list, inspect, stream (with exact replay), read as history, page a large answer, cancel, and mid-turn input. */
 import { Elysia } from "elysia";
-import { AnswerApprovalRequest } from "../contracts/approvals.ts";
-import { CreateRunRequest, ListRunsQuery, RunInputRequest, RunOutputQuery } from "../contracts/runs.ts";
+import type * as ApprovalsContract from "../contracts/approvals.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
+import type * as RunsContract from "../contracts/runs.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import { jsonPiecesResponse } from "./json-stream.ts";
 import { formatJsonFrame, sseResponse } from "./sse.ts";
 
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const runsContract = loadOnFirstUse<typeof RunsContract>(import.meta.url, "../contracts/runs.ts", () => require("../contracts/runs.ts"));
+const approvalsContract = loadOnFirstUse<typeof ApprovalsContract>(import.meta.url, "../contracts/approvals.ts", () => require("../contracts/approvals.ts"));
+
 export const runRoutes = (runs: RunService) =>
   new Elysia({ name: "runs" })
     .post("/api/runs", async ({ body, set }) => {
-      const { runId, conversationId } = await runs.create(parseBody(CreateRunRequest, body));
+      const { runId, conversationId } = await runs.create(parseBody(runsContract().CreateRunRequest, body));
       set.status = 202;
       return { runId, conversationId };
     })
-    .get("/api/runs", ({ query }) => ({ runs: runs.list(parseBody(ListRunsQuery, query)) }))
+    .get("/api/runs", ({ query }) => ({ runs: runs.list(parseBody(runsContract().ListRunsQuery, query)) }))
     .get("/api/runs/:id", ({ params }) => requireRun(runs, params.id))
     .get("/api/runs/:id/events", ({ params, query, request }) => {
       requireRun(runs, params.id);
@@ -29,7 +34,7 @@ export const runRoutes = (runs: RunService) =>
     })
     .get("/api/runs/:id/output", ({ params, query }) => {
       requireRun(runs, params.id);
-      const range = parseBody(RunOutputQuery, query);
+      const range = parseBody(runsContract().RunOutputQuery, query);
       const output = runs.output(params.id, range.offset ?? 0, range.limit);
       if (!output) throw new HttpError(404, "OUTPUT_NOT_FOUND", `run ${params.id} has no stored output beyond its message`);
       return new Response(output.body, {
@@ -50,7 +55,7 @@ export const runRoutes = (runs: RunService) =>
     })
     .post("/api/runs/:id/approvals/:approvalId", ({ params, body }) => {
       requireRun(runs, params.id);
-      const { decision, message, answers } = parseBody(AnswerApprovalRequest, body);
+      const { decision, message, answers } = parseBody(approvalsContract().AnswerApprovalRequest, body);
       const result = runs.answerApproval(params.id, params.approvalId, decision, message, answers);
       if (result === "unknown") throw new HttpError(404, "APPROVAL_NOT_FOUND", `run ${params.id} has no open approval request ${params.approvalId}`);
       if (result === "already_answered") throw new HttpError(409, "APPROVAL_ALREADY_ANSWERED", `approval request ${params.approvalId} was already answered`);
@@ -61,7 +66,7 @@ export const runRoutes = (runs: RunService) =>
     })
     .post("/api/runs/:id/input", async ({ params, body }) => {
       requireRun(runs, params.id);
-      await runs.input(params.id, parseBody(RunInputRequest, body).message);
+      await runs.input(params.id, parseBody(runsContract().RunInputRequest, body).message);
       return { ok: true };
     });
 

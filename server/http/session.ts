@@ -4,15 +4,20 @@
  * out everywhere); `POST /api/session/links` hands a signed-in client (or `od open`) a fresh one-time sign-in URL.
  */
 import { Elysia } from "elysia";
-import { CreateSessionRequest, type CreateSessionResponse, type SessionLinkResponse, type SignOutEverywhereResponse } from "../contracts/session.ts";
+import type { CreateSessionResponse, SessionLinkResponse, SignOutEverywhereResponse } from "../contracts/session.ts";
+import type * as SessionContract from "../contracts/session.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { LINK_CODE_TTL_MS, type Credentials } from "./credentials.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import { SIGN_IN_ADVICE } from "../contracts/sign-in-command.ts";
 
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const sessionContract = loadOnFirstUse<typeof SessionContract>(import.meta.url, "../contracts/session.ts", () => require("../contracts/session.ts"));
+
 export const sessionRoutes = (credentials: Credentials) =>
   new Elysia({ name: "session" })
     .post("/api/session", ({ body, set }): CreateSessionResponse => {
-      const secret = credentials.redeem(parseBody(CreateSessionRequest, body).code);
+      const secret = credentials.redeem(parseBody(sessionContract().CreateSessionRequest, body).code);
       if (!secret) {
         throw new HttpError(401, "INVALID_LAUNCH_CODE", `this sign-in link was already used or has expired; ${SIGN_IN_ADVICE}`);
       }

@@ -6,9 +6,8 @@
 import { Elysia } from "elysia";
 import type { DshRuntimeSource } from "../dsh/embedded-runtime.ts";
 import { devDshRuntimeSource } from "../dsh/dev-source.ts";
-import { setupDeepseekHarness } from "../dsh/setup-agent.ts";
-import { DSH_SETUP_ERROR_STATUS, type DshSetupResponse } from "../dsh/setup-contract.ts";
-import { DSH_AGENT_ID } from "../dsh/setup.ts";
+import { DSH_AGENT_ID } from "../dsh/agent-id.ts";
+import type { DshSetupResponse } from "../dsh/setup-contract.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import type { EnvMap } from "../runtimes/types.ts";
 import { HttpError } from "./errors.ts";
@@ -26,6 +25,8 @@ export function setupRoutes(deps: SetupRoutesDeps) {
   let running: Promise<DshSetupResponse> | undefined;
 
   const setupAndRescan = async (): Promise<DshSetupResponse> => {
+    // The setup code (dsh's profile probe and its frames' schemas, the tarball's check) loads with the first setup.
+    const [{ setupDeepseekHarness }, { DSH_SETUP_ERROR_STATUS }] = await Promise.all([import("../dsh/setup-agent.ts"), import("../dsh/setup-contract.ts")]);
     const result = await setupDeepseekHarness({ env: deps.env, source: source(), ...(deps.platform ? { platform: deps.platform } : {}) });
     if (!result.ok) throw new HttpError(DSH_SETUP_ERROR_STATUS[result.code], result.code, result.message);
     // A pass already running began before the install; if it still says "not ready", one more pass is fresh.

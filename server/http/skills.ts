@@ -4,12 +4,17 @@
  * `DELETE /api/skills/:id` (user skills only; others → 403).
  */
 import { Elysia } from "elysia";
-import { ImportSkillRequest, ListSkillsQuery, type SkillSummary } from "../contracts/skills.ts";
+import type { SkillSummary } from "../contracts/skills.ts";
+import type * as SkillsContract from "../contracts/skills.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { placeOf } from "../machines/machine-of.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
 import { projectSkillsOn } from "../skills/project-skills-on.ts";
 import { SkillError, type LoadedSkill, type ProjectSkills, type SkillLibrary } from "../skills/library.ts";
 import { HttpError, parseBody } from "./errors.ts";
+
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const skillsContract = loadOnFirstUse<typeof SkillsContract>(import.meta.url, "../contracts/skills.ts", () => require("../contracts/skills.ts"));
 
 /** Resolves a project id to its folder (404 when unknown). */
 export type ProjectDirOf = (projectId: string) => string;
@@ -19,7 +24,7 @@ const STATUS: Record<SkillError["code"], number> = { SKILL_NOT_FOUND: 404, SKILL
 export const skillRoutes = (skills: SkillLibrary, projectDirOf: ProjectDirOf, remote: RemoteContext) => {
   /** The project's own skills, read on its machine. */
   const projectOf = async (query: unknown): Promise<ProjectSkills | undefined> => {
-    const { projectId } = parseBody(ListSkillsQuery, query ?? {});
+    const { projectId } = parseBody(skillsContract().ListSkillsQuery, query ?? {});
     return projectId ? projectSkillsOn(placeOf(projectDirOf(projectId), remote)) : undefined;
   };
   return new Elysia({ name: "skills" })
@@ -30,7 +35,7 @@ export const skillRoutes = (skills: SkillLibrary, projectDirOf: ProjectDirOf, re
       return { skill };
     })
     .post("/api/skills/import", ({ body, set }) => {
-      const skill = typed(() => skills.importSkill(parseBody(ImportSkillRequest, body)));
+      const skill = typed(() => skills.importSkill(parseBody(skillsContract().ImportSkillRequest, body)));
       set.status = 201;
       return { skill: summary(skill) };
     })

@@ -6,17 +6,21 @@
  */
 import { Elysia } from "elysia";
 import { MAX_UPLOAD_BASE64_CHARS } from "../contracts/body-limits.ts";
-import { UploadRequest } from "../contracts/uploads.ts";
+import type * as UploadsContract from "../contracts/uploads.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { decodeBase64, storeUpload, UploadError } from "../inputs/uploads.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
 
 const STATUS: Record<UploadError["code"], number> = { UPLOAD_TOO_LARGE: 413, UNSUPPORTED_IMAGE_TYPE: 415, INVALID_BASE64: 400, EMPTY_UPLOAD: 400 };
 
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const uploadsContract = loadOnFirstUse<typeof UploadsContract>(import.meta.url, "../contracts/uploads.ts", () => require("../contracts/uploads.ts"));
+
 export const uploadRoutes = (projectDirOf: ProjectDirOf) =>
   new Elysia({ name: "uploads" }).post("/api/projects/:id/uploads", ({ params, body, set }) => {
     const projectDir = projectDirOf(params.id);
-    const request = parseBody(UploadRequest, body);
+    const request = parseBody(uploadsContract().UploadRequest, body);
     try {
       if (request.dataBase64.length > MAX_UPLOAD_BASE64_CHARS) throw new UploadError("UPLOAD_TOO_LARGE", "the image is larger than 10 MB");
       const stored = storeUpload(projectDir, request.name, decodeBase64(request.dataBase64));

@@ -3,19 +3,23 @@
  * worktrees, send one prompt to several agents and follow the group.
  */
 import { Elysia } from "elysia";
-import { ApplyRunRequest, CreateRunGroupRequest } from "../contracts/worktrees.ts";
+import type * as WorktreesContract from "../contracts/worktrees.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { ProjectService } from "../projects/project-service.ts";
 import type { RunGroups } from "../runs/run-groups.ts";
 import type { WorktreeService } from "../worktrees/worktree-service.ts";
 import { parseBody } from "./errors.ts";
 
+/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
+const worktreesContract = loadOnFirstUse<typeof WorktreesContract>(import.meta.url, "../contracts/worktrees.ts", () => require("../contracts/worktrees.ts"));
+
 export const worktreeRoutes = (worktrees: WorktreeService, groups: RunGroups, projects: ProjectService) =>
   new Elysia({ name: "worktrees" })
-    .post("/api/runs/:id/apply", ({ params, body }) => worktrees.apply(params.id, parseBody(ApplyRunRequest, withDefaultMode(body))))
+    .post("/api/runs/:id/apply", ({ params, body }) => worktrees.apply(params.id, parseBody(worktreesContract().ApplyRunRequest, withDefaultMode(body))))
     .post("/api/runs/:id/discard", ({ params }) => worktrees.discard(params.id))
     .get("/api/projects/:id/worktrees", async ({ params }) => ({ worktrees: await worktrees.list(projects.require(params.id)) }))
     .post("/api/run-groups", async ({ body, set }) => {
-      const created = await groups.create(parseBody(CreateRunGroupRequest, body));
+      const created = await groups.create(parseBody(worktreesContract().CreateRunGroupRequest, body));
       set.status = 202;
       return created;
     })

@@ -6,7 +6,8 @@
 import { Buffer } from "node:buffer";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_UPLOAD_BYTES, type UploadResponse } from "../contracts/uploads.ts";
+import { MAX_UPLOAD_BYTES } from "../contracts/body-limits.ts";
+import type { UploadResponse } from "../contracts/uploads.ts";
 import { sniffImageType } from "./image-type.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-data-dir.ts";
 

@@ -32,7 +32,7 @@ import { readOutputRange, type OutputRange } from "./output-file.ts";
 import type { RunEnding } from "./outcome.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
 import { endLostRun } from "./recovery.ts";
-import { executeRun, type ExecutionEnv } from "./run-execution.ts";
+import type { ExecutionEnv } from "./run-execution.ts";
 import { RunRecords } from "./run-records.ts";
 import { RunWorkplaces } from "./run-workplace.ts";
 import { RunAgentChoice, type AgentDirectory } from "./run-agent-choice.ts";
@@ -161,6 +161,9 @@ export class RunService {
    * `grouping.base` when given (a run group's common base), else from the checkout as it is.
    */
   async create(request: CreateRunRequest, grouping: { groupId?: string; base?: WorktreeBase } = {}): Promise<CreatedRun> {
+    // The run machinery (attempts, stream parsers, approvals, staging) loads with the first run, not with od: an idle
+    // daemon never needs it. Its import starts here, so it loads while the run is checked and recorded.
+    const execution = import("./run-execution.ts");
     await this.#creations.next();
     if (this.#shuttingDown) throw new OdError("unavailable", "UPSTREAM_UNAVAILABLE", "od is shutting down");
     if (!this.#space.available()) throw new OdError("storage_full", "DISK_FULL", DISK_FULL_MESSAGE);
@@ -211,7 +214,8 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
-    live.done = executeRun(this.#execution, live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected })
+    live.done = execution
+      .then(({ executeRun }) => executeRun(this.#execution, live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected }))
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
         live.approvals?.close();

@@ -3,7 +3,7 @@
  * output. Pure — the run service does the spawning.
  */
 import { guardsActions } from "./defs/shared.ts";
-import { isStreamFormat, type StreamFormat } from "./streams/index.ts";
+import { isStreamFormat, type StreamFormat } from "./streams/formats.ts";
 import { resolveDefTransport, type EnvMap, type RuntimeAgentDef, type RuntimeBuildOptions, type RuntimeContext, type RuntimeTransport } from "./types.ts";
 
 /** Wire formats spoken over JSON-RPC-like protocols, where a transport owns stdin and stdout. */

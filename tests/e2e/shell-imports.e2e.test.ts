@@ -4,7 +4,8 @@
  * millisecond, node:path a third of one), so the shell imports none; the engine loads them after listen, in steps.
  * And what `od run` loads before its agent starts: node:fs, node:path and node:buffer only. node:fs/promises with the
  * node:events it brings, node:os and node:url cost a compiled program ~1.1 + ~1.2, ~0.45 and ~1.2 ms to load, so the
- * modules on the run's path fetch them where a run needs them.
+ * modules on the run's path fetch them where a run needs them. The run's path includes what the run service imports
+ * when it starts the run (server/runs/run-execution.ts and the attempt machinery).
  */
 import { expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -67,7 +68,10 @@ test("`od run` imports only node:fs, node:path and node:buffer of node's built-i
     expect(runCommand).toBeDefined();
     const machinery = dynamicImports(readFileSync(runCommand, "utf8")).map((specifier) => join(dirname(runCommand), specifier));
     expect(machinery.length).toBeGreaterThanOrEqual(3); // the store, the services, the data dir's set-up
-    const run = builtinsOf([entry, runCommand, ...machinery]);
+    // The run's execution (attempts, stream parsers), which the run service imports when it starts the run.
+    const execution = files.find((file) => file.endsWith(".js") && readFileSync(file, "utf8").includes("did not answer; this run's changes are not recorded"))!;
+    expect(execution).toBeDefined();
+    const run = builtinsOf([entry, runCommand, ...machinery, execution]);
     // The bundle names node's built-ins without their `node:` prefix; bun:sqlite is required when the store opens.
     expect(run.builtins.map((name) => name.replace(/^node:/, ""))).toEqual(["buffer", "fs", "path"]);
   });
