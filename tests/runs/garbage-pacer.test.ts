@@ -68,16 +68,25 @@ test("a replay from storage counts the pages it reads", async () => {
 });
 
 test("collectAndSweep frees promoted garbage", async () => {
-  const ref = (() => {
-    const holder: { items?: object } = { items: Array.from({ length: 200_000 }, (_, i) => ({ i, text: `item ${i}` })) };
-    Bun.gc(false);
-    Bun.gc(false);
-    const weak = new WeakRef(holder.items!);
-    holder.items = undefined;
-    return weak;
-  })();
-  await Bun.sleep(0);
-  collectAndSweep();
-  await Bun.sleep(0);
-  expect(ref.deref()).toBeUndefined();
+  /** Promoted garbage made anew, then one collectAndSweep: whether it was freed. */
+  const freedOnce = async () => {
+    const ref = (() => {
+      const holder: { items?: object } = { items: Array.from({ length: 200_000 }, (_, i) => ({ i, text: `item ${i}` })) };
+      Bun.gc(false);
+      Bun.gc(false);
+      const weak = new WeakRef(holder.items!);
+      holder.items = undefined;
+      return weak;
+    })();
+    await Bun.sleep(0);
+    collectAndSweep();
+    await Bun.sleep(0);
+    return ref.deref() === undefined;
+  };
+  // The collector scans the stack conservatively: a stale slot can keep one array alive by chance (seen in some
+  // mixes of files in one process, where even Bun.gc(true) then kept it). So up to three tries, each with fresh
+  // garbage. An eden-only collection, or none, frees promoted garbage in no try.
+  let freed = false;
+  for (let attempt = 0; attempt < 3 && !freed; attempt++) freed = await freedOnce();
+  expect(freed).toBe(true);
 });
