@@ -161,8 +161,7 @@ export class RunService {
    * `grouping.base` when given (a run group's common base), else from the checkout as it is.
    */
   async create(request: CreateRunRequest, grouping: { groupId?: string; base?: WorktreeBase } = {}): Promise<CreatedRun> {
-    // The run machinery (attempts, stream parsers, approvals, staging) loads with the first run, not with od: an idle
-    // daemon never needs it. Its import starts here, so it loads while the run is checked and recorded.
+    // The run machinery (attempts, parsers, staging) loads with the first run, while this one is checked and recorded.
     const execution = import("./run-execution.ts");
     await this.#creations.next();
     if (this.#shuttingDown) throw new OdError("unavailable", "UPSTREAM_UNAVAILABLE", "od is shutting down");
@@ -214,8 +213,7 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
-    live.done = execution
-      .then(({ executeRun }) => executeRun(this.#execution, live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected }))
+    live.done = execution.then(({ executeRun }) => executeRun(this.#execution, live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected }))
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
         live.approvals?.close();
