@@ -22,7 +22,6 @@ const STEPS: readonly (() => Promise<unknown>)[] = [
   () => import("node:buffer"),
   () => import("node:url"),
   () => import("node:fs"),
-  () => import("node:stream/promises"),
   () => import("node:fs/promises"),
   () => import("elysia"),
   () => import("./runtimes/registry.ts"),
