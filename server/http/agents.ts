@@ -7,12 +7,11 @@
  */
 import { Elysia, sse } from "elysia";
 import type { AgentListResponse } from "../contracts/agents.ts";
-import type * as AgentsContract from "../contracts/agents.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { Machine } from "../machines/machine.ts";
 import { LocationError, parseMachineLocation } from "../machines/machine-url.ts";
+import { agentsContract } from "./request-schemas.ts";
 
 function listBody(catalog: AgentCatalog, agents: AgentListResponse["agents"]): AgentListResponse {
   return catalog.profileDiagnostics.length ? { agents, profileDiagnostics: [...catalog.profileDiagnostics] } : { agents };
@@ -49,9 +48,6 @@ function machineQuery(catalog: AgentCatalog, text: string): Machine {
     throw new HttpError(400, "INVALID_LOCATION", error.message);
   }
 }
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const agentsContract = loadOnFirstUse<typeof AgentsContract>(import.meta.url, "../contracts/agents.ts", () => require("../contracts/agents.ts"));
 
 /** Routes over one in-process catalog. */
 export function agentRoutes(catalog: AgentCatalog) {

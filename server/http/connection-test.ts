@@ -5,13 +5,9 @@
  */
 import { Elysia } from "elysia";
 import type { ConnectionTestDeps } from "../runs/connection-test.ts";
-import type * as ConnectionTestContract from "../contracts/connection-test.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { AgentCatalog } from "../runtimes/catalog.ts";
 import { parseBody } from "./errors.ts";
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const connectionTestContract = loadOnFirstUse<typeof ConnectionTestContract>(import.meta.url, "../contracts/connection-test.ts", () => require("../contracts/connection-test.ts"));
+import { connectionTestContract } from "./request-schemas.ts";
 
 export type ConnectionTestRouteDeps = Omit<ConnectionTestDeps, "agents"> & {
   catalog: Pick<AgentCatalog, "list" | "capabilities" | "models" | "machineAt" | "locations">;

@@ -1,16 +1,12 @@
 /** `GET /api/folders`: the folders in a folder of this machine or another (the new-project form's folder picker). */
 import { Elysia } from "elysia";
-import type * as FoldersContract from "../contracts/folders.ts";
 import type { FolderListResponse } from "../contracts/folders.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { listFolders } from "../machines/folder-list.ts";
 import { LocationError } from "../machines/machine-url.ts";
 import { machineAt } from "../machines/machine-of.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
 import { HttpError, parseBody } from "./errors.ts";
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const foldersContract = loadOnFirstUse<typeof FoldersContract>(import.meta.url, "../contracts/folders.ts", () => require("../contracts/folders.ts"));
+import { foldersContract } from "./request-schemas.ts";
 
 export const folderRoutes = (remote: RemoteContext) =>
   new Elysia({ name: "folders" }).get("/api/folders", async ({ query }): Promise<FolderListResponse> => {

@@ -6,8 +6,6 @@
  */
 import { Elysia } from "elysia";
 import type { McpConfigFile, McpConfigResponse, McpConsentResponse } from "../contracts/mcp.ts";
-import type * as McpContract from "../contracts/mcp.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { projectServersHash } from "../mcp/project-consent.ts";
 import type { McpConsentsRepo } from "../store/mcp-consents-repo.ts";
 import { mergeMcpServers, readMcpFile, writeMcpFile, type McpList } from "../mcp/config-files.ts";
@@ -17,9 +15,7 @@ import { projectMcpWhere, readProjectMcpList, writeProjectMcpList } from "../mcp
 import type { RuntimeAgentDef } from "../runtimes/types.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const mcpContract = loadOnFirstUse<typeof McpContract>(import.meta.url, "../contracts/mcp.ts", () => require("../contracts/mcp.ts"));
+import { mcpContract } from "./request-schemas.ts";
 
 export type McpRouteDeps = {
   /** `<data dir>/mcp.json`. */

@@ -1,16 +1,14 @@
 /** Projects, conversations, messages and project files. */
-import type * as SessionContract from "../contracts/session.ts";
 import type { FileLinkResponse } from "../contracts/session.ts";
 import type { Credentials } from "./credentials.ts";
 import { extname } from "node:path";
 import { Elysia } from "elysia";
-import type * as ProjectsContract from "../contracts/projects.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { ProjectService } from "../projects/project-service.ts";
 import type { Store } from "../store/store.ts";
 import type { WorktreeService } from "../worktrees/worktree-service.ts";
 import { jsonPiecesResponse } from "./json-stream.ts";
 import { HttpError, parseBody } from "./errors.ts";
+import { projectsContract, sessionContract } from "./request-schemas.ts";
 
 const MAX_RAW_BYTES = 20 * 1024 * 1024;
 
@@ -38,10 +36,6 @@ const UNTRUSTED_FILE_HEADERS = {
   "x-content-type-options": "nosniff",
   "cache-control": "no-store",
 };
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const projectsContract = loadOnFirstUse<typeof ProjectsContract>(import.meta.url, "../contracts/projects.ts", () => require("../contracts/projects.ts"));
-const sessionContract = loadOnFirstUse<typeof SessionContract>(import.meta.url, "../contracts/session.ts", () => require("../contracts/session.ts"));
 
 export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials, worktrees: WorktreeService) =>
   new Elysia({ name: "projects" })

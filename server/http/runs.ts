@@ -1,17 +1,11 @@
 /** Runs: start, list, inspect, stream (with exact replay), read as history, page a large answer, cancel, and mid-turn input. */
 import { Elysia } from "elysia";
-import type * as ApprovalsContract from "../contracts/approvals.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
-import type * as RunsContract from "../contracts/runs.ts";
 import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import { jsonPiecesResponse } from "./json-stream.ts";
 import { formatJsonFrame, sseResponse } from "./sse.ts";
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const runsContract = loadOnFirstUse<typeof RunsContract>(import.meta.url, "../contracts/runs.ts", () => require("../contracts/runs.ts"));
-const approvalsContract = loadOnFirstUse<typeof ApprovalsContract>(import.meta.url, "../contracts/approvals.ts", () => require("../contracts/approvals.ts"));
+import { approvalsContract, runsContract } from "./request-schemas.ts";
 
 export const runRoutes = (runs: RunService) =>
   new Elysia({ name: "runs" })

@@ -5,14 +5,10 @@
  */
 import { Elysia } from "elysia";
 import type { CreateSessionResponse, SessionLinkResponse, SignOutEverywhereResponse } from "../contracts/session.ts";
-import type * as SessionContract from "../contracts/session.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { LINK_CODE_TTL_MS, type Credentials } from "./credentials.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import { SIGN_IN_ADVICE } from "../contracts/sign-in-command.ts";
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const sessionContract = loadOnFirstUse<typeof SessionContract>(import.meta.url, "../contracts/session.ts", () => require("../contracts/session.ts"));
+import { sessionContract } from "./request-schemas.ts";
 
 export const sessionRoutes = (credentials: Credentials) =>
   new Elysia({ name: "session" })

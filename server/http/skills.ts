@@ -5,16 +5,12 @@
  */
 import { Elysia } from "elysia";
 import type { SkillSummary } from "../contracts/skills.ts";
-import type * as SkillsContract from "../contracts/skills.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { placeOf } from "../machines/machine-of.ts";
 import type { RemoteContext } from "../machines/remote-exec.ts";
 import { projectSkillsOn } from "../skills/project-skills-on.ts";
 import { SkillError, type LoadedSkill, type ProjectSkills, type SkillLibrary } from "../skills/library.ts";
 import { HttpError, parseBody } from "./errors.ts";
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const skillsContract = loadOnFirstUse<typeof SkillsContract>(import.meta.url, "../contracts/skills.ts", () => require("../contracts/skills.ts"));
+import { skillsContract } from "./request-schemas.ts";
 
 /** Resolves a project id to its folder (404 when unknown). */
 export type ProjectDirOf = (projectId: string) => string;

@@ -6,16 +6,12 @@
  */
 import { Elysia } from "elysia";
 import { MAX_UPLOAD_BASE64_CHARS } from "../contracts/body-limits.ts";
-import type * as UploadsContract from "../contracts/uploads.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { decodeBase64, storeUpload, UploadError } from "../inputs/uploads.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import type { ProjectDirOf } from "./skills.ts";
+import { uploadsContract } from "./request-schemas.ts";
 
 const STATUS: Record<UploadError["code"], number> = { UPLOAD_TOO_LARGE: 413, UNSUPPORTED_IMAGE_TYPE: 415, INVALID_BASE64: 400, EMPTY_UPLOAD: 400 };
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const uploadsContract = loadOnFirstUse<typeof UploadsContract>(import.meta.url, "../contracts/uploads.ts", () => require("../contracts/uploads.ts"));
 
 export const uploadRoutes = (projectDirOf: ProjectDirOf) =>
   new Elysia({ name: "uploads" }).post("/api/projects/:id/uploads", ({ params, body, set }) => {

@@ -3,15 +3,11 @@
  * worktrees, send one prompt to several agents and follow the group.
  */
 import { Elysia } from "elysia";
-import type * as WorktreesContract from "../contracts/worktrees.ts";
-import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { ProjectService } from "../projects/project-service.ts";
 import type { RunGroups } from "../runs/run-groups.ts";
 import type { WorktreeService } from "../worktrees/worktree-service.ts";
 import { parseBody } from "./errors.ts";
-
-/** The request schemas, built when a request first needs one: an idle daemon builds none (platform/load-on-first-use.ts). */
-const worktreesContract = loadOnFirstUse<typeof WorktreesContract>(import.meta.url, "../contracts/worktrees.ts", () => require("../contracts/worktrees.ts"));
+import { worktreesContract } from "./request-schemas.ts";
 
 export const worktreeRoutes = (worktrees: WorktreeService, groups: RunGroups, projects: ProjectService) =>
   new Elysia({ name: "worktrees" })
