@@ -79,6 +79,14 @@ export type AttemptOutcome = {
 
 const STDERR_TAIL_BYTES = 8 * 1024;
 const STDOUT_DRAIN_MS = 1500;
+/**
+ * How long a protocol client whose session has finished (its result in, its stdin closed by the transport) is given to
+ * exit by itself before it is stopped, at most the cancel grace. The ACP adapters (claude-code-acp, codex-acp) and pi
+ * rpc stay up after their turn with their stdin closed: with the cancel grace and the session's cancel steps of the
+ * stop ladder, each of their runs ended 5.5 s after its answer. A client that exits on EOF (codex app-server) is gone
+ * well within this; one that is still up has nothing left to do for the run and is asked to stop with SIGTERM.
+ */
+const FINISHED_SESSION_EXIT_MS = 1000;
 /** How long a remote client's stderr is still read once its host did not answer the run's sweep. */
 const UNANSWERED_STDERR_MS = 100;
 const MAX_STDERR_EVENTS_BYTES = 1024 * 1024;
@@ -114,6 +122,8 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
   }
 
   let session: ProtocolSession | undefined;
+  /** The session's result is in: nothing is left to cancel, its client is only waited for (or stopped). */
+  let sessionFinished = false;
   let stopping: Promise<void> | undefined;
   /** The client was still running when od began stopping it: its exit says nothing about the connection. */
   let stoppedEarly = false;
@@ -125,7 +135,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     else if (reason === "first_output" || reason === "inactivity") outcome.timedOut ??= reason;
     return (stopping ??= stopProcessTree({
       child,
-      session,
+      ...(sessionFinished ? {} : { session }),
       // Only a cookie of this machine's process table is swept here; elsewhere the run's sweep runs there (below),
       // never from outside, where a container's processes (or a host that is this machine) would be swept wrongly.
       ...(start.cookieHere ? { cookie: start.cookieHere } : {}),
@@ -193,6 +203,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
       session = await startProtocol(invocation.reader.format, { stdin: child.stdin!, stdout: activeStdout }, { ...input.transportOptions, ...(askApproval ? { askApproval } : {}) });
       for await (const event of session.events) handleEvent(event);
       outcome.protocolResult = await session.result;
+      sessionFinished = true;
       if (outcome.protocolResult.sessionId) outcome.sessionId = outcome.protocolResult.sessionId;
     } else {
       const streamJson = invocation.delivery.kind === "stdin-stream-json";
@@ -217,8 +228,10 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
         }
       }
     }
-    // stdout ended but the process may linger (pi rpc stays up after agent_end): after the grace, stop it.
-    const lingering = setTimeout(() => void stop("done"), input.timeouts.cancelGraceMs);
+    // stdout ended, or the session finished, but the process may linger (the ACP adapters and pi rpc stay up after
+    // their turn): after the grace, stop it.
+    const exitGraceMs = sessionFinished ? Math.min(FINISHED_SESSION_EXIT_MS, input.timeouts.cancelGraceMs) : input.timeouts.cancelGraceMs;
+    const lingering = setTimeout(() => void stop("done"), exitGraceMs);
     outcome.exit = await child.exited;
     clearTimeout(lingering);
   } finally {

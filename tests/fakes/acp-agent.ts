@@ -17,6 +17,8 @@
  *   {exit: code}              exit at once (a crash mid-turn)
  *   {sleep: ms}
  *   {requirePreviousGone: true}  error unless the process in pidFile (before us) is gone
+ * `script.stayUpAfterEof`: the agent stays up when its stdin closes (as claude-code-acp and codex-acp do), until a
+ * signal ends it.
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -34,6 +36,7 @@ type Script = {
   continue?: Step[];
   ledger?: string;
   pidFile?: string;
+  stayUpAfterEof?: boolean;
 };
 
 const script: Script = JSON.parse(process.argv[2]?.endsWith(".json") ? readFileSync(process.argv[2], "utf8") : (process.env.FAKE_ACP_SCRIPT ?? "{}"));
@@ -182,4 +185,7 @@ process.stdin.on("data", (chunk: Buffer) => {
     index = buffered.indexOf("\n");
   }
 });
-process.stdin.on("end", () => process.exit(0));
+process.stdin.on("end", () => {
+  if (script.stayUpAfterEof) setInterval(() => undefined, 60_000);
+  else process.exit(0);
+});

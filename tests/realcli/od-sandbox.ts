@@ -37,23 +37,6 @@ export const OD_AGENT_FOR: Record<RealCliId, OdAgentBinding> = {
   "codex-acp": { agentId: "codex-acp", profile: { baseAgent: "vibe" } },
 };
 
-/**
- * The ACP adapters that stay up after their turn with their stdin closed. od gives such a client its cancel grace
- * (`OD_CHAT_RUN_CANCEL_GRACE_MS`, 3 s by default) to exit by itself, then its stop ladder (2.5 s more at that grace)
- * before SIGTERM: 5.5 s after every answer before the run's `end`, waited out by every run of theirs in this suite.
- * Their sandboxes set {@link ADAPTER_GRACE_MS}: each run ends the same way (succeeded, the adapter stopped by od),
- * 3 s sooner. A scenario that times od's cancel uses the default grace again ({@link withDefaultGrace}).
- */
-export const LINGERING_ADAPTERS: readonly RealCliId[] = ["claude-code-acp", "codex-acp"];
-/** The cancel grace a lingering adapter's sandbox gives od (the stop ladder then takes 2.5 s in all). */
-export const ADAPTER_GRACE_MS = 1000;
-
-/** `env` with od's default cancel grace (without a sandbox's shorter one). */
-export function withDefaultGrace(env: Record<string, string>): Record<string, string> {
-  const { OD_CHAT_RUN_CANCEL_GRACE_MS: _shorter, ...rest } = env;
-  return rest;
-}
-
 /** Everything one CLI's od runs need. */
 export type OdSandbox = {
   cli: RealCliId;
@@ -115,7 +98,6 @@ export async function createOdSandbox(cli: RealCliId): Promise<OdSandbox> {
   const binding = OD_AGENT_FOR[cli];
 
   const env: Record<string, string> = { ...baseEnv(home, recipe), OD_DATA_DIR: dataDir };
-  if (LINGERING_ADAPTERS.includes(cli)) env.OD_CHAT_RUN_CANCEL_GRACE_MS = String(ADAPTER_GRACE_MS);
   if (binding.profile) {
     const profile = { id: binding.agentId, name: cli, baseAgent: binding.profile.baseAgent, bin: entry, env: recipe.env };
     writeFileSync(dataPaths(dataDir).localProfiles, `${JSON.stringify([profile], null, 2)}\n`);

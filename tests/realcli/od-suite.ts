@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { LoggedRequest } from "../fakes/model-server.ts";
 import { createProject, runViaHttp, startOdDaemon, type HttpRunResult } from "./od-http.ts";
 import { runOd, waitFor, type OdRunResult } from "./od-process.ts";
-import { createOdSandbox, withDefaultGrace, type OdSandbox } from "./od-sandbox.ts";
+import { createOdSandbox, type OdSandbox } from "./od-sandbox.ts";
 import {
   AUTH_PROMPT,
   checkAuth,
@@ -89,8 +89,6 @@ export async function runCliScenarios(cli: RealCliId, options: { timeoutMs?: num
     const cancel = await scenario(sandbox, async () => {
       const result = await runOd(sandbox, SLOW_PROMPT, {
         timeoutMs,
-        // The bound from SIGINT to od's exit (checkCancel) is judged at od's default grace.
-        env: withDefaultGrace(sandbox.env),
         interrupt: {
           signal: "SIGINT",
           when: async ({ child }) => {
@@ -175,8 +173,7 @@ export function withConcurrency<T, R>(items: readonly T[], limit: number, task: 
 export async function runCliScenariosOverHttp(cli: RealCliId, options: { timeoutMs?: number } = {}): Promise<CliOutcomes> {
   const sandbox = await createOdSandbox(cli);
   const timeoutMs = options.timeoutMs ?? 90_000;
-  // Its cancel scenario's bound is judged at od's default grace, and the daemon serves every scenario.
-  const daemon = await startOdDaemon(sandbox, withDefaultGrace(sandbox.env));
+  const daemon = await startOdDaemon(sandbox, sandbox.env);
   const trace = (run: HttpRunResult) =>
     [`run ${run.runId} in ${run.seconds} s`, `events: ${run.events.map((event) => (event.type === "agent" ? event.event.type : event.type)).join(" ")}`, `daemon stderr tail: ${daemon.stderr().trim().split("\n").slice(-5).join(" | ")}`].join("\n");
   const step = async (run: () => Promise<{ problems: string[]; runs: HttpRunResult[] }>): Promise<ScenarioOutcome> => {

@@ -44,6 +44,23 @@ describe("ACP through the run service (kiro def)", () => {
     expect(endOf(second.events).status).toBe("succeeded");
   });
 
+  test.concurrent("an agent that stays up after its turn (stdin closed) is stopped soon after, not after the cancel grace", async () => {
+    await using h = await runHarness({
+      defs: [getAgentDef("kiro")!],
+      shims: { "kiro-cli": join(fakes, "acp-agent.ts") },
+      env: { FAKE_ACP_SCRIPT: JSON.stringify({ ...acpScript, stayUpAfterEof: true }) },
+      // A cancel grace far past this test's timeout: the run ends only if a finished session's client is not given it.
+      timeouts: { cancelGraceMs: 60_000 },
+    });
+    const created = await h.service.create({ projectId: h.projectId, agentId: "kiro", message: "write hello" });
+    const events: RunEvent[] = [];
+    for await (const event of h.service.events(created.runId)) events.push(event);
+    expect(endOf(events).status).toBe("succeeded");
+    expect(agentEvents(events).some((e) => e.type === "text_delta" && e.delta === "Done: hello.txt")).toBe(true);
+    expect(h.store.agentSessions.get(created.conversationId, "kiro")).toBe("acp-session-7");
+    expect(processesWithRunCookie(created.runId)).toEqual([]);
+  });
+
   test.concurrent("cancel mid-turn sends session/cancel; the run ends canceled and no process is left", async () => {
     const script = { ...acpScript, prompt: [update({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "working" } }), { waitForCancel: true }, { result: { stopReason: "cancelled" } }] };
     await using h = await runHarness({
