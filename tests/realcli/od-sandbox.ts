@@ -15,7 +15,8 @@ import { dataPaths } from "../../server/paths.ts";
 import { binOverrideEnvVar } from "../../server/runtimes/executables.ts";
 import { Store } from "../../server/store/store.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.ts";
-import { baseEnv, recipeFor, writeRecipeFiles, type CliRecipe } from "./recipes.ts";
+import { loopbackOnlyEntry } from "./loopback-only.ts";
+import { baseEnv, entryArgv, recipeFor, writeRecipeFiles, type CliRecipe } from "./recipes.ts";
 import type { RealCliId } from "./versions.ts";
 
 /** How od reaches one CLI: the agent id `od run --agent` takes, and whether it is a local profile. */
@@ -94,7 +95,8 @@ export async function createOdSandbox(cli: RealCliId): Promise<OdSandbox> {
   const fake = await startFakeModelServer({ slowIntervalMs: 200 });
   const recipe = recipeFor(cli, fake.url, home);
   writeRecipeFiles({ ...recipe, files: [...recipe.files, ...settingsFiles(cli)] }, home);
-  const entry = realEntryFor(recipe, binDir);
+  const isolation = recipe.network === "loopback-only" ? loopbackOnlyEntry(binDir, recipe.id, entryArgv(recipe), fake.url) : undefined;
+  const entry = isolation?.entry ?? realEntryFor(recipe, binDir);
   const binding = OD_AGENT_FOR[cli];
 
   const env: Record<string, string> = { ...baseEnv(home, recipe), OD_DATA_DIR: dataDir };
@@ -117,6 +119,7 @@ export async function createOdSandbox(cli: RealCliId): Promise<OdSandbox> {
     entry,
     env,
     dispose: async () => {
+      isolation?.close();
       await fake.stop();
       rmSync(root, { recursive: true, force: true });
     },

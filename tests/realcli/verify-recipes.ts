@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.ts";
+import { loopbackOnlyEntry } from "./loopback-only.ts";
 import { baseEnv, entryArgv, recipeFor, writeRecipeFiles, type CliRecipe } from "./recipes.ts";
 import { killTagged, runCliBounded, RUN_TAG_VARIABLE } from "./run-cli.ts";
 import { ensureRealClis } from "./setup.ts";
@@ -112,23 +113,28 @@ async function verify(fake: FakeModelServer, id: RealCliId): Promise<string> {
   const home = join(root, "home");
   const cwd = join(root, "project");
   mkdirSync(cwd, { recursive: true });
+  let isolation: { entry: string; close(): void } | undefined;
   try {
     const recipe = recipeFor(id, fake.url, home);
     writeRecipeFiles(recipe, home);
     const env = baseEnv(home, recipe);
+    // A CLI that dials public addresses at start runs in a loopback-only network namespace (loopback-only.ts).
+    isolation = recipe.network === "loopback-only" ? loopbackOnlyEntry(root, id, entryArgv(recipe), fake.url) : undefined;
+    const entry = isolation ? [isolation.entry] : entryArgv(recipe);
     const started = performance.now();
     const plan = oneShot(id, recipe);
     if (!plan) {
-      const turn = await acpTurn([...entryArgv(recipe), ...recipe.extraArgs], env, cwd);
+      const turn = await acpTurn([...entry, ...recipe.extraArgs], env, cwd);
       const seconds = Math.round((performance.now() - started) / 100) / 10;
       const ok = turn.stopReason === "end_turn" && turn.text.includes(EXPECTED);
       return `${ok ? "ok  " : "FAIL"} ${id} (ACP): stopReason ${turn.stopReason}, ${seconds} s${turn.error ? `, error ${turn.error}` : ""}`;
     }
-    const result = await runCliBounded({ argv: [...entryArgv(recipe), ...plan.args], env, cwd, stdinText: plan.stdinText, timeoutMs: 120_000 });
+    const result = await runCliBounded({ argv: [...entry, ...plan.args], env, cwd, stdinText: plan.stdinText, timeoutMs: 120_000 });
     const ok = result.exit.code === 0 && result.stdout.includes(EXPECTED);
     const tail = ok ? "" : ` stderr: ${result.stderr.trim().split("\n").slice(-3).join(" | ")}`;
     return `${ok ? "ok  " : "FAIL"} ${id}: rc ${result.exit.code}, ${result.seconds} s, answer ${result.stdout.includes(EXPECTED) ? "seen" : "missing"}${result.leftovers ? `, ${result.leftovers} leftovers killed` : ""}${tail}`;
   } finally {
+    isolation?.close();
     rmSync(root, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,85 @@
+/**
+ * A real CLI that reaches for public addresses when it starts (kilo resolves and dials its own API on every start,
+ * whatever its switches say) runs only inside a network namespace of its own whose one interface is loopback: there it
+ * can reach nothing but the fake model server, which is carried in through a Unix socket (a file, so it crosses
+ * network namespaces). The host side of that socket ({@link bridgeToUnixSocket}) forwards each connection to the fake
+ * server's TCP port; inside, `loopback-only-entry.ts` listens on that same port of the namespace's 127.0.0.1 and
+ * forwards each connection to the socket, so the CLI's recipe (its base URL) is the same as anywhere.
+ * The namespaces are made by `unshare --user --map-root-user --net --mount` (no root needed where user namespaces are
+ * allowed), its loopback brought up with `ip` (iproute2) and a host nscd's socket hidden.
+ */
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const ENTRY = join(import.meta.dir, "loopback-only-entry.ts");
+
+type Address = { unix: string } | { hostname: string; port: number };
+type Side = { peer?: Bun.Socket<Side>; pending: Uint8Array[]; ended?: boolean };
+
+/** Forwards every connection made to `from` to a new connection to `to`, both ways, until closed. */
+export function forwardConnections(from: Address, to: Address): { close(): void } {
+  // (Bun's overloads take a TCP or a Unix address; both shapes are passed through as given.)
+  const listener = Bun.listen<Side>({
+    ...(from as { unix: string }),
+    socket: {
+      open(inner) {
+        inner.data = { pending: [] };
+        void Bun.connect<Side>({
+          ...(to as { unix: string }),
+          socket: {
+            open(outer) {
+              outer.data = { peer: inner, pending: [] };
+              inner.data.peer = outer;
+              for (const chunk of inner.data.pending) outer.write(chunk);
+              inner.data.pending = [];
+              if (inner.data.ended) outer.end();
+            },
+            data: (outer, chunk) => void outer.data.peer?.write(chunk),
+            close: (outer) => void outer.data.peer?.end(),
+            error: (outer) => void outer.data.peer?.end(),
+          },
+        }).catch(() => inner.end());
+      },
+      data(inner, chunk) {
+        if (inner.data.peer) inner.data.peer.write(chunk);
+        else inner.data.pending.push(new Uint8Array(chunk));
+      },
+      close(inner) {
+        inner.data.ended = true;
+        inner.data.peer?.end();
+      },
+      error: (inner) => void inner.data.peer?.end(),
+    },
+  } as Bun.UnixSocketOptions<Side>);
+  return { close: () => listener.stop(true) };
+}
+
+/** The host side: connections to the Unix socket at `socketPath` reach the fake server at 127.0.0.1:`port`. */
+export function bridgeToUnixSocket(socketPath: string, port: number): { close(): void } {
+  return forwardConnections({ unix: socketPath }, { hostname: "127.0.0.1", port });
+}
+
+/**
+ * A `#!/bin/sh` shim at `dir/name` that runs `argv` (the CLI's real entry) in a loopback-only network namespace, where
+ * 127.0.0.1:`port` reaches the fake server through `socketPath`. The shim, `unshare` and the entry are one process
+ * (each execs the next); the CLI is its child, in its process group.
+ */
+export function writeLoopbackOnlyShim(dir: string, name: string, argv: string[], socketPath: string, port: number): string {
+  const path = join(dir, name);
+  const quote = (part: string) => `'${part.replaceAll("'", `'\\''`)}'`;
+  const command = ["unshare", "--user", "--map-root-user", "--net", "--mount", "--", process.execPath, ENTRY, socketPath, String(port), "--", ...argv];
+  writeFileSync(path, `#!/bin/sh\nexec ${command.map(quote).join(" ")} "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/**
+ * The entry of a CLI (its real `argv`) as a shim in `dir` that runs it in a loopback-only network namespace reaching the
+ * fake server at `fakeUrl`, and the bridge carrying that server in (close it when done).
+ */
+export function loopbackOnlyEntry(dir: string, name: string, argv: string[], fakeUrl: string): { entry: string; close(): void } {
+  const port = Number(new URL(fakeUrl).port);
+  const socketPath = join(dir, `${name}-fake.sock`);
+  const bridge = bridgeToUnixSocket(socketPath, port);
+  return { entry: writeLoopbackOnlyShim(dir, name, argv, socketPath, port), close: () => bridge.close() };
+}
