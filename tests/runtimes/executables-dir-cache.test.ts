@@ -1,5 +1,6 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { statFileOnDisk, statFileWithDirCache } from "../../server/runtimes/executables.ts";
@@ -27,6 +28,26 @@ describe("statFileWithDirCache", () => {
     ];
     const cached = statFileWithDirCache("linux");
     for (const path of paths) expect(`${path}: ${cached(path)}`).toBe(`${path}: ${statFileOnDisk(path, "linux")}`);
+  });
+
+  test("a directory reached through a link is the same folder: listed once, answered alike", () => {
+    const folder = join(root, "usr-bin");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "agent"), "#!/bin/sh\n");
+    chmodSync(join(folder, "agent"), 0o755);
+    symlinkSync(folder, join(root, "bin-link"));
+    const listed: string[] = [];
+    const real = fs.readdirSync;
+    const spy = spyOn(fs, "readdirSync").mockImplementation(((dir: string, ...rest: unknown[]) => (listed.push(String(dir)), (real as (...args: unknown[]) => unknown)(dir, ...rest))) as typeof fs.readdirSync);
+    try {
+      const pass = statFileWithDirCache("linux");
+      expect(pass(join(folder, "agent"))).toBe("executable");
+      expect(pass(join(root, "bin-link", "agent"))).toBe("executable");
+      expect(pass(join(root, "bin-link", "absent"))).toBe("missing");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(listed).toEqual([folder]);
   });
 
   test("lists a directory once per pass, so a new pass sees a file added after the first listing", () => {
