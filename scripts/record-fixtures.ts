@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startFakeModelServer, type FakeModelServer } from "../tests/fakes/model-server.ts";
+import { loopbackOnlyEntry } from "../tests/realcli/loopback-only.ts";
 import { baseEnv, entryArgv, recipeFor, writeRecipeFiles, type CliRecipe } from "../tests/realcli/recipes.ts";
 import { runCliBounded, type BoundedRunResult } from "../tests/realcli/run-cli.ts";
 import { folderLiterals, scrubOutput, type Literal } from "../tests/realcli/scrub.ts";
@@ -115,7 +116,7 @@ const CAPTURES: Capture[] = [
   ...(["claude", "codex", "opencode", "pi", "qwen", "copilot"] as const).map((cli) => ({ dir: cli, cli, file: "help.txt", args: ["--help"] })),
 ];
 
-type Sandbox = { root: string; home: string; cwd: string; literals: Literal[] };
+type Sandbox = { root: string; home: string; cwd: string; literals: Literal[]; fakeUrl: string };
 
 function makeSandbox(fake: FakeModelServer): Sandbox {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "od-rec-")));
@@ -128,7 +129,7 @@ function makeSandbox(fake: FakeModelServer): Sandbox {
     { value: REAL_CLI_NODE_MODULES, placeholder: "<NODE_MODULES>" },
     { value: fake.url, placeholder: "http://127.0.0.1:<PORT>" },
   ];
-  return { root, home, cwd, literals };
+  return { root, home, cwd, literals, fakeUrl: fake.url };
 }
 
 function writeFixture(dir: string, file: string, content: string, meta: Record<string, unknown>): void {
@@ -144,6 +145,19 @@ function describe(result: BoundedRunResult): string {
   return `${exit}, ${result.seconds} s, ${result.stdout.split("\n").filter(Boolean).length} lines${result.timedOut ? ", TIMED OUT" : ""}${result.leftovers ? `, ${result.leftovers} leftovers killed` : ""}`;
 }
 
+/**
+ * One bounded run of the recipe's CLI with `args`, in a loopback-only network namespace (as every real CLI the tests
+ * run: tests/realcli/loopback-only.ts). The fixture's meta keeps the CLI's own command line.
+ */
+async function runIsolated(box: Sandbox, recipe: CliRecipe, args: string[], options: { stdinText?: string; timeoutMs: number }): Promise<BoundedRunResult> {
+  const isolated = loopbackOnlyEntry(box.root, recipe.id, entryArgv(recipe), box.fakeUrl);
+  try {
+    return await runCliBounded({ argv: [isolated.entry, ...args], env: baseEnv(box.home, recipe), cwd: box.cwd, timeoutMs: options.timeoutMs, ...(options.stdinText !== undefined ? { stdinText: options.stdinText } : {}) });
+  } finally {
+    isolated.close();
+  }
+}
+
 async function recordScenario(fake: FakeModelServer, target: Target, scenario: Scenario): Promise<string> {
   const box = makeSandbox(fake);
   try {
@@ -154,7 +168,7 @@ async function recordScenario(fake: FakeModelServer, target: Target, scenario: S
     const args = built.args.map((arg) => (arg === "<CWD>" ? box.cwd : arg));
     const stdinText = built.stdinText === "<PROMPT>" ? `${prompt}\n` : built.stdinText;
     const argv = [...entryArgv(recipe), ...args];
-    const result = await runCliBounded({ argv, env: baseEnv(box.home, recipe), cwd: box.cwd, stdinText, timeoutMs: target.timeoutMs });
+    const result = await runIsolated(box, recipe, args, { stdinText, timeoutMs: target.timeoutMs });
     const summary = `${target.dir}/${scenario}: ${describe(result)}`;
     if (result.timedOut || result.stdout.trim() === "") {
       return `${summary} — NOT written. stderr: ${result.stderr.trim().split("\n").slice(-5).join(" | ")}`;
@@ -181,7 +195,7 @@ async function recordCapture(fake: FakeModelServer, capture: Capture): Promise<s
     const recipe = recipeFor(capture.cli, fake.url, box.home);
     writeRecipeFiles(recipe, box.home);
     const argv = [...entryArgv(recipe), ...capture.args];
-    const result = await runCliBounded({ argv, env: baseEnv(box.home, recipe), cwd: box.cwd, timeoutMs: 60_000 });
+    const result = await runIsolated(box, recipe, capture.args, { timeoutMs: 60_000 });
     const summary = `${capture.dir}/${capture.file}: ${describe(result)}`;
     if (result.timedOut || (result.stdout.trim() === "" && result.stderr.trim() === "")) return `${summary} — NOT written`;
     // Some CLIs print help on stderr; keep whichever stream has it.

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
 import type { FakeModelServer } from "../fakes/model-server.ts";
+import { loopbackOnlyEntry } from "./loopback-only.ts";
 import { baseEnv, entryArgv, recipeFor, writeRecipeFiles } from "./recipes.ts";
 import { killTagged, RUN_TAG_VARIABLE } from "./run-cli.ts";
 import { folderLiterals, scrubOutput, type Literal } from "./scrub.ts";
@@ -30,7 +31,9 @@ export async function recordCodexAppServer(fake: FakeModelServer, scenario: stri
   const recipe = recipeFor("codex", fake.url, home);
   writeRecipeFiles(recipe, home);
   const tag = `app-server-${process.pid}-${Date.now()}`;
-  const argv = [...entryArgv(recipe), "app-server"];
+  // In a loopback-only network namespace, as every real CLI here (loopback-only.ts).
+  const isolated = loopbackOnlyEntry(root, "codex", entryArgv(recipe), fake.url);
+  const argv = [isolated.entry, "app-server"];
   const started = performance.now();
   const child = await spawnChild({ argv, env: baseEnv(home, recipe, { [RUN_TAG_VARIABLE]: tag }), cwd, stdin: "pipe", ownProcessGroup: true });
   const lines: string[] = [];
@@ -101,6 +104,7 @@ export async function recordCodexAppServer(fake: FakeModelServer, scenario: stri
     await reading;
     child.kill("SIGKILL", { group: true });
     killTagged(tag);
+    isolated.close();
     rmSync(root, { recursive: true, force: true });
   }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
@@ -112,7 +116,8 @@ export async function recordCodexAppServer(fake: FakeModelServer, scenario: stri
   const meta = {
     cli: "codex",
     version: recipe.version,
-    command: argv.map((arg) => scrubOutput(arg, literals)),
+    // The CLI's own command line (it ran behind the loopback-only shim).
+    command: [...entryArgv(recipe), "app-server"].map((arg) => scrubOutput(arg, literals)),
     sent: JSON.parse(scrubOutput(JSON.stringify(sent), literals)) as unknown,
     scenario,
     recordedWith: "fake-model-server",

@@ -11,6 +11,7 @@ import { startCodexAppServerTransport } from "../../server/runtimes/protocols/co
 import type { ProtocolSession } from "../../server/runtimes/protocols/types.ts";
 import type { AgentEvent } from "../../server/contracts/events.ts";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.ts";
+import { loopbackOnlyEntry } from "./loopback-only.ts";
 import { baseEnv, entryArgv, recipeFor, writeRecipeFiles } from "./recipes.ts";
 import { ensureRealClis } from "./setup.ts";
 
@@ -40,8 +41,11 @@ describe("codex app-server (real codex)", () => {
     const recipe = recipeFor("codex", fake.url, home);
     writeRecipeFiles(recipe, home);
     const env = baseEnv(home, recipe);
-    const child = await spawnChild({ argv: [...entryArgv(recipe), "app-server"], cwd: project, env, stdin: "pipe", ownProcessGroup: true });
+    // In a loopback-only network namespace, as every real CLI here (loopback-only.ts).
+    const isolated = loopbackOnlyEntry(home, `codex-${children.length}`, entryArgv(recipe), fake.url);
+    const child = await spawnChild({ argv: [isolated.entry, "app-server"], cwd: project, env, stdin: "pipe", ownProcessGroup: true });
     children.push(child);
+    void child.exited.then(() => isolated.close());
     if (!child.stdin) throw new Error("no stdin");
     const session = startCodexAppServerTransport(
       { stdin: child.stdin, stdout: child.stdout, stderr: child.stderr },

@@ -1,8 +1,9 @@
 /**
- * A real CLI that reaches for public addresses when it starts (kilo resolves and dials its own API on every start,
- * whatever its switches say) runs only inside a network namespace of its own whose one interface is loopback: there it
- * can reach nothing but the fake model server, which is carried in through a Unix socket (a file, so it crosses
- * network namespaces). The host side of that socket ({@link bridgeToUnixSocket}) forwards each connection to the fake
+ * Every real CLI the tests run runs inside a network namespace of its own whose one interface is loopback: several
+ * reach for public addresses when they start, whatever their switches say (seen with strace during the od run
+ * scenarios: kilo resolves and dials api.kilo.ai, claude and claude-code-acp api.anthropic.com, codex and codex-acp
+ * chatgpt.com, copilot github.com and api.github.com), and any later version may. There a CLI can reach nothing but
+ * the fake model server, which is carried in through a Unix socket (a file, so it crosses network namespaces). The host side of that socket ({@link bridgeToUnixSocket}) forwards each connection to the fake
  * server's TCP port; inside, `loopback-only-entry.ts` listens on that same port of the namespace's 127.0.0.1 and
  * forwards each connection to the socket, so the CLI's recipe (its base URL) is the same as anywhere.
  * The namespaces are made by `unshare --user --map-root-user --net --mount` (no root needed where user namespaces are

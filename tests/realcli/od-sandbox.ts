@@ -3,11 +3,12 @@
  * dir, a temp project folder, a fake model server of its own, and the environment `od run` / `od serve` get.
  *
  * od finds the CLI the way it would on a user's machine: the shipped def's `<ID>_BIN` override points at the
- * recipe's real entry point (a two-line shim when that entry is `node cli.js`), and the ACP-only adapters run as
- * local profiles (`agents.local.json`) over a shipped ACP def. Provider keys reach the CLI through app-config
+ * recipe's real entry point, behind a shim that runs it in a loopback-only network namespace (loopback-only.ts: every
+ * real CLI here reaches the fake server and nothing else), and the ACP-only adapters run as local profiles
+ * (`agents.local.json`) over a shipped ACP def. Provider keys reach the CLI through app-config
  * `agentCliEnv` (od withholds credential-looking variables of its own environment from agents on purpose).
  */
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
@@ -63,20 +64,6 @@ export function settingsFiles(cli: RealCliId): Array<{ path: string; content: st
   return [];
 }
 
-/** The executable od should launch for a recipe: its native binary, or a shim in `binDir` for `node cli.js`. */
-export function realEntryFor(recipe: CliRecipe, binDir: string): string {
-  return recipe.entryArgs.length ? writeShim(binDir, recipe) : recipe.binPath;
-}
-
-/** A `#!/bin/sh` shim that `exec`s the real entry point, so the pid od signals is the CLI itself. */
-function writeShim(dir: string, recipe: CliRecipe): string {
-  const path = join(dir, recipe.id);
-  const quote = (part: string) => `'${part.replaceAll("'", `'\\''`)}'`;
-  writeFileSync(path, `#!/bin/sh\nexec ${[recipe.binPath, ...recipe.entryArgs].map(quote).join(" ")} "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
-
 /** Seed app-config `agentCliEnv` in a fresh data dir, as Settings → agent environment would. */
 export function seedAgentEnv(dataDir: string, agentId: string, env: Record<string, string>): void {
   const store = Store.open(dataPaths(dataDir).database, openBunSqlite);
@@ -95,8 +82,8 @@ export async function createOdSandbox(cli: RealCliId): Promise<OdSandbox> {
   const fake = await startFakeModelServer({ slowIntervalMs: 200 });
   const recipe = recipeFor(cli, fake.url, home);
   writeRecipeFiles({ ...recipe, files: [...recipe.files, ...settingsFiles(cli)] }, home);
-  const isolation = recipe.network === "loopback-only" ? loopbackOnlyEntry(binDir, recipe.id, entryArgv(recipe), fake.url) : undefined;
-  const entry = isolation?.entry ?? realEntryFor(recipe, binDir);
+  const isolated = loopbackOnlyEntry(binDir, recipe.id, entryArgv(recipe), fake.url);
+  const entry = isolated.entry;
   const binding = OD_AGENT_FOR[cli];
 
   const env: Record<string, string> = { ...baseEnv(home, recipe), OD_DATA_DIR: dataDir };
@@ -119,7 +106,7 @@ export async function createOdSandbox(cli: RealCliId): Promise<OdSandbox> {
     entry,
     env,
     dispose: async () => {
-      isolation?.close();
+      isolated.close();
       await fake.stop();
       rmSync(root, { recursive: true, force: true });
     },

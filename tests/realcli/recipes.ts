@@ -27,11 +27,6 @@ export type CliRecipe = {
   entryArgs: string[];
   /** Arguments every headless run of this CLI needs against the fake (provider, model, auth type). */
   extraArgs: string[];
-  /**
-   * `loopback-only`: the CLI reaches for public addresses when it starts, whatever its switches say, so it runs only
-   * in a network namespace whose one interface is loopback (loopback-only.ts), where the fake server is all it reaches.
-   */
-  network?: "loopback-only";
 };
 
 /** Fake credential handed to every CLI. Never a real key. */
@@ -201,8 +196,6 @@ function kilo(url: string): CliRecipe {
     binPath: modules("@kilocode", "cli-linux-x64", "bin", "kilo"),
     entryArgs: [],
     extraArgs: [],
-    // Every start resolves and dials api.kilo.ai (its own provider's model list), KILO_DISABLE_MODELS_FETCH or not.
-    network: "loopback-only",
   };
 }
 

@@ -118,9 +118,9 @@ async function verify(fake: FakeModelServer, id: RealCliId): Promise<string> {
     const recipe = recipeFor(id, fake.url, home);
     writeRecipeFiles(recipe, home);
     const env = baseEnv(home, recipe);
-    // A CLI that dials public addresses at start runs in a loopback-only network namespace (loopback-only.ts).
-    isolation = recipe.network === "loopback-only" ? loopbackOnlyEntry(root, id, entryArgv(recipe), fake.url) : undefined;
-    const entry = isolation ? [isolation.entry] : entryArgv(recipe);
+    // In a loopback-only network namespace, as every real CLI here (loopback-only.ts).
+    isolation = loopbackOnlyEntry(root, id, entryArgv(recipe), fake.url);
+    const entry = [isolation.entry];
     const started = performance.now();
     const plan = oneShot(id, recipe);
     if (!plan) {
