@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.ts";
-import { bridgeToUnixSocket, writeLoopbackOnlyShim } from "./loopback-only.ts";
+import { bridgeToUnixSocket, loopbackOnlyProblem, writeLoopbackOnlyShim } from "./loopback-only.ts";
 
 let dir: string;
 let fake: FakeModelServer;
@@ -53,3 +53,13 @@ test("a signal to the shim's pid reaches the CLI, and the shim ends as the CLI d
   await child.exited;
   expect(child.signalCode).toBe("SIGTERM");
 }, 30_000);
+
+test("a machine that cannot make the namespace is told why, in words, before any CLI starts", () => {
+  expect(loopbackOnlyProblem(() => ({ status: 0, stderr: "" }))).toBeUndefined();
+  const problem = loopbackOnlyProblem(() => ({ status: 1, stderr: "unshare: unshare failed: Operation not permitted\n" }));
+  expect(problem).toContain("could not make one");
+  expect(problem).toContain("Operation not permitted");
+  expect(problem).toContain("unprivileged_userns_clone");
+  expect(loopbackOnlyProblem(() => ({ status: null, stderr: "spawnSync unshare ENOENT" }))).toContain("ENOENT");
+});
+

@@ -3,12 +3,14 @@
  * reach for public addresses when they start, whatever their switches say (seen with strace during the od run
  * scenarios: kilo resolves and dials api.kilo.ai, claude and claude-code-acp api.anthropic.com, codex and codex-acp
  * chatgpt.com, copilot github.com and api.github.com), and any later version may. There a CLI can reach nothing but
- * the fake model server, which is carried in through a Unix socket (a file, so it crosses network namespaces). The host side of that socket ({@link bridgeToUnixSocket}) forwards each connection to the fake
- * server's TCP port; inside, `loopback-only-entry.ts` listens on that same port of the namespace's 127.0.0.1 and
+ * the fake model server, which is carried in through a Unix socket (a file, so it crosses network namespaces). The
+ * host side of that socket ({@link bridgeToUnixSocket}) forwards each connection to the fake server's TCP port; inside, `loopback-only-entry.ts` listens on that same port of the namespace's 127.0.0.1 and
  * forwards each connection to the socket, so the CLI's recipe (its base URL) is the same as anywhere.
  * The namespaces are made by `unshare --user --map-root-user --net --mount` (no root needed where user namespaces are
- * allowed), its loopback brought up with `ip` (iproute2) and a host nscd's socket hidden.
+ * allowed), its loopback brought up with `ip` (iproute2) and a host nscd's socket hidden. A machine that cannot make
+ * one is told so once, in words, before any CLI starts ({@link loopbackOnlyProblem}).
  */
+import { spawnSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -79,8 +81,38 @@ export function writeLoopbackOnlyShim(dir: string, name: string, argv: string[],
  * fake server at `fakeUrl`, and the bridge carrying that server in (close it when done).
  */
 export function loopbackOnlyEntry(dir: string, name: string, argv: string[], fakeUrl: string): { entry: string; close(): void } {
+  availability ??= loopbackOnlyProblem(trialRun);
+  if (availability) throw new Error(availability);
   const port = Number(new URL(fakeUrl).port);
   const socketPath = join(dir, `${name}-fake.sock`);
   const bridge = bridgeToUnixSocket(socketPath, port);
   return { entry: writeLoopbackOnlyShim(dir, name, argv, socketPath, port), close: () => bridge.close() };
 }
+
+/** What a trial of the namespace reported: its exit status and what it wrote on stderr (or why it could not start). */
+export type TrialResult = { status: number | null; stderr: string };
+
+/** This process's verdict on the machine, once: undefined when it can make the namespace, else why not. */
+let availability: string | undefined | null = null;
+
+const TRIAL = ["unshare", "--user", "--map-root-user", "--net", "--mount", "--", "ip", "link", "set", "lo", "up"];
+
+function trialRun(argv: string[]): TrialResult {
+  const trial = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8" });
+  return { status: trial.status, stderr: trial.error ? trial.error.message : trial.stderr };
+}
+
+/**
+ * Why this machine cannot run a CLI in a loopback-only network namespace, or undefined when it can: one trial of what
+ * the shim does (the namespaces, then `ip link set lo up` in them), through `run`.
+ */
+export function loopbackOnlyProblem(run: (argv: string[]) => TrialResult): string | undefined {
+  const trial = run(TRIAL);
+  if (trial.status === 0) return undefined;
+  return [
+    "the real-CLI tests run every CLI in a network namespace whose one interface is loopback (several reach for public",
+    `addresses when they start), and this machine could not make one: \`${TRIAL.join(" ")}\` failed: ${trial.stderr.trim() || `exit ${trial.status}`}.`,
+    "They need unshare (util-linux) and ip (iproute2), and root or unprivileged user namespaces (kernel.unprivileged_userns_clone=1).",
+  ].join(" ");
+}
+
