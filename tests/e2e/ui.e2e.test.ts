@@ -376,8 +376,11 @@ describe("the od UI in Chromium, driving fake agent CLIs", () => {
       expect(JSON.parse(await page.inputValue("[data-testid=mcp-json]"))).toEqual({ servers: [server] });
       await page.fill("[data-testid=mcp-json]", JSON.stringify({ servers: [{ ...server, name: "from-json" }] }));
       await page.click("[data-testid=mcp-save-json]");
-      await page.waitForFunction(() => document.querySelector<HTMLTextAreaElement>("[data-testid=mcp-json]")?.value.includes("from-json"));
-      expect((await ui.api<{ servers: Array<{ name: string }> }>("/api/mcp")).servers.map((s) => s.name)).toEqual(["from-json"]);
+      // The textarea holds "from-json" as soon as it is typed in: the saved list is the daemon's (its PUT may still be
+      // on its way when the click returns).
+      const savedNames = async () => (await ui.api<{ servers: Array<{ name: string }> }>("/api/mcp")).servers.map((s) => s.name);
+      for (const until = Date.now() + 10_000; Date.now() < until && (await savedNames()).join() !== "from-json"; ) await Bun.sleep(50);
+      expect(await savedNames()).toEqual(["from-json"]);
       await ui.api("/api/mcp", { method: "PUT", body: JSON.stringify({ servers: [] }) });
 
       ui.fakes.script("claude", [{ readLine: true }, { out: initLine(temp.path) }, { echoInput: true }]);
