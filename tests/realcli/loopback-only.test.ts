@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startFakeModelServer, type FakeModelServer } from "../fakes/model-server.ts";
-import { bridgeToUnixSocket, loopbackOnlyProblem, writeLoopbackOnlyShim } from "./loopback-only.ts";
+import { bridgeToUnixSocket, forwardConnections, loopbackOnlyProblem, writeLoopbackOnlyShim } from "./loopback-only.ts";
 
 let dir: string;
 let fake: FakeModelServer;
@@ -62,4 +62,26 @@ test("a machine that cannot make the namespace is told why, in words, before any
   expect(problem).toContain("unprivileged_userns_clone");
   expect(loopbackOnlyProblem(() => ({ status: null, stderr: "spawnSync unshare ENOENT" }))).toContain("ENOENT");
 });
+
+test("a forwarded connection carries large bodies both ways whole, past what the sockets take at once", async () => {
+  const big = new Uint8Array(8 * 1024 * 1024).map((_, i) => (i * 31) % 251);
+  const digest = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (request) => (request.method === "POST" ? new Response(digest(new Uint8Array(await request.arrayBuffer()))) : new Response(big)),
+  });
+  const socket = join(dir, "large.sock");
+  const forward = forwardConnections({ unix: socket }, { hostname: "127.0.0.1", port: server.port! });
+  try {
+    const down = new Uint8Array(await (await fetch("http://local/", { unix: socket })).arrayBuffer());
+    expect(down.length).toBe(big.length);
+    expect(digest(down)).toBe(digest(big));
+    const up = await (await fetch("http://local/", { unix: socket, method: "POST", body: big })).text();
+    expect(up).toBe(digest(big));
+  } finally {
+    forward.close();
+    await server.stop(true);
+  }
+}, 30_000);
 

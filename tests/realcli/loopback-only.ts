@@ -17,44 +17,92 @@ import { join } from "node:path";
 const ENTRY = join(import.meta.dir, "loopback-only-entry.ts");
 
 type Address = { unix: string } | { hostname: string; port: number };
-type Side = { peer?: Bun.Socket<Side>; pending: Uint8Array[]; ended?: boolean };
+/**
+ * One end of a forwarded connection: its peer once connected, what waits to be written to it, whether to end after
+ * that; and, on the accepted end until the onward connection opens, what its client sent (and whether it ended).
+ */
+type Side = { peer?: Bun.Socket<Side>; outbox: Uint8Array[]; endWhenFlushed?: boolean; early?: { chunks: Uint8Array[]; ended: boolean } };
 
-/** Forwards every connection made to `from` to a new connection to `to`, both ways, until closed. */
+/** A copy: the chunk a socket's `data` hands over is not ours to keep. */
+const copy = (chunk: Uint8Array) => new Uint8Array(chunk);
+
+/** Bun's sockets write what the kernel takes and no more: the rest waits in the side's outbox for `drain`. */
+function send(socket: Bun.Socket<Side>, chunk: Uint8Array): void {
+  const side = socket.data;
+  if (side.outbox.length) {
+    side.outbox.push(copy(chunk));
+    return;
+  }
+  const written = Math.max(socket.write(chunk), 0);
+  if (written < chunk.length) side.outbox.push(copy(chunk.subarray(written)));
+}
+
+function drain(socket: Bun.Socket<Side>): void {
+  const side = socket.data;
+  while (side.outbox.length) {
+    const chunk = side.outbox[0]!;
+    const written = Math.max(socket.write(chunk), 0);
+    if (written < chunk.length) {
+      side.outbox[0] = chunk.subarray(written);
+      return;
+    }
+    side.outbox.shift();
+  }
+  if (side.endWhenFlushed) socket.end();
+}
+
+/** The other end went away: this one ends once what it still has to write is written. */
+function endAfterFlush(socket: Bun.Socket<Side> | undefined): void {
+  if (!socket) return;
+  if (socket.data.outbox.length) socket.data.endWhenFlushed = true;
+  else socket.end();
+}
+
+/**
+ * Forwards every connection made to `from` to a new connection to `to`, both ways, until closed. What the client sends
+ * before the onward connection is open is kept for it; an end is passed on once what precedes it is written.
+ */
 export function forwardConnections(from: Address, to: Address): { close(): void } {
   // (Bun's overloads take a TCP or a Unix address; both shapes are passed through as given.)
   const listener = Bun.listen<Side>({
     ...(from as { unix: string }),
     socket: {
       open(inner) {
-        inner.data = { pending: [] };
+        inner.data = { outbox: [], early: { chunks: [], ended: false } };
         void Bun.connect<Side>({
           ...(to as { unix: string }),
           socket: {
             open(outer) {
-              outer.data = { peer: inner, pending: [] };
+              outer.data = { peer: inner, outbox: [] };
               inner.data.peer = outer;
-              for (const chunk of inner.data.pending) outer.write(chunk);
-              inner.data.pending = [];
-              if (inner.data.ended) outer.end();
+              const early = inner.data.early!;
+              inner.data.early = undefined;
+              for (const chunk of early.chunks) send(outer, chunk);
+              if (early.ended) endAfterFlush(outer);
             },
-            data: (outer, chunk) => void outer.data.peer?.write(chunk),
-            close: (outer) => void outer.data.peer?.end(),
-            error: (outer) => void outer.data.peer?.end(),
+            data: (outer, chunk) => send(inner, chunk),
+            drain,
+            close: () => endAfterFlush(inner),
+            error: () => endAfterFlush(inner),
           },
         }).catch(() => inner.end());
       },
       data(inner, chunk) {
-        if (inner.data.peer) inner.data.peer.write(chunk);
-        else inner.data.pending.push(new Uint8Array(chunk));
+        if (inner.data.peer) send(inner.data.peer, chunk);
+        else inner.data.early?.chunks.push(copy(chunk));
       },
-      close(inner) {
-        inner.data.ended = true;
-        inner.data.peer?.end();
-      },
-      error: (inner) => void inner.data.peer?.end(),
+      drain,
+      close: (inner) => ended(inner),
+      error: (inner) => ended(inner),
     },
   } as Bun.UnixSocketOptions<Side>);
   return { close: () => listener.stop(true) };
+}
+
+/** The accepted end closed: its onward connection ends once what it still has to write is written. */
+function ended(inner: Bun.Socket<Side>): void {
+  if (inner.data.peer) endAfterFlush(inner.data.peer);
+  else if (inner.data.early) inner.data.early.ended = true;
 }
 
 /** The host side: connections to the Unix socket at `socketPath` reach the fake server at 127.0.0.1:`port`. */
