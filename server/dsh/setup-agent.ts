@@ -7,7 +7,8 @@ import { deepseekHarnessAgentDef } from "../runtimes/defs/deepseek-harness.ts";
 import { resolveAgentLaunch } from "../runtimes/launch.ts";
 import type { EnvMap } from "../runtimes/types.ts";
 import type { DshRuntimeSource } from "./embedded-runtime.ts";
-import { DSH_AGENT_ID, resolveDshHome, setupDshProfile, type DshSetupResult } from "./setup.ts";
+import { DSH_AGENT_ID } from "./agent-id.ts";
+import { resolveDshHome, setupDshProfile, type DshSetupResult } from "./setup.ts";
 
 export type SetupDeepseekHarnessOptions = {
   env: EnvMap;

@@ -14,12 +14,11 @@ import { dirname, join } from "node:path";
 import { parseDshProbe, type DshProbeParse } from "../runtimes/protocols/dsh-profile/probe.ts";
 import type { DshRuntimeSource } from "./embedded-runtime.ts";
 import type { DshSetupErrorCode } from "./setup-contract.ts";
+import { DSH_AGENT_ID } from "./agent-id.ts";
 import { verifyManifestAndTarball } from "./manifest.ts";
 import { runDsh } from "./run-dsh.ts";
-import { DSH_AGENT_ID } from "./agent-id.ts";
 
 export const DSH_PROFILE_NAME = "open-design";
-export { DSH_AGENT_ID };
 const INSTALL_TIMEOUT_MS = 120_000;
 const PROBE_TIMEOUT_MS = 10_000;
 

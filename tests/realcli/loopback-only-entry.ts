@@ -5,7 +5,7 @@
  *   loopback-only-entry SOCKET PORT -- CLI [ARG...]
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { forwardConnections } from "./loopback-only.ts";
 
 const [socketPath, portText, separator, ...argv] = process.argv.slice(2);
@@ -21,8 +21,8 @@ if (up.status !== 0) {
 
 // glibc asks a running nscd (a Unix socket, which crosses network namespaces) before DNS: hidden in this mount
 // namespace, so no name is looked up by the host on the CLI's behalf.
-for (const folder of ["/run/nscd", "/var/run/nscd"]) {
-  if (!existsSync(folder)) continue;
+// (/var/run is a link to /run on most systems: one folder, hidden once.)
+for (const folder of new Set(["/run/nscd", "/var/run/nscd"].filter((path) => existsSync(path)).map((path) => realpathSync(path)))) {
   const hidden = spawnSync("mount", ["-t", "tmpfs", "tmpfs", folder], { encoding: "utf8" });
   if (hidden.status !== 0) {
     console.error(`loopback-only: could not hide ${folder}: ${hidden.error?.message ?? hidden.stderr}`);

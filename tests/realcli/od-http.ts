@@ -11,10 +11,10 @@ import type { ObservedRun } from "./od-scenarios.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "server", "main.ts");
 
-/** Start `od serve` on the sandbox's data dir and environment (or `env` instead). */
-export function startOdDaemon(sandbox: OdSandbox, env: Record<string, string> = sandbox.env): Promise<RunningDaemon> {
+/** Start `od serve` on the sandbox's data dir and environment. */
+export function startOdDaemon(sandbox: OdSandbox): Promise<RunningDaemon> {
   return startDaemonProcess([process.execPath, MAIN, "serve", "--port", "0", "--no-open", "--data-dir", sandbox.dataDir], {
-    env,
+    env: sandbox.env,
     cwd: sandbox.project,
     timeoutMs: 60_000,
   });

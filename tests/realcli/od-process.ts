@@ -32,8 +32,6 @@ export type OdRunResult = {
 export type OdRunOptions = {
   conversationId?: string;
   timeoutMs?: number;
-  /** od's environment for this run instead of the sandbox's. */
-  env?: Record<string, string>;
   /** Send this signal to od (not its group) once `when` resolves. */
   interrupt?: { signal: NodeJS.Signals; when: (progress: OdRunProgress) => Promise<void> };
 };
@@ -47,7 +45,7 @@ export async function runOd(sandbox: OdSandbox, prompt: string, options: OdRunOp
   if (options.conversationId) argv.push("--conversation", options.conversationId);
   argv.push(prompt);
   const started = performance.now();
-  const child = await spawnChild({ argv, env: options.env ?? sandbox.env, cwd: sandbox.project, stdin: "ignore", ownProcessGroup: true });
+  const child = await spawnChild({ argv, env: sandbox.env, cwd: sandbox.project, stdin: "ignore", ownProcessGroup: true });
   const events: RunEvent[] = [];
   const strayLines: string[] = [];
   let stderr = "";

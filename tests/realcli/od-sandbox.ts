@@ -49,9 +49,9 @@ export type OdSandbox = {
   home: string;
   dataDir: string;
   project: string;
-  /** The executable od launches (the real binary or the shim). */
+  /** The executable od launches: the loopback-only shim in front of the CLI's real entry. */
   entry: string;
-  /** Environment for the od process (recipe env + the `<ID>_BIN` override; a lingering adapter's shorter grace). */
+  /** Environment for the od process (recipe env + the `<ID>_BIN` override). */
   env: Record<string, string>;
   dispose(): Promise<void>;
 };

@@ -173,7 +173,7 @@ export function withConcurrency<T, R>(items: readonly T[], limit: number, task: 
 export async function runCliScenariosOverHttp(cli: RealCliId, options: { timeoutMs?: number } = {}): Promise<CliOutcomes> {
   const sandbox = await createOdSandbox(cli);
   const timeoutMs = options.timeoutMs ?? 90_000;
-  const daemon = await startOdDaemon(sandbox, sandbox.env);
+  const daemon = await startOdDaemon(sandbox);
   const trace = (run: HttpRunResult) =>
     [`run ${run.runId} in ${run.seconds} s`, `events: ${run.events.map((event) => (event.type === "agent" ? event.event.type : event.type)).join(" ")}`, `daemon stderr tail: ${daemon.stderr().trim().split("\n").slice(-5).join(" | ")}`].join("\n");
   const step = async (run: () => Promise<{ problems: string[]; runs: HttpRunResult[] }>): Promise<ScenarioOutcome> => {
