@@ -3,7 +3,7 @@
  * `npm run bench`: builds dist/od once (as `npm run build` does), runs every benchmark as its own process, one
  * after another, and ends with ONE summary table (figure, od, baseline, ratio, target, verdict). Exits non-zero
  * when any target is missed or any benchmark fails.
- *   bun run bench/run.ts [NAME…]        only these (startup, od-run, api-run, concurrency, parse, latency, detect, memory, page)
+ *   bun run bench/run.ts [NAME…]        only these (startup, od-run, acp-run, api-run, concurrency, parse, latency, detect, memory, page)
  *   OD_BENCH_REPS=3 bun run bench/run.ts   the quick mode (default 5 interleaved rounds per figure)
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -15,7 +15,7 @@ import { benchReps } from "./support/process.ts";
 import { loadText } from "./support/report.ts";
 
 /** memory.ts (growth with input size) judges itself and reports a miss by its exit code. */
-const BENCHES = ["startup", "od-run", "api-run", "concurrency", "parse", "latency", "detect", "memory", "page"] as const;
+const BENCHES = ["startup", "od-run", "acp-run", "api-run", "concurrency", "parse", "latency", "detect", "memory", "page"] as const;
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(BENCHES as readonly string[]).includes(name));
