@@ -89,7 +89,9 @@ function wrapSink(sink: BunFileSink, exited: Promise<unknown>): ChildStdin {
     async write(chunk) {
       if (closed) throw new Error("stdin is closed");
       try {
-        sink.write(chunk);
+        // A write the pipe cannot take at once is a promise, rejected (EPIPE) when the child goes away meanwhile: it is
+        // awaited, so that rejection is this write's, never an unhandled one.
+        await sink.write(chunk);
         // Settles once the chunk is in the pipe: a child that stops reading holds the writer here, as it should.
         await sink.flush();
       } catch (error) {
