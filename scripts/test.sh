@@ -111,8 +111,8 @@ with_costs() {
 
 # The queue: jobs in $work/queue, one a line, each with its files in $work/JOB.files; $workers workers take them in
 # order, the costliest first. The real-CLI parts are taken only once the install has ended (a worker waits for them when
-# they are all that is left). Each job's output is shown whole when it ends; the counts are added up when both
-# workers are done.
+# they are all that is left). Each job's output is shown whole when it ends, with a line saying how long it took and
+# when it ended; the counts are added up when both workers are done.
 jobs_in_order=()
 # add_job NAME COST FILES…
 add_job() {
@@ -164,8 +164,10 @@ run_job() {
   local job=$1 rc=0
   case "$job" in realcli*) [ "$(cat "$work/install.status")" = 0 ] || return ;; esac
   mapfile -t files <"$work/$job.files"
+  local started=$SECONDS
   "$bin/bun" test --timeout=20000 "${files[@]}" >"$work/$job.log" 2>&1 || rc=$?
   echo "$rc" >"$work/$job.rc"
+  echo "part $job: ${#files[@]} files in $((SECONDS - started)) s, ended $SECONDS s into the run" >>"$work/$job.log"
   (flock 8; cat "$work/$job.log") 8>"$work/output.lock"
 }
 worker() {
