@@ -8,10 +8,13 @@
 # Any failing part fails the whole run.
 #
 # `npm test` installs the pinned real CLIs into tests/realcli/.cache (a no-op while it matches the pins, see
-# tests/realcli/setup.ts) in the background, and meanwhile two workers take the suites from one queue: the
-# remote-project files in two parts, the real-CLI suite in three parts (taken once the install has ended) and the
-# rest in eight parts. Two, because a machine has two cores at least and one bun test process keeps one busy (a
-# third, tried, left a loaded machine so busy that real-CLI detection missed its deadline).
+# tests/realcli/setup.ts) in the background, and meanwhile two workers take the suites from one queue: the real-CLI
+# suite in three parts (taken once the install has ended) and the rest in eight parts. Two, because a machine has two
+# cores at least and one bun test process keeps one busy (a third, tried, left a loaded machine so busy that real-CLI
+# detection missed its deadline). A third worker, the remote lane, runs the remote-project files in two parts beside
+# them: they mostly wait (on sshd logins, a Docker engine, clean-up attempts against a frozen host; 116 s of wall time
+# for 50 s of CPU alone); on a machine with one core kept busy by something else, `npm test` took 453 s with it and
+# 480 s without (one run each).
 # Files are dealt into parts by what each costs alone (scripts/test-costs.txt, from scripts/measure-test-costs.ts),
 # so the parts of a suite take about as long as each other, and the queue starts the costliest parts first: the
 # last part to end is then a short one, not a worker stuck on a long one while the other idles.
@@ -25,6 +28,7 @@ summary_file=dist/test-summary.txt
 work=$(mktemp -d)
 installer=""
 workers=2
+remote_lane=0
 passed=0 failed=0 skipped=0 status=0
 
 stop_installer() { if [ -n "$installer" ]; then kill -TERM -- "-$installer" 2>/dev/null; wait "$installer" 2>/dev/null; fi; }
@@ -142,11 +146,16 @@ order_queue() {
   sort -s -k1,1gr "$work/queue.costs" | cut -d' ' -f2 >"$work/queue"
 }
 # The next job for a worker, "wait" while only real-CLI parts are left and the install still runs, nothing when done.
+# With a remote lane, its worker ($1 = remote) takes the remote-project parts, and only it; it ends when none is left.
 next_job() {
   (
     flock 9
     local job ready=""
     while IFS= read -r job; do
+      case "$job" in
+        remote*) [ "$remote_lane" = 1 ] && [ "${1:-}" != remote ] && continue ;;
+        *) [ "${1:-}" = remote ] && continue ;;
+      esac
       case "$job" in realcli*) [ -f "$work/install.status" ] || continue ;; esac
       ready=$job
       break
@@ -155,7 +164,7 @@ next_job() {
       grep -vxF -- "$ready" "$work/queue" >"$work/queue.next"
       mv "$work/queue.next" "$work/queue"
       echo "$ready"
-    elif [ -s "$work/queue" ]; then
+    elif [ -s "$work/queue" ] && [ "${1:-}" != remote ]; then
       echo wait
     fi
   ) 9>"$work/queue.lock"
@@ -172,7 +181,7 @@ run_job() {
 }
 worker() {
   local job
-  while job=$(next_job) && [ -n "$job" ]; do
+  while job=$(next_job "${1:-}") && [ -n "$job" ]; do
     if [ "$job" = wait ]; then sleep 0.2; else run_job "$job"; fi
   done
 }
@@ -184,6 +193,10 @@ run_queue() {
     worker &
     others+=("$!")
   done
+  if [ "$remote_lane" = 1 ]; then
+    worker remote &
+    others+=("$!")
+  fi
   worker
   wait "${others[@]}"
   local job install_counted=""
@@ -232,6 +245,7 @@ case "$mode" in
     mapfile -t realcli < <(find tests/realcli -name '*.test.ts' -not -path '*/.cache/*')
     deal_jobs realcli 3 "${realcli[@]}"
     deal_jobs main 8 "${rest[@]}"
+    remote_lane=1
     run_queue
     end_typecheck
     wait "$installer"

@@ -27,8 +27,9 @@ case "$1" in
     exit "\${INSTALL_RC:-0}" ;;
   test) shift; echo "test $*" >>"$here/calls.log"
     if [ -n "\${CONCURRENT_LOG:-}" ]; then
-      touch "$here/running.$$"; trap 'rm -f "$here/running.$$"' EXIT
-      echo "running $(ls "$here"/running.* | wc -l)" >>"$here/calls.log"
+      lane=other; case "$*" in *./tests/remote/*) lane=remote ;; esac
+      touch "$here/running.$lane.$$"; trap 'rm -f "$here/running.$lane.$$"' EXIT
+      echo "running $(ls "$here"/running.* | wc -l) $(ls "$here"/running.remote.* 2>/dev/null | wc -l)" >>"$here/calls.log"
     fi
     if [ -n "\${FAST:-}" ]; then
       # A shard of the inner loop: passes only when the other shard is running at the same time.
@@ -148,7 +149,7 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(run.code).toBe(1);
   }, 60_000);
 
-  test("two workers share the queue: every file runs once, never more than two bun test processes at once, the rest in eight parts", async () => {
+  test("two workers share the queue and a third runs the remote parts: every file runs once, never more than two other bun test processes at once, the rest in eight parts", async () => {
     const files = [...Array.from({ length: 14 }, (_, i) => `tests/m${i}.test.ts`), "tests/remote/r1.test.ts", "tests/remote/r2.test.ts", "tests/remote/r3.test.ts", "tests/realcli/x.test.ts"];
     const run = await runTestScript({ MAIN_PASS: "1", MAIN_DELAY: "0.3", CONCURRENT_LOG: "1" }, [], files);
     const tests = run.calls.filter((call) => call.startsWith("test "));
@@ -158,7 +159,11 @@ describe.concurrent("scripts/test.sh (npm test)", () => {
     expect(tests.filter((call) => call.includes("./tests/remote/"))).toHaveLength(2);
     expect(tests.filter((call) => call.includes("./tests/realcli/"))).toEqual(["test --timeout=20000 ./tests/realcli/x.test.ts"]);
     expect(tests).toHaveLength(11);
-    expect(Math.max(...run.calls.filter((call) => call.startsWith("running ")).map((call) => Number(call.split(" ")[1])))).toBe(2);
+    // Each "running" line: bun test processes running then, and how many of them are remote parts.
+    const running = run.calls.filter((call) => call.startsWith("running ")).map((call) => call.split(" ").slice(1).map(Number) as [number, number]);
+    expect(Math.max(...running.map(([all, remote]) => all - remote))).toBe(2);
+    expect(Math.max(...running.map(([, remote]) => remote))).toBe(1);
+    expect(Math.max(...running.map(([all]) => all))).toBe(3);
     expect(run.lastLine).toBe("55 passed, 0 failed");
     expect(run.code).toBe(0);
   }, 60_000);
