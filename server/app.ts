@@ -28,7 +28,7 @@ export async function createApp(deps: AppDeps) {
   const guard = createGuard(deps.guard);
   // No ahead-of-time handler compilation: it cost ~20 ms on the first request after start-up (the daemon's first
   // answer waits for it) and saves only ~20 µs per request afterwards, which a local daemon never notices.
-  const app = new Elysia({ aot: false })
+  const app = deferRouteTable(new Elysia({ aot: false }))
     .onRequest(({ request }) => guard(request))
     .onError(({ code, error }) => {
       if (error instanceof OdError) return failureResponse(error);
@@ -49,6 +49,20 @@ export async function createApp(deps: AppDeps) {
     .use(appConfigRoutes(deps.store.appConfig));
   for (const module of deps.modules ?? []) app.use(module);
   if (deps.ui) app.use(await uiRoutes(deps.ui));
+  // Built now, once every route is in: a clash of two routes' parameter names throws here, at start-up.
+  app.router.dynamic.build();
+  return app;
+}
+
+/**
+ * Dynamic mode's route table (memoirist) checks each route added against every route added before it, a linear search
+ * per add with a callback each, and each route is added in its loose (trailing-slash) form too: for od's 113 adds that
+ * was ~4 ms of the daemon's start (the start-up JIT leaves such loops to the interpreter). Lazy, it queues them and
+ * builds its tree once, without that check; a route added twice still keeps its first handler (the tree keeps the first
+ * store of a path), and a route mounted later is queued and built at the next lookup.
+ */
+function deferRouteTable<A extends AnyElysia>(app: A): A {
+  app.router.dynamic.config.lazy = true;
   return app;
 }
 
