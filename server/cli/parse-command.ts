@@ -3,13 +3,13 @@
  * line. Useful to debug a parser against a user's transcript without running the CLI. For `plain`, `<artifact>`
  * blocks are written into `--out-dir` at the end, as a run would write them into the project folder.
  */
-import { createReadStream } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentEvent } from "../contracts/events.ts";
 import { endStartupJitPolicy } from "../platform/jit-policy.ts";
 import { isJsonEventParser, isStreamFormat, JSON_EVENT_PARSERS, STREAM_FORMATS, takesTextChunks, type StreamFormat } from "../runtimes/streams/formats.ts";
 import { batchedOutput } from "./batched-output.ts";
 import type { CommandIO, CommandSpec, ParsedArgs } from "./command.ts";
+import { fileChunks } from "./file-chunks.ts";
 
 function flag(args: ParsedArgs, name: string): string | undefined {
   const value = args.flags[name];
@@ -17,15 +17,17 @@ function flag(args: ParsedArgs, name: string): string | undefined {
 }
 
 /**
- * A line-oriented transcript file is read 256 KiB at a time: at the stream's default 64 KiB, reading 50 MiB cost
- * more CPU than parsing a third of it (and each chunk is one more call into the native JSON-lines parser). A `plain`
- * one keeps 64 KiB: each of its chunks becomes one text event, and larger ones made its peak memory grow with the file.
+ * A line-oriented transcript file is read 256 KiB at a time: at 64 KiB, reading 50 MiB cost more CPU than parsing a
+ * third of it (and each chunk is one more call into the native JSON-lines parser). A `plain` one is read 64 KiB at a
+ * time: each of its chunks becomes one text event, and larger ones made its peak memory grow with the file.
  */
 const LINES_CHUNK_BYTES = 256 * 1024;
+const TEXT_CHUNK_BYTES = 64 * 1024;
 
+/** The readers below are done with each chunk before they ask for the next, so a file's chunks share one buffer. */
 function inputOf(file: string | undefined, io: CommandIO, format: StreamFormat): AsyncIterable<Uint8Array> {
   if (file === undefined || file === "-") return io.stdin;
-  return createReadStream(resolve(io.cwd, file), takesTextChunks(format) ? {} : { highWaterMark: LINES_CHUNK_BYTES });
+  return fileChunks(resolve(io.cwd, file), takesTextChunks(format) ? TEXT_CHUNK_BYTES : LINES_CHUNK_BYTES);
 }
 
 export const parseCommand: CommandSpec = {
