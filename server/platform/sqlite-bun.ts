@@ -1,24 +1,30 @@
 /** bun:sqlite behind the portable SqliteDatabase interface. */
 import type * as BunSqlite from "bun:sqlite";
-import type { SqliteDatabase, SqliteOpener, SqlValue } from "../store/sqlite.ts";
+import type { SqliteDatabase, SqliteOpener, SqliteStatement, SqlValue } from "../store/sqlite.ts";
+import { statementCache } from "../store/statement-cache.ts";
 
 export const openBunSqlite: SqliteOpener = (path, options) => {
   // Required on first open, not imported: the daemon's shell listens before the engine needs a database.
   const { Database } = import.meta.require("bun:sqlite") as typeof BunSqlite;
   const db = new Database(path, options?.create === false ? { readwrite: true, create: false, strict: true } : { create: true, strict: true });
+  // Each distinct SQL text is compiled once for the connection's life (statement-cache.ts): not query(), whose own
+  // cache keeps 20 texts of the store's ~90 and so compiled most of them again on most calls.
+  const statements = statementCache((sql) => {
+    const compiled = db.prepare<Record<string, SqlValue>, SqlValue[]>(sql);
+    const statement: SqliteStatement = {
+      run: (...params) => void compiled.run(...params),
+      get: (...params) => compiled.get(...params) ?? undefined,
+      all: (...params) => compiled.all(...params),
+    };
+    return { compiled, statement };
+  });
   const wrapped: SqliteDatabase = {
     exec: (sql) => void db.exec(sql),
-    prepare(sql) {
-      // query(), not prepare(): bun:sqlite compiles each distinct SQL text once and hands back the cached statement,
-      // so the store's per-call statements (an event batch every 10 ms per run while it streams) are not recompiled and finalized.
-      const statement = db.query<Record<string, SqlValue>, SqlValue[]>(sql);
-      return {
-        run: (...params) => void statement.run(...params),
-        get: (...params) => statement.get(...params) ?? undefined,
-        all: (...params) => statement.all(...params),
-      };
+    prepare: (sql) => statements.get(sql).statement,
+    close: () => {
+      for (const { compiled } of statements.values()) compiled.finalize();
+      db.close();
     },
-    close: () => db.close(),
   };
   return wrapped;
 };
