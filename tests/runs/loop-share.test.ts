@@ -47,8 +47,10 @@ describe("LoopShare", () => {
       }),
     );
     clearInterval(ticker);
-    // 400 ms of work: without the share it runs in one stretch; with it, the loop turns every ~10 ms.
+    // 400 ms of work: without the share it runs in one stretch; with it, the loop turns every ~10 ms. The bound on the
+    // longest stretch is half the unshared one: a machine loaded to 9 on 2 cores once held the process off its CPU
+    // for 104 ms between two turns, which no share can prevent.
     expect(turns).toBeGreaterThan(15);
-    expect(longestMs).toBeLessThan(100);
+    expect(longestMs).toBeLessThan(200);
   });
 });

@@ -29,7 +29,9 @@ case "$1" in
     if [ -n "\${CONCURRENT_LOG:-}" ]; then
       lane=other; case "$*" in *./tests/remote/*) lane=remote ;; esac
       touch "$here/running.$lane.$$"; trap 'rm -f "$here/running.$lane.$$"' EXIT
-      echo "running $(ls "$here"/running.* | wc -l) $(ls "$here"/running.remote.* 2>/dev/null | wc -l)" >>"$here/calls.log"
+      # Both counts from one listing: two would let a part end between them and miscount.
+      running=$(ls "$here" | grep '^running\.')
+      echo "running $(echo "$running" | wc -l) $(echo "$running" | grep -c '^running\.remote\.')" >>"$here/calls.log"
     fi
     if [ -n "\${FAST:-}" ]; then
       # A shard of the inner loop: passes only when the other shard is running at the same time.
