@@ -13,8 +13,8 @@
 # cores at least and one bun test process keeps one busy (a third, tried, left a loaded machine so busy that real-CLI
 # detection missed its deadline). A third worker, the remote lane, runs the remote-project files in two parts beside
 # them: they mostly wait (on sshd logins, a Docker engine, clean-up attempts against a frozen host; 116 s of wall time
-# for 50 s of CPU alone); on a machine with one core kept busy by something else, `npm test` took 453 s with it and
-# 480 s without (one run each).
+# for 50 s of CPU alone); on a machine with one core kept busy by something else, `npm test` took 453 s and 465 s with
+# it at load 3–7 (542 s at 6–9.6) and 480 s without.
 # Files are dealt into parts by what each costs alone (scripts/test-costs.txt, from scripts/measure-test-costs.ts),
 # so the parts of a suite take about as long as each other, and the queue starts the costliest parts first: the
 # last part to end is then a short one, not a worker stuck on a long one while the other idles.
@@ -116,7 +116,7 @@ with_costs() {
 # The queue: jobs in $work/queue, one a line, each with its files in $work/JOB.files; $workers workers take them in
 # order, the costliest first. The real-CLI parts are taken only once the install has ended (a worker waits for them when
 # they are all that is left). Each job's output is shown whole when it ends, with a line saying how long it took and
-# when it ended; the counts are added up when both workers are done.
+# when it ended; the counts are added up when every worker is done.
 jobs_in_order=()
 # add_job NAME COST FILES…
 add_job() {
