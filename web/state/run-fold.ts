@@ -116,7 +116,7 @@ export function foldAgentEvent(draft: RunDraft, event: AgentEvent, ts: number | 
       closeThinking(draft);
       break;
     case "thinking_tokens": {
-      const index = draft.findLast((item) => item.kind === "thinking");
+      const index = draft.newestOf("thinking");
       if (index >= 0) draft.edit<ThinkingItem>(index).tokens = event.tokens;
       break;
     }
@@ -254,6 +254,6 @@ function isFileChange(tool: ToolItem): boolean {
 }
 
 function closeThinking(draft: RunDraft): void {
-  const index = draft.findLast((item) => item.kind === "thinking");
+  const index = draft.newestOf("thinking");
   if (index >= 0 && (draft.state.items[index] as ThinkingItem).open) draft.edit<ThinkingItem>(index).open = false;
 }

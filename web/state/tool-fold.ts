@@ -38,7 +38,7 @@ export function newTool(key: string, id: string, name: string): ToolItem {
 
 /** The call `id` in `list`, made writable; added (running) when it is not there yet. */
 export function toolIn(draft: RunDraft, list: ItemList, id: string, name: string): ToolItem {
-  const index = list.findLast((item) => item.kind === "tool" && item.id === id);
+  const index = list.toolCall(id);
   return index >= 0 ? list.edit<ToolItem>(index) : list.add(newTool(draft.key(), id, name));
 }
 
