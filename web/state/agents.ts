@@ -238,8 +238,15 @@ export function settledFirst(previous: readonly AgentInfo[], next: readonly Agen
   return next.map((agent) => (agent.state === "probing" ? (settled.get(agent.id) ?? agent) : agent));
 }
 
+/**
+ * One collator for every comparison: `localeCompare` with options builds a collator per call, and the list is sorted
+ * again on every card a rescan streams (a tenth of a page load's script time went to that).
+ */
+const names = new Intl.Collator(undefined, { sensitivity: "base" });
+const ids = new Intl.Collator();
+
 function byName(a: AgentInfo, b: AgentInfo): number {
-  return a.name.localeCompare(b.name, undefined, { sensitivity: "base" }) || a.id.localeCompare(b.id);
+  return names.compare(a.name, b.name) || ids.compare(a.id, b.id);
 }
 
 function parseAgent(data: string): AgentInfo | null {
