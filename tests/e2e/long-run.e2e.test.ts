@@ -24,6 +24,25 @@ function firstVisibleStep(page: Page): Promise<number> {
   });
 }
 
+/** A Claude turn that answers `text` and ends, as fake-cli steps. */
+function claudeAnswer(text: string): Array<{ out: string }> {
+  const session = "11111111-2222-3333-4444-555555555555";
+  return [
+    { out: JSON.stringify({ type: "system", subtype: "init", cwd: ".", session_id: session, tools: [], model: "fake-model" }) },
+    { out: JSON.stringify({ type: "assistant", message: { id: "msg-1", type: "message", role: "assistant", content: [{ type: "text", text }] }, session_id: session }) },
+    { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, result: text, session_id: session, duration_ms: 1, num_turns: 1 }) },
+  ];
+}
+
+/** Polls an async condition until it holds (no fixed sleeps). */
+async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** Two animation frames: the windowed lists have moved to the viewport and measured what they show. */
 function settled(page: Page): Promise<void> {
   return page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
@@ -86,6 +105,65 @@ describe("a long run in Chromium", () => {
       await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
       await page.waitForFunction((text) => document.querySelector("[data-testid=assistant-text]")?.textContent?.startsWith(text), FIRST_TEXT);
       expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThanOrEqual(DOM_LIMIT);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  test("a long conversation: opened at its end it fetches the turns it shows; a reload mid-way goes back to the same turn", async () => {
+    const { id } = await ui.project("many-turns");
+    const turns = 40;
+    let conversationId: string | undefined;
+    for (let i = 0; i < turns; i++) {
+      ui.fakes.script("claude", [{ readLine: true }, ...claudeAnswer(`Answer number ${i}.`)]);
+      const created = await ui.api<{ runId: string; conversationId: string }>("/api/runs", {
+        method: "POST",
+        body: JSON.stringify({ projectId: id, agentId: "claude", message: `Question number ${i}`, ...(conversationId ? { conversationId } : {}) }),
+      });
+      conversationId = created.conversationId;
+      await until(async () => (await ui.api<{ status: string }>(`/api/runs/${created.runId}`)).status === "succeeded");
+    }
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const historyCalls: string[] = [];
+    page.on("request", (request) => void (request.url().endsWith("/history") && historyCalls.push(request.url())));
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    const answerShown = (n: number) =>
+      page.waitForFunction((text) => [...document.querySelectorAll("[data-testid=assistant-text]")].some((el) => el.textContent === text), `Answer number ${n}.`, { timeout: 30_000 });
+    try {
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
+      await answerShown(turns - 1);
+      await settled(page);
+      // The turns near the viewport (and its overscan), not all forty.
+      expect(historyCalls.length).toBeGreaterThan(0);
+      expect(historyCalls.length).toBeLessThan(turns);
+
+      // Scrolled to the top, the first turn is fetched as it comes into view.
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
+      await answerShown(0);
+
+      // Somewhere in the middle, then a reload: the same question is the first one in view again.
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = timeline.scrollHeight * 0.4));
+      await settled(page);
+      await page.waitForTimeout(400); // the scroll position is saved at most every 250 ms
+      const firstQuestion = () =>
+        page.$eval("[data-testid=timeline]", (timeline) => {
+          const top = timeline.getBoundingClientRect().top;
+          return [...timeline.querySelectorAll("[data-testid=user-message]")].find((el) => el.getBoundingClientRect().top >= top)?.textContent ?? "";
+        });
+      const before = await firstQuestion();
+      expect(before).toMatch(/^Question number \d+$/);
+      historyCalls.length = 0;
+      await page.reload();
+      await page.waitForFunction((text) => [...document.querySelectorAll("[data-testid=user-message]")].some((el) => el.textContent === text), before);
+      await settled(page);
+      await settled(page);
+      expect(await firstQuestion()).toBe(before);
+      // Going back to a place mid-way needs every turn's size: all were fetched, each once.
+      expect(new Set(historyCalls).size).toBe(turns);
+      expect(historyCalls.length).toBe(turns);
       expect(pageErrors).toEqual([]);
     } finally {
       await context.close();

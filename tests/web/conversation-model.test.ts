@@ -115,6 +115,48 @@ describe("conversation model", () => {
     const gone = await history({ id: "g", runId: "missing", runStatus: "succeeded", text: "kept" });
     expect(gone.items).toEqual([{ kind: "text", key: expect.any(String), text: "kept" }]);
   });
+
+  // Issue #40: a long conversation opens fetching the turns it shows, not every turn it ever had.
+  test("a finished turn is fetched when a view asks for it, once; loading says whether an asked turn is still on its way", async () => {
+    const turns = Array.from({ length: 6 }, (_, i) => message({ id: `a${i}`, role: "assistant", runId: `r${i}`, runStatus: "succeeded", text: `answer ${i}` }));
+    const gates = new Map<string, () => void>();
+    const { fetch, calls } = fakeFetch({
+      "GET /api/conversations/c1/messages": () => Response.json({ messages: [message({ id: "u0", text: "go" }), ...turns, message({ id: "a-live", role: "assistant", runId: "live", runStatus: "running" })] }),
+      "GET /api/runs": () => Response.json({ runs: [{ id: "live" }] }),
+      ...Object.fromEntries(
+        turns.map((turn) => [`GET /api/runs/${turn.runId}/history`, (_init: unknown, url: string) => new Promise<Response>((resolve) => gates.set(url, () => resolve(Response.json({ runId: turn.runId, events: [] }))))]),
+      ),
+    });
+    const model = createConversationModel({ api: createApi(fetch), stream: recordingStream().stream, schedule: manualScheduler().schedule });
+    await model.load("p1", "c1");
+    const fetched = () => calls.filter((c) => c.url.endsWith("/history")).map((c) => c.url);
+    expect(fetched()).toEqual([]);
+    expect(model.historiesLoading.value).toBe(false);
+
+    // Asking without fetching: nothing is requested and there is nothing to show yet.
+    expect(model.fetchedHistoryOf(turns[4]!)).toBeUndefined();
+    expect(fetched()).toEqual([]);
+
+    model.historyOf(turns[4]!);
+    model.historyOf(turns[4]!);
+    expect(fetched()).toEqual(["/api/runs/r4/history"]);
+    expect(model.historiesLoading.value).toBe(true);
+    await until(() => gates.has("/api/runs/r4/history"));
+    gates.get("/api/runs/r4/history")!();
+    await until(() => model.fetchedHistoryOf(turns[4]!) !== undefined);
+    expect(model.fetchedHistoryOf(turns[4]!)!.items).toEqual([{ kind: "text", key: expect.any(String), text: "answer 4" }]);
+    expect(model.historiesLoading.value).toBe(false);
+
+    // Going back to a saved place: every finished turn, each once, and not the live run's.
+    model.fetchAllHistories();
+    expect(fetched().sort()).toEqual(turns.map((_, i) => `/api/runs/r${i}/history`).sort());
+    expect(model.historiesLoading.value).toBe(true);
+    await until(() => gates.size === turns.length);
+    for (const open of gates.values()) open();
+    await until(() => !model.historiesLoading.value);
+    expect(turns.every((turn) => model.fetchedHistoryOf(turn) !== undefined)).toBe(true);
+    model.dispose();
+  });
 });
 
 describe("follow-ups queued while a run works", () => {

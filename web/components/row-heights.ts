@@ -36,6 +36,11 @@ export function estimateItem(item: RunItem, gap: number): number {
   }
 }
 
+/** A turn whose events are not in yet, from its answer's text alone: its status line, the text and its footer. */
+export function estimateAnswer(text: string, gap: number): number {
+  return 60 + gap + (text ? textLines(text) * LINE_PX + 8 : 0);
+}
+
 /** A whole turn: its status line, items and footer. */
 export function estimateRun(state: RunState, gap: number): number {
   let height = 60 + gap;

@@ -47,6 +47,8 @@ export function createConversationModel(options: ConversationModelOptions) {
   let generation = 0;
   /** The view of each finished turn shown, by message id and run status: `loading` until its events are in. */
   let histories = new Map<string, Signal<RunState>>();
+  /** How many of those are still being fetched. */
+  const historiesFetching = signal(0, { name: "conversation.historiesFetching" });
 
   const followUps = createFollowUps({ conversationId, sendNow: (request) => send(request), storage: options.storage });
   const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
@@ -134,6 +136,7 @@ export function createConversationModel(options: ConversationModelOptions) {
     disposeRuns();
     const mine = ++generation;
     histories = new Map();
+    historiesFetching.value = 0;
     projectId.value = project;
     conversationId.value = conversation;
     messages.value = [];
@@ -188,32 +191,50 @@ export function createConversationModel(options: ConversationModelOptions) {
     }
   }
 
+  const historyKey = (message: Message) => `${message.id}:${message.runStatus ?? ""}`;
+
   /**
    * The view of a finished turn: its run's stored events folded by the live fold (fetched once per message and
-   * status; a view reading this re-renders when they arrive). Until then it is an empty run, `loading`.
+   * status, when a view first asks: the timeline asks only for the turns near the viewport, so opening a long
+   * conversation fetches what is shown, not every turn it ever had). A view reading this re-renders when they
+   * arrive; until then it is an empty run, `loading`.
    */
   function historyOf(message: Message): RunState {
-    const cacheKey = `${message.id}:${message.runStatus ?? ""}`;
-    let entry = histories.get(cacheKey);
+    let entry = histories.get(historyKey(message));
     if (!entry) {
       entry = signal<RunState>({ ...emptyRunState(message.runId ?? message.id), statusLabel: "loading" }, { name: `conversation.history.${message.id}` });
-      histories.set(cacheKey, entry);
+      histories.set(historyKey(message), entry);
       void loadHistory(message, entry);
     }
     return entry.value;
   }
 
+  /** The view of a finished turn if its events were fetched, without fetching them. */
+  function fetchedHistoryOf(message: Message): RunState | undefined {
+    const state = histories.get(historyKey(message))?.value;
+    return state && state.statusLabel !== "loading" ? state : undefined;
+  }
+
+  /** Fetches every finished turn's events (a reload going back to a place mid-conversation needs their sizes). */
+  function fetchAllHistories(): void {
+    for (const message of messages.peek()) if (message.role === "assistant" && !(message.runId && runs.peek().some((run) => run.runId === message.runId))) historyOf(message);
+  }
+
+  /** Whether a turn that was asked for is still being fetched. */
+  const historiesLoading = computed(() => historiesFetching.value > 0, { name: "conversation.historiesLoading" });
+
   async function loadHistory(message: Message, entry: Signal<RunState>): Promise<void> {
     const mine = generation;
+    historiesFetching.value += 1;
     let stored: RunHistoryResponse["events"] = [];
-    if (message.runId) {
-      try {
-        stored = (await api.get<RunHistoryResponse>(`/api/runs/${encodeURIComponent(message.runId)}/history`)).events;
-      } catch {
-        // A run the daemon no longer has (or cannot read) still shows what its message says.
-      }
+    try {
+      if (message.runId) stored = (await api.get<RunHistoryResponse>(`/api/runs/${encodeURIComponent(message.runId)}/history`)).events;
+    } catch {
+      // A run the daemon no longer has (or cannot read) still shows what its message says.
     }
-    if (mine === generation) entry.value = historyState(message, stored);
+    if (mine !== generation) return;
+    entry.value = historyState(message, stored);
+    historiesFetching.value -= 1;
   }
 
   function disposeRuns(): void {
@@ -250,6 +271,9 @@ export function createConversationModel(options: ConversationModelOptions) {
     followUps,
     stop,
     historyOf,
+    fetchedHistoryOf,
+    fetchAllHistories,
+    historiesLoading,
     dispose,
     [Symbol.dispose]: dispose,
   };

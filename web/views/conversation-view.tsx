@@ -3,7 +3,7 @@ import { useCallback } from "preact/hooks";
 import { memo } from "preact/compat";
 import { CopyCommand } from "../components/copy-button.tsx";
 import { Composer } from "../components/composer.tsx";
-import { estimateRun } from "../components/row-heights.ts";
+import { estimateAnswer, estimateRun } from "../components/row-heights.ts";
 import { ApprovalAnswerContext } from "../components/approval-card.tsx";
 import { McpConsentBanner } from "../components/mcp-consent-banner.tsx";
 import { shortVersion } from "../lib/agent-version.ts";
@@ -41,8 +41,11 @@ function estimateEntry(entry: TimelineEntry, conversation: ConversationModel): n
   switch (entry.kind) {
     case "user":
       return 40 + Math.ceil(entry.text.length / 80) * 22 + ROW_GAP;
-    case "history":
-      return estimateRun(conversation.historyOf(entry.message), ROW_GAP);
+    case "history": {
+      // A turn not fetched yet (off screen) is guessed from its message: rows are fetched as they near the viewport.
+      const fetched = conversation.fetchedHistoryOf(entry.message);
+      return fetched ? estimateRun(fetched, ROW_GAP) : estimateAnswer(entry.message.text, ROW_GAP);
+    }
     case "run":
       return estimateRun(entry.run.state.peek(), ROW_GAP);
   }
@@ -154,8 +157,12 @@ export function ConversationView({ app }: { app: AppModel }) {
     },
     [files, app],
   );
-  const historiesLoading = timeline.some((entry) => entry.kind === "history" && conversation.historyOf(entry.message).statusLabel === "loading");
-  const { ref: timelineRef, scroller } = useTimelineScroll(conversation.conversationId.value, timeline.length, historiesLoading);
+  // Finished turns are fetched as their rows near the viewport; going back to a saved place fetches them all.
+  const { ref: timelineRef, scroller } = useTimelineScroll(conversation.conversationId.value, {
+    count: timeline.length,
+    loading: () => conversation.historiesLoading.value,
+    loadAll: conversation.fetchAllHistories,
+  });
 
   const noAgents = (agents.load.value === "done" || agents.load.value === "error") && agents.available.value.length === 0 && !agents.probing.value;
   const ready = app.daemon.state.value.kind === "ready";

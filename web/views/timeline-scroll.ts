@@ -28,9 +28,21 @@ function distanceFromBottom(el: HTMLElement): number {
   return el.scrollHeight - el.clientHeight - el.scrollTop;
 }
 
-export function useTimelineScroll(conversationId: string | null, rows: number, loading: boolean) {
+/** What the timeline's rows tell the scroll: whether rows it waits for are still loading, and how to load them all. */
+export interface TimelineRows {
+  count: number;
+  /** Rows asked for are still loading (their sizes are not known yet). Read during render, so it may be a signal. */
+  loading(): boolean;
+  /** Going back to a saved place mid-conversation needs the size of every row above it: load them all. */
+  loadAll(): void;
+}
+
+export function useTimelineScroll(conversationId: string | null, timelineRows: TimelineRows) {
   const ref = useRef<HTMLDivElement>(null);
-  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, loading, intentAt: 0 });
+  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, loading: false, intentAt: 0 });
+  if (follow.current.restore) timelineRows.loadAll();
+  const loading = timelineRows.loading();
+  const rows = timelineRows.count;
   follow.current.loading = loading;
 
   const scroller = useMemo<Scroller>(() => {
@@ -56,6 +68,10 @@ export function useTimelineScroll(conversationId: string | null, rows: number, l
     const spot = conversationId ? loadScrollSpot(tabStorage(), conversationId) : null;
     f.restore = spot && !spot.atBottom ? spot : null;
     f.stuck = !f.restore;
+    if (f.restore) {
+      timelineRows.loadAll();
+      f.loading = timelineRows.loading();
+    }
     scroller.changed();
   }, [conversationId]);
 
@@ -63,7 +79,11 @@ export function useTimelineScroll(conversationId: string | null, rows: number, l
   useLayoutEffect(() => {
     if (!follow.current.restore) follow.current.stuck = true;
     scroller.changed();
-  }, [rows, loading]);
+  }, [rows]);
+
+  // Rows done loading may let a pending restore happen. Not a reason to go back to the bottom: rows the reader
+  // scrolls to load their turns as they come into view.
+  useLayoutEffect(() => scroller.changed(), [loading]);
 
   useLayoutEffect(() => {
     const el = ref.current;
