@@ -60,6 +60,8 @@ describe("first run: a prompt on the first screen", () => {
     const { app, calls, streamed } = world([]);
     await app.start({ projectId: null, conversationId: null });
     await until(() => app.agents.load.value === "done");
+    // The config the session check was answered with is the page's: not asked for twice.
+    expect(calls.filter((c) => c.url === "/api/app-config")).toHaveLength(1);
     expect(app.workspace.project.value).toBeNull();
     app.composer.text.value = "Build a landing page";
     expect(app.composer.canSend.value).toBe(true);

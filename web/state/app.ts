@@ -121,10 +121,10 @@ export function createAppModel({ api, stream, schedule, storage }: AppEnv) {
   ];
 
   async function start(selection?: { projectId: string | null; conversationId: string | null; groupId?: string | null }): Promise<void> {
-    await daemon.check();
+    const known = await daemon.check();
     if (daemon.state.peek().kind !== "ready") return;
     // Skills and MCP load on demand (first `@`, Settings opened): their endpoints may not exist yet.
-    await Promise.all([config.load(), workspace.loadProjects()]);
+    await Promise.all([config.load(known), workspace.loadProjects()]);
     void agents.local.refresh();
     const wanted = selection?.projectId && workspace.projects.peek().some((p) => p.id === selection.projectId) ? selection : null;
     const first = workspace.projects.peek()[0];

@@ -9,9 +9,10 @@ export function createConfigModel(api: Api) {
   const error = signal<string | null>(null, { name: "config.error" });
   const theme = computed(() => config.value.theme ?? "system", { name: "config.theme" });
 
-  async function load(): Promise<void> {
+  /** Asks the daemon, or takes `known`: the config it just answered (the page's session check asks for it). */
+  async function load(known?: AppConfig): Promise<void> {
     try {
-      config.value = (await api.get<{ config: AppConfig }>("/api/app-config")).config;
+      config.value = known ?? (await api.get<{ config: AppConfig }>("/api/app-config")).config;
     } catch (loadError) {
       error.value = errorMessage(loadError);
     }

@@ -1,5 +1,6 @@
 /** Is the daemon reachable, and which version? A signal model the shell reads. */
 import { signal } from "@preact/signals";
+import type { AppConfig } from "../../server/contracts/app-config.ts";
 import { ApiError, defaultApi, type Api } from "../api/client.ts";
 
 export type DaemonState =
@@ -13,18 +14,23 @@ export function createDaemonModel(api: Api = defaultApi) {
   const state = signal<DaemonState>({ kind: "connecting" }, { name: "daemon.state" });
   let signInRefusal: string | undefined;
 
-  async function check(): Promise<void> {
-    try {
-      const health = await api.get<{ ok: true; version: string }>("/api/health");
-      // Health is open; the config call proves the page's session works.
-      await api.get("/api/app-config");
-      state.value = { kind: "ready", version: health.version };
-    } catch (error) {
-      state.value =
-        error instanceof ApiError && error.status === 401
-          ? { kind: "unauthorized", ...(signInRefusal ? { reason: signInRefusal } : {}) }
-          : { kind: "offline", message: error instanceof Error ? error.message : String(error) };
+  /**
+   * Asks both at once (a page load waits for this before anything else): health is open, and the config call proves
+   * the page's session works. Resolves with that config when the daemon is ready, so the page need not ask again.
+   */
+  async function check(): Promise<AppConfig | undefined> {
+    const [health, proof] = await Promise.allSettled([api.get<{ ok: true; version: string }>("/api/health"), api.get<{ config: AppConfig }>("/api/app-config")]);
+    // An unreachable daemon is offline whatever the second call said; a reachable one refusing the session is not.
+    const failure = health.status === "rejected" ? health.reason : proof.status === "rejected" ? proof.reason : undefined;
+    if (health.status === "fulfilled" && proof.status === "fulfilled") {
+      state.value = { kind: "ready", version: health.value.version };
+      return proof.value.config;
     }
+    state.value =
+      failure instanceof ApiError && failure.status === 401
+        ? { kind: "unauthorized", ...(signInRefusal ? { reason: signInRefusal } : {}) }
+        : { kind: "offline", message: failure instanceof Error ? failure.message : String(failure) };
+    return undefined;
   }
 
   /** The page's sign-in link was refused: said with the unauthorized state if the page ends up signed out. */
