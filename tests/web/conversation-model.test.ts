@@ -146,6 +146,8 @@ describe("conversation model", () => {
     await until(() => model.fetchedHistoryOf(turns[4]!) !== undefined);
     expect(model.fetchedHistoryOf(turns[4]!)!.items).toEqual([{ kind: "text", key: expect.any(String), text: "answer 4" }]);
     expect(model.historiesLoading.value).toBe(false);
+    // Each arrival is counted: the timeline renders again and measures the turn's new height.
+    expect(model.historiesArrived.value).toBe(1);
 
     // Going back to a saved place: every finished turn, each once, and not the live run's.
     model.fetchAllHistories();
@@ -155,6 +157,7 @@ describe("conversation model", () => {
     for (const open of gates.values()) open();
     await until(() => !model.historiesLoading.value);
     expect(turns.every((turn) => model.fetchedHistoryOf(turn) !== undefined)).toBe(true);
+    expect(model.historiesArrived.value).toBe(turns.length);
     model.dispose();
   });
 });

@@ -3,7 +3,7 @@
  * messages and the active runs, and re-opens each run's event stream from id 0; the run model de-duplicates.
  */
 import type { ApprovalDecision, QuestionAnswers } from "../../server/contracts/approvals.ts";
-import { computed, signal, type Signal } from "@preact/signals";
+import { batch, computed, signal, type ReadonlySignal, type Signal } from "@preact/signals";
 import type { Message } from "../../server/contracts/projects.ts";
 import type { CreateRunRequest, RunHistoryResponse, RunSummary } from "../../server/contracts/runs.ts";
 import { errorMessage, type Api } from "../api/client.ts";
@@ -49,6 +49,8 @@ export function createConversationModel(options: ConversationModelOptions) {
   let histories = new Map<string, Signal<RunState>>();
   /** How many of those are still being fetched. */
   const historiesFetching = signal(0, { name: "conversation.historiesFetching" });
+  /** How many of those have arrived: each arrival changes the height of its turn's row. */
+  const historiesArrived = signal(0, { name: "conversation.historiesArrived" });
 
   const followUps = createFollowUps({ conversationId, sendNow: (request) => send(request), storage: options.storage });
   const activeRun = computed(() => runs.value.findLast((run) => run.running.value) ?? null, { name: "conversation.activeRun" });
@@ -137,6 +139,7 @@ export function createConversationModel(options: ConversationModelOptions) {
     const mine = ++generation;
     histories = new Map();
     historiesFetching.value = 0;
+    historiesArrived.value = 0;
     projectId.value = project;
     conversationId.value = conversation;
     messages.value = [];
@@ -233,8 +236,11 @@ export function createConversationModel(options: ConversationModelOptions) {
       // A run the daemon no longer has (or cannot read) still shows what its message says.
     }
     if (mine !== generation) return;
-    entry.value = historyState(message, stored);
-    historiesFetching.value -= 1;
+    batch(() => {
+      entry.value = historyState(message, stored);
+      historiesFetching.value -= 1;
+      historiesArrived.value += 1;
+    });
   }
 
   function disposeRuns(): void {
@@ -274,6 +280,7 @@ export function createConversationModel(options: ConversationModelOptions) {
     fetchedHistoryOf,
     fetchAllHistories,
     historiesLoading,
+    historiesArrived: historiesArrived as ReadonlySignal<number>,
     dispose,
     [Symbol.dispose]: dispose,
   };

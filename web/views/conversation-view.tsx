@@ -157,6 +157,8 @@ export function ConversationView({ app }: { app: AppModel }) {
     },
     [files, app],
   );
+  // A turn whose events arrive changes its row's height: the timeline renders again, so its list measures it.
+  void conversation.historiesArrived.value;
   // Finished turns are fetched as their rows near the viewport; going back to a saved place fetches them all.
   const { ref: timelineRef, scroller } = useTimelineScroll(conversation.conversationId.value, {
     count: timeline.length,
