@@ -4,9 +4,10 @@
  * tightened on start, all the way down, and the caller says so: od's own folders are made private, so whatever is
  * found loose was loosened by someone else.
  *
- * The files inside a project folder (`projects/<name>/…`, and a connection test's scratch folder) are the agent's:
- * it writes them with its own umask, so they would be "loose" after every run, and a big tree (node_modules) would
- * cost every start a walk. The folder itself is tightened, which keeps every other user out of all of it.
+ * The files inside a project folder (`projects/<name>/…`, a connection test's scratch folder, and an isolated run's
+ * git worktree under `worktrees/<project id>/`) are the agent's: it writes them with its own umask, so they would be
+ * "loose" after every run, and a big tree (node_modules) would cost every start a walk. The folder around them is
+ * tightened, which keeps every other user out of all of it.
  */
 import { closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, type Dirent } from "node:fs";
 import { join } from "node:path";
@@ -14,8 +15,11 @@ import { join } from "node:path";
 export const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
-/** Folders (relative to the data dir) whose subfolders are working folders of agents: tightened, not entered. */
-const AGENT_FOLDER_PARENTS = ["projects", "connection-tests"];
+/**
+ * Folders (relative to the data dir) whose subfolders hold working folders of agents: tightened, not entered. A
+ * project's worktrees folder (`worktrees/<project id>`) is od's, made 0700; the worktrees in it are the agent's.
+ */
+const AGENT_FOLDER_PARENTS = ["projects", "connection-tests", "worktrees"];
 
 /** How many changed paths the stderr notice names; the rest are counted. */
 const NOTICE_PATHS = 10;

@@ -117,6 +117,30 @@ describe("private data dir", () => {
     expect(preparePrivateDataDir(dataDir)).toEqual([]);
   });
 
+  // An isolated run's worktree (worktrees/<project id>/<run>) is the agent's working folder like a project's: the files
+  // it writes there with its umask (an npm install: thousands) are neither walked at every start nor reported.
+  test("an isolated run's worktree keeps the agent's modes; the folders around it are tightened", () => {
+    using temp = tempDir("od-private-worktree-");
+    const dataDir = join(temp.path, "data");
+    expect(preparePrivateDataDir(dataDir)).toEqual([]);
+    const projectWorktrees = join(dataPaths(dataDir).worktrees, "prj_1");
+    const worktree = join(projectWorktrees, "run-a");
+    mkdirSync(join(worktree, "node_modules", "left-pad"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(worktree, "node_modules", "left-pad", "index.js"), "module.exports = 1;", { mode: 0o644 });
+    writeFileSync(join(worktree, "build.sh"), "#!/bin/sh\n", { mode: 0o755 });
+    chmodSync(join(worktree, "node_modules"), 0o755);
+    // What the next start finds after the run: nothing of od's is loose, so nothing is said.
+    expect(preparePrivateDataDir(dataDir)).toEqual([]);
+    expect(mode(join(worktree, "build.sh"))).toBe("755");
+    expect(mode(join(worktree, "node_modules", "left-pad", "index.js"))).toBe("644");
+    // The folders od makes around the worktrees are still tightened when someone loosened them.
+    chmodSync(projectWorktrees, 0o755);
+    chmodSync(dataPaths(dataDir).worktrees, 0o755);
+    const changes = preparePrivateDataDir(dataDir);
+    expect(changes).toEqual([`${dataPaths(dataDir).worktrees}: 755 → 700`, `${projectWorktrees}: 755 → 700`]);
+    expect(mode(join(worktree, "node_modules"))).toBe("755");
+  });
+
   test("a file another user put in a loosened folder is tightened, and the notice says whose it is", () => {
     const other = otherUser();
     using temp = tempDir("od-private-other-");
