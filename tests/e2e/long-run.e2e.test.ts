@@ -170,6 +170,35 @@ describe("a long run in Chromium", () => {
     }
   }, 300_000);
 
+  test("a project with many conversations lists the newest page of them, the open one, and more on request", async () => {
+    const { id } = await ui.project("many-conversations");
+    const ids: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const { conversation } = await ui.api<{ conversation: { id: string } }>(`/api/projects/${id}/conversations`, { method: "POST", body: JSON.stringify({ title: `Topic ${i}` }) });
+      ids.push(conversation.id);
+    }
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    try {
+      // The oldest one open: listed after the newest fifty.
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${ids[0]}`);
+      await page.waitForSelector(`[data-testid=conversation-item][data-conversation-id="${ids[0]}"].selected`);
+      const listed = () => page.$$eval("[data-testid=conversation-item] .item-title", (items) => items.map((item) => item.textContent));
+      const first = await listed();
+      expect(first).toHaveLength(51);
+      expect(first.slice(0, 2)).toEqual(["Topic 119", "Topic 118"]);
+      expect(first.at(-1)).toBe("Topic 0");
+      expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThan(DOM_LIMIT);
+      await page.click("[data-testid=more-conversations]");
+      await page.waitForFunction(() => document.querySelectorAll("[data-testid=conversation-item]").length === 101);
+      await page.click("[data-testid=more-conversations]");
+      await page.waitForFunction(() => document.querySelectorAll("[data-testid=conversation-item]").length === 120);
+      expect(await page.locator("[data-testid=more-conversations]").count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   test("the page benchmark's floor page shows a run as it streams: its text, each call with its result, and its end", async () => {
     const { id } = await ui.project("floor");
     const shape: LongRunShape = { cycles: 3, deltasPerCycle: 4, resultLines: 2 };
