@@ -2,7 +2,7 @@
 // small (only rows near the viewport are in it), scrolling to the top shows its first words, and a reload puts the
 // reader back where they were. Counts and positions only; nothing here is timed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { FIRST_TEXT, lastTextOf, writeLongClaudeRun, type LongRunShape } from "../fakes/long-claude-run.ts";
@@ -170,8 +170,14 @@ describe("a long run in Chromium", () => {
     }
   }, 300_000);
 
-  test("a project with many conversations lists the newest page of them, the open one, and more on request", async () => {
-    const { id } = await ui.project("many-conversations");
+  test("a project with many conversations and files lists the newest page of each, the open one, and more on request", async () => {
+    const { id, path } = await ui.project("many-conversations");
+    // 120 files, the oldest written first (a minute apart), so the newest are known.
+    for (let i = 0; i < 120; i++) {
+      const file = join(path, `page-${i}.html`);
+      writeFileSync(file, `<p>${i}</p>`);
+      utimesSync(file, new Date(1_700_000_000_000 + i * 60_000), new Date(1_700_000_000_000 + i * 60_000));
+    }
     const ids: string[] = [];
     for (let i = 0; i < 120; i++) {
       const { conversation } = await ui.api<{ conversation: { id: string } }>(`/api/projects/${id}/conversations`, { method: "POST", body: JSON.stringify({ title: `Topic ${i}` }) });
@@ -194,6 +200,15 @@ describe("a long run in Chromium", () => {
       await page.click("[data-testid=more-conversations]");
       await page.waitForFunction(() => document.querySelectorAll("[data-testid=conversation-item]").length === 120);
       expect(await page.locator("[data-testid=more-conversations]").count()).toBe(0);
+
+      // The files panel: the fifty written last, newest first, then the rest on request.
+      await page.waitForSelector("[data-testid=more-files]");
+      const files = await page.$$eval("[data-testid=file-item]", (items) => items.map((item) => item.getAttribute("data-path")));
+      expect(files).toHaveLength(50);
+      expect(files.slice(0, 2)).toEqual(["page-119.html", "page-118.html"]);
+      await page.click("[data-testid=more-files]");
+      await page.click("[data-testid=more-files]");
+      await page.waitForFunction(() => document.querySelectorAll("[data-testid=file-item]").length === 120);
     } finally {
       await context.close();
     }

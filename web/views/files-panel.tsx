@@ -1,5 +1,7 @@
 /** The right column: files the agents wrote, and a preview (sandboxed frame for HTML/SVG, safe Markdown, text). */
+import { useState } from "preact/hooks";
 import { Markdown } from "../components/markdown.tsx";
+import { newestPage, PANEL_PAGE } from "../lib/newest-page.ts";
 import type { FilesModel } from "../state/files.ts";
 import { CloseIcon, RefreshIcon } from "../components/icons.tsx";
 
@@ -36,6 +38,12 @@ function Preview({ files }: { files: FilesModel }) {
 
 /** `onClose`: closes the panel when it is a drawer (narrow screens). */
 export function FilesPanel({ files, onClose }: { files: FilesModel; onClose?: () => void }) {
+  // The most recently written first, a page at a time ("Show more" adds one; another project starts over).
+  const projectId = files.projectId.value;
+  const [more, setMore] = useState<{ projectId: string | null; limit: number }>({ projectId: null, limit: PANEL_PAGE });
+  const limit = more.projectId === projectId ? more.limit : PANEL_PAGE;
+  const selected = files.selected.value;
+  const listed = newestPage(files.files.value, limit, (file) => file.path === selected);
   return (
     <aside class="files" aria-label="Files" data-testid="files-panel">
       <div class="sidebar-head">
@@ -51,14 +59,21 @@ export function FilesPanel({ files, onClose }: { files: FilesModel; onClose?: ()
       </div>
       {files.files.value.length === 0 && <p class="empty">Files your agents write appear here.</p>}
       <ul class="file-list">
-        {files.files.value.map((file) => (
-          <li key={file.path} class={file.path === files.selected.value ? "selected" : ""}>
+        {listed.shown.map((file) => (
+          <li key={file.path} class={file.path === selected ? "selected" : ""}>
             <button type="button" class="file-item" data-testid="file-item" data-path={file.path} onClick={() => void files.select(file.path)}>
               <span class="file-path">{file.path}</span>
               <span class="muted">{size(file.size)}</span>
             </button>
           </li>
         ))}
+        {listed.hidden > 0 && (
+          <li>
+            <button type="button" class="ghost small" data-testid="more-files" onClick={() => setMore({ projectId, limit: limit + PANEL_PAGE })}>
+              Show more ({listed.hidden} older)
+            </button>
+          </li>
+        )}
       </ul>
       {files.error.value && <p class="error">{files.error.value}</p>}
       <Preview files={files} />

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { AskDialog, type Ask } from "../components/ask-dialog.tsx";
 import { CloseIcon, PencilIcon, TrashIcon } from "../components/icons.tsx";
-import { CONVERSATIONS_PAGE, conversationsShown } from "../lib/conversations-shown.ts";
+import { newestPage, PANEL_PAGE } from "../lib/newest-page.ts";
 import type { FolderPicker } from "../state/folder-picker.ts";
 import type { WorkspaceModel } from "../state/workspace.ts";
 
@@ -120,9 +120,10 @@ export function Sidebar({ workspace, folderPicker, onNavigate }: { workspace: Wo
   const [ask, setAsk] = useState<Ask | null>(null);
   const projectId = workspace.projectId.value;
   // The open project's conversations, newest first, a page at a time ("Show more" adds one; another project starts over).
-  const [more, setMore] = useState<{ projectId: string | null; limit: number }>({ projectId: null, limit: CONVERSATIONS_PAGE });
-  const conversationsLimit = more.projectId === projectId ? more.limit : CONVERSATIONS_PAGE;
-  const listed = conversationsShown(projectId ? (workspace.conversations.value[projectId] ?? []) : [], workspace.conversationId.value, conversationsLimit);
+  const [more, setMore] = useState<{ projectId: string | null; limit: number }>({ projectId: null, limit: PANEL_PAGE });
+  const conversationsLimit = more.projectId === projectId ? more.limit : PANEL_PAGE;
+  const openId = workspace.conversationId.value;
+  const listed = newestPage(projectId ? (workspace.conversations.value[projectId] ?? []) : [], conversationsLimit, (c) => c.id === openId);
   const rename = (title: string, current: string, apply: (value: string) => void) => setAsk({ kind: "rename", title, label: "New name", value: current, onDone: apply });
   const remove = (title: string, message: string, confirmLabel: string, apply: () => void) => setAsk({ kind: "confirm", title, message, confirmLabel, onDone: apply });
   return (
@@ -236,7 +237,7 @@ export function Sidebar({ workspace, folderPicker, onNavigate }: { workspace: Wo
                 ))}
                 {listed.hidden > 0 && (
                   <li>
-                    <button type="button" class="ghost small" data-testid="more-conversations" onClick={() => setMore({ projectId, limit: conversationsLimit + CONVERSATIONS_PAGE })}>
+                    <button type="button" class="ghost small" data-testid="more-conversations" onClick={() => setMore({ projectId, limit: conversationsLimit + PANEL_PAGE })}>
                       Show more ({listed.hidden} older)
                     </button>
                   </li>
