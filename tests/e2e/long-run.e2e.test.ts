@@ -170,6 +170,47 @@ describe("a long run in Chromium", () => {
     }
   }, 300_000);
 
+  test("one long answer keeps only the paragraphs near the viewport in the DOM, and scrolls through all of them", async () => {
+    const { id } = await ui.project("long-answer");
+    const paragraphs = 3000;
+    const text = Array.from({ length: paragraphs }, (_, i) => `Paragraph ${i} of the long answer, with **bold** words.`).join("\n\n");
+    const transcript = join(temp.path, "long-answer.jsonl");
+    writeFileSync(transcript, claudeAnswer(text).map((step) => step.out).join("\n") + "\n");
+    ui.fakes.script("claude", [{ readLine: true }, { outFile: transcript }]);
+    const { runId, conversationId } = await ui.api<{ runId: string; conversationId: string }>("/api/runs", { method: "POST", body: JSON.stringify({ projectId: id, agentId: "claude", message: "Write it all" }) });
+    await until(async () => (await ui.api<{ status: string }>(`/api/runs/${runId}`)).status === "succeeded");
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    const paragraphShown = (n: number) =>
+      page.waitForFunction((wanted) => [...document.querySelectorAll("[data-testid=assistant-text] p")].some((p) => p.textContent === wanted), `Paragraph ${n} of the long answer, with bold words.`, { timeout: 30_000 });
+    try {
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
+      await paragraphShown(paragraphs - 1);
+      await settled(page);
+      expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThanOrEqual(DOM_LIMIT);
+      expect(await page.locator("[data-testid=assistant-text] p").count()).toBeLessThan(paragraphs / 4);
+      // The top of the answer, then its middle: each is there when scrolled to, and the DOM stays small.
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
+      await paragraphShown(0);
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = timeline.scrollHeight / 2));
+      await settled(page);
+      await settled(page);
+      const middle = await page.$$eval("[data-testid=assistant-text] p", (ps) => {
+        const timeline = document.querySelector("[data-testid=timeline]")!.getBoundingClientRect();
+        return ps.filter((p) => { const r = p.getBoundingClientRect(); return r.bottom > timeline.top && r.top < timeline.bottom; }).map((p) => Number(/Paragraph (\d+)/.exec(p.textContent ?? "")?.[1]));
+      });
+      expect(middle.length).toBeGreaterThan(0);
+      expect(Math.min(...middle)).toBeGreaterThan(paragraphs * 0.2);
+      expect(Math.max(...middle)).toBeLessThan(paragraphs * 0.8);
+      expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThanOrEqual(DOM_LIMIT);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   test("a project with many conversations and files lists the newest page of each, the open one, and more on request", async () => {
     const { id, path } = await ui.project("many-conversations");
     // 120 files, the oldest written first (a minute apart), so the newest are known.

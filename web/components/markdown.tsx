@@ -3,23 +3,41 @@
  * no innerHTML anywhere on this path, and the only attributes come from the parsed tree's own fields.
  */
 import { Fragment, type ComponentChildren, type VNode } from "preact";
-import { useMemo } from "preact/hooks";
+import { useContext, useMemo } from "preact/hooks";
 import { highlightCode, type HighlightNode } from "../lib/code-highlight.ts";
 import { parseMarkdown, type MdAlign, type MdBlock, type MdInline, type MdListItem } from "../lib/markdown.ts";
+import { estimateBlock } from "./row-heights.ts";
+import { ScrollerContext, VirtualList } from "./virtual-list.tsx";
 
 /** Pure: Markdown source → elements (exported for tests, which serialise the tree without a DOM). */
 export function renderMarkdown(source: string): VNode[] {
   return parseMarkdown(source).map(renderBlock);
 }
 
+/**
+ * An answer of more blocks than this, shown in the conversation's timeline, keeps only the blocks near the viewport in
+ * the DOM: one long answer (a generated document, 10,000 paragraphs) put 20,000 elements on the page in one row.
+ */
+const WINDOWED_FROM_BLOCKS = 60;
+
+type NumberedBlock = { block: MdBlock; index: number };
+
 export function Markdown({ text, class: className, ...rest }: { text: string; class?: string; "data-testid"?: string }) {
-  const nodes = useMemo(() => renderMarkdown(text), [text]);
+  const blocks = useMemo(() => parseMarkdown(text).map((block, index): NumberedBlock => ({ block, index })), [text]);
+  const windowed = useContext(ScrollerContext) !== null && blocks.length > WINDOWED_FROM_BLOCKS;
   return (
     <div class={className ? `markdown ${className}` : "markdown"} data-testid={rest["data-testid"]}>
-      {nodes}
+      {windowed ? (
+        <VirtualList items={blocks} keyOf={blockKey} estimate={estimateNumbered} stableEstimates render={({ block, index }) => renderBlock(block, index)} />
+      ) : (
+        blocks.map(({ block, index }) => renderBlock(block, index))
+      )}
     </div>
   );
 }
+
+const blockKey = ({ index }: NumberedBlock) => `b${index}`;
+const estimateNumbered = ({ block }: NumberedBlock) => estimateBlock(block);
 
 function renderBlock(block: MdBlock, index: number): VNode {
   switch (block.t) {

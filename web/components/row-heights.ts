@@ -2,6 +2,7 @@
  * First guesses at how tall a row is before it was ever shown (the virtual lists measure it once it is): close
  * enough that the scrollbar does not jump much while scrolling through rows never seen. Pure, so it is testable.
  */
+import type { MdBlock, MdInline } from "../lib/markdown.ts";
 import type { RunItem, RunState } from "../state/run-state.ts";
 
 const LINE_PX = 22;
@@ -46,4 +47,32 @@ export function estimateRun(state: RunState, gap: number): number {
   let height = 60 + gap;
   for (const item of state.items) height += estimateItem(item, 8);
   return height;
+}
+
+/** Characters of text in inline Markdown. */
+function inlineChars(nodes: readonly MdInline[]): number {
+  let chars = 0;
+  for (const node of nodes) chars += node.t === "text" || node.t === "code" ? node.v.length : node.t === "br" ? 0 : inlineChars(node.c);
+  return chars;
+}
+
+/** One block of a long answer (its margins included), when its blocks are windowed (components/markdown.tsx). */
+export function estimateBlock(block: MdBlock): number {
+  switch (block.t) {
+    case "heading":
+      return 44;
+    case "para":
+    case "text":
+      return Math.max(1, Math.ceil(inlineChars(block.c) / CHARS_PER_LINE)) * LINE_PX + 14;
+    case "list":
+      return 14 + block.items.reduce((sum, item) => sum + item.c.reduce((h, child) => h + estimateBlock(child) - 14, 0), 0);
+    case "code":
+      return textLines(block.v) * 18 + 30;
+    case "quote":
+      return block.c.reduce((sum, child) => sum + estimateBlock(child), 0);
+    case "table":
+      return (block.rows.length + 1) * 30 + 20;
+    case "hr":
+      return 24;
+  }
 }
