@@ -29,7 +29,8 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
 }
 
 function dockerCli(...args: string[]): void {
-  execFileSync("docker", args, { env: { ...process.env, ...docker.env }, stdio: "ignore", timeout: 60_000 });
+  // Its stderr is kept: a refused `docker pause` then says why (the error carries it), not only its exit status.
+  execFileSync("docker", args, { env: { ...process.env, ...docker.env }, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
 }
 
 describe("a docker:// run's clean-up in a paused container", () => {
