@@ -37,16 +37,30 @@ export function estimateItem(item: RunItem, gap: number): number {
   }
 }
 
-/** A turn whose events are not in yet, from its answer's text alone: its status line, the text and its footer. */
+/**
+ * A turn's own lines around its items, as styles.css lays them out (measured in Chromium): its status line (14 px) and
+ * the gaps around the item list (2 × 8), the usage line (14 + 8) once it is known and the end banner (33 + 8) once it
+ * ended.
+ */
+const STATUS_PX = 30;
+const USAGE_PX = 22;
+const END_PX = 41;
+
+/** A finished turn whose events are not in yet, from its answer's text alone: status, the text, usage and end. */
 export function estimateAnswer(text: string, gap: number): number {
-  return 60 + gap + (text ? textLines(text) * LINE_PX + 8 : 0);
+  return STATUS_PX + USAGE_PX + END_PX + gap + (text ? textLines(text) * LINE_PX + 8 : 0);
 }
 
 /** A whole turn: its status line, items and footer. */
 export function estimateRun(state: RunState, gap: number): number {
-  let height = 60 + gap;
+  let height = STATUS_PX + (state.usage ? USAGE_PX : 0) + (state.end ? END_PX : 0) + gap;
   for (const item of state.items) height += estimateItem(item, 8);
   return height;
+}
+
+/** The person's message: one line is 35 px in Chromium, each more 22. */
+export function estimateUserMessage(text: string, gap: number): number {
+  return 13 + textLines(text) * LINE_PX + gap;
 }
 
 /** Characters of text in inline Markdown. */

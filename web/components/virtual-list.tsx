@@ -35,17 +35,24 @@ export interface VirtualListProps<T> {
   stableEstimates?: boolean;
   /** Exactly one element per row (rows are measured element by element, between the two spacers). */
   render(item: T): VNode;
+  /**
+   * What a row's height depends on besides its key, when that can change while the row is off screen (a finished
+   * turn whose events arrive after it scrolled away): a height measured for another version is not used, the row is
+   * guessed again until it is shown.
+   */
+  versionOf?(item: T): unknown;
 }
 
 /**
  * The rows in view, between two spacers, straight in the parent (a flex column): no wrapper element, so the
  * parent's own layout and selectors (`.run > [data-testid]`) see the rows as before.
  */
-export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false, render }: VirtualListProps<T>) {
+export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false, render, versionOf }: VirtualListProps<T>) {
   const scroller = useContext(ScrollerContext);
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
-  const heights = useRef(new Map<string, number>());
+  /** Each row's measured height, by key, with the version it was measured at. */
+  const heights = useRef(new Map<string, { px: number; version: unknown }>());
   const shown = useRef<Window>(firstWindow(items.length, scroller?.followsBottom() ?? false));
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   /** The rows of the last render. */
@@ -59,7 +66,11 @@ export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false
   // summing all of its rows (thousands, a measured height or an estimate each) was ~6 % of the page's main thread.
   const offsetsKept = useRef<number[]>([0]);
   const offsets = offsetsKept.current;
-  const sizeOf = (i: number) => heights.current.get(keyOf(items[i]!)) ?? estimate(items[i]!);
+  const measuredHeight = (item: T): number | undefined => {
+    const measured = heights.current.get(keyOf(item));
+    return measured && measured.version === versionOf?.(item) ? measured.px : undefined;
+  };
+  const sizeOf = (i: number) => measuredHeight(items[i]!) ?? estimate(items[i]!);
   function recomputeOffsets(from = 0): void {
     updateOffsets(offsets, items.length, from, sizeOf);
   }
@@ -93,8 +104,8 @@ export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false
       if (!next) break;
       const height = next.getBoundingClientRect().top - row.getBoundingClientRect().top;
       const key = keyOf(items[i]!);
-      if (Math.abs((heights.current.get(key) ?? -1) - height) > 0.5) {
-        heights.current.set(key, height);
+      if (Math.abs((measuredHeight(items[i]!) ?? -1) - height) > 0.5) {
+        heights.current.set(key, { px: height, version: versionOf?.(items[i]!) });
         if (firstResized === -1) firstResized = i;
       }
       row = next;

@@ -3,7 +3,7 @@ import { useCallback } from "preact/hooks";
 import { memo } from "preact/compat";
 import { CopyCommand } from "../components/copy-button.tsx";
 import { Composer } from "../components/composer.tsx";
-import { estimateAnswer, estimateRun } from "../components/row-heights.ts";
+import { estimateAnswer, estimateRun, estimateUserMessage } from "../components/row-heights.ts";
 import { ApprovalAnswerContext } from "../components/approval-card.tsx";
 import { McpConsentBanner } from "../components/mcp-consent-banner.tsx";
 import { shortVersion } from "../lib/agent-version.ts";
@@ -40,7 +40,7 @@ const HistoryRun = memo(function HistoryRun({ entry, conversation, onOpenFile, c
 function estimateEntry(entry: TimelineEntry, conversation: ConversationModel): number {
   switch (entry.kind) {
     case "user":
-      return 40 + Math.ceil(entry.text.length / 80) * 22 + ROW_GAP;
+      return estimateUserMessage(entry.text, ROW_GAP);
     case "history": {
       // A turn not fetched yet (off screen) is guessed from its message: rows are fetched as they near the viewport.
       const fetched = conversation.fetchedHistoryOf(entry.message);
@@ -188,6 +188,8 @@ export function ConversationView({ app }: { app: AppModel }) {
             items={timeline}
             keyOf={(entry) => entry.key}
             estimate={(entry) => estimateEntry(entry, conversation)}
+            // A finished turn measured while its events were still loading is guessed again once they arrive.
+            versionOf={(entry) => (entry.kind === "history" ? conversation.fetchedHistoryOf(entry.message) : undefined)}
             render={(entry) => {
               switch (entry.kind) {
                 case "user":
