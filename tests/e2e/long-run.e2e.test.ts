@@ -140,8 +140,11 @@ describe("a long run in Chromium", () => {
       expect(historyCalls.length).toBeGreaterThan(0);
       expect(historyCalls.length).toBeLessThan(turns);
 
-      // Scrolled to the top, the first turn is fetched as it comes into view.
-      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
+      // Scrolled to the top with the wheel, as a reader does (turns arriving meanwhile do not pull it back down), the
+      // first turn is fetched as it comes into view.
+      const timelineBox = (await page.locator("[data-testid=timeline]").boundingBox())!;
+      await page.mouse.move(timelineBox.x + timelineBox.width / 2, timelineBox.y + timelineBox.height / 2);
+      await page.mouse.wheel(0, -200_000);
       await answerShown(0);
 
       // Somewhere in the middle, then a reload: the timeline goes back to the same offset once every turn's size is

@@ -22,6 +22,8 @@ interface Follow {
   restore: ScrollSpot | null;
   loading: boolean;
   intentAt: number;
+  /** Where the bottom was last followed to (scrollTop). */
+  pinnedTop: number;
 }
 
 function distanceFromBottom(el: HTMLElement): number {
@@ -39,7 +41,7 @@ export interface TimelineRows {
 
 export function useTimelineScroll(conversationId: string | null, timelineRows: TimelineRows) {
   const ref = useRef<HTMLDivElement>(null);
-  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, loading: false, intentAt: 0 });
+  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, loading: false, intentAt: 0, pinnedTop: 0 });
   if (follow.current.restore) timelineRows.loadAll();
   const loading = timelineRows.loading();
   const rows = timelineRows.count;
@@ -56,7 +58,16 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
         f.restore = null;
         return;
       }
-      if (f.stuck && distanceFromBottom(el) > BOTTOM_SLACK_PX) el.scrollTop = el.scrollHeight;
+      if (f.stuck && distanceFromBottom(el) > BOTTOM_SLACK_PX) {
+        // The reader scrolled up since the bottom was last followed, and its scroll event is still to come (a render
+        // between a wheel and the frame that reports it, e.g. when a turn's events arrive): not pulled back down.
+        if (performance.now() - f.intentAt < INTENT_MS && el.scrollTop < f.pinnedTop - BOTTOM_SLACK_PX) {
+          f.stuck = false;
+          return;
+        }
+        el.scrollTop = el.scrollHeight;
+      }
+      if (f.stuck) f.pinnedTop = el.scrollTop;
     }
     return { element: () => ref.current, changed, followsBottom: () => follow.current.stuck && !follow.current.restore };
   }, []);
@@ -68,6 +79,7 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
     const spot = conversationId ? loadScrollSpot(tabStorage(), conversationId) : null;
     f.restore = spot && !spot.atBottom ? spot : null;
     f.stuck = !f.restore;
+    f.pinnedTop = ref.current?.scrollTop ?? 0;
     if (f.restore) {
       timelineRows.loadAll();
       f.loading = timelineRows.loading();
@@ -77,7 +89,10 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
 
   // A new row (a sent message, a new turn) brings the bottom back into view, unless a restore is still pending.
   useLayoutEffect(() => {
-    if (!follow.current.restore) follow.current.stuck = true;
+    if (!follow.current.restore) {
+      follow.current.stuck = true;
+      follow.current.pinnedTop = ref.current?.scrollTop ?? 0;
+    }
     scroller.changed();
   }, [rows]);
 
@@ -97,7 +112,10 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
         f.restore = null;
       }
       const distance = distanceFromBottom(el);
-      if (distance <= BOTTOM_SLACK_PX) f.stuck = true;
+      if (distance <= BOTTOM_SLACK_PX) {
+        f.stuck = true;
+        f.pinnedTop = el.scrollTop;
+      }
       // Rows re-measured above the viewport move it a little; only the reader (or a jump of a screen) lets go.
       else if (byReader || distance > el.clientHeight) f.stuck = false;
       // Storage writes are synchronous: at most one per SAVE_EVERY_MS while scrolling, and the last one on leaving.
