@@ -30,7 +30,15 @@ async function poll(check: () => boolean, timeoutMs = 30_000): Promise<void> {
 
 function dockerCli(...args: string[]): void {
   // Its stderr is kept: a refused `docker pause` then says why (the error carries it), not only its exit status.
-  execFileSync("docker", args, { env: { ...process.env, ...docker.env }, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
+  // runc's freezer can miss a process mid-fork ("unable to freeze"): such a pause is tried again, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync("docker", args, { env: { ...process.env, ...docker.env }, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 });
+      return;
+    } catch (error) {
+      if (attempt >= 3 || !String((error as { stderr?: unknown }).stderr).includes("unable to freeze")) throw error;
+    }
+  }
 }
 
 describe("a docker:// run's clean-up in a paused container", () => {
