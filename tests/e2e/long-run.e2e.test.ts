@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { FIRST_TEXT, lastTextOf, writeLongClaudeRun, type LongRunShape } from "../fakes/long-claude-run.ts";
 import { floorPageEnded, openFloorPage } from "../../bench/support/page-floor.ts";
+import type { FakeStep } from "../support/fake-agents.ts";
 import { tempDir } from "../support/temp.ts";
 import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
@@ -61,14 +62,31 @@ describe("a long run in Chromium", () => {
     temp[Symbol.dispose]();
   });
 
+  /** A fresh browser context's tab, and the page errors it reports. */
+  async function newTab(viewport = { width: 1400, height: 900 }) {
+    const context = await ui.browser.newContext({ viewport });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    return { context, page, pageErrors };
+  }
+
+  /** A run of the fake Claude doing `steps` on `message`, through the API, once it has succeeded. */
+  async function ranToEnd(projectId: string, message: string, steps: FakeStep[], conversationId?: string) {
+    ui.fakes.script("claude", [{ readLine: true }, ...steps]);
+    const created = await ui.api<{ runId: string; conversationId: string }>("/api/runs", {
+      method: "POST",
+      body: JSON.stringify({ projectId, agentId: "claude", message, ...(conversationId ? { conversationId } : {}) }),
+    });
+    await until(async () => (await ui.api<{ status: string }>(`/api/runs/${created.runId}`)).status === "succeeded");
+    return created;
+  }
+
   test("from history: the DOM stays bounded, the top shows the first words, a reload keeps the scroll position", async () => {
     const { id } = await ui.project("long");
     const transcript = join(temp.path, "long-run.jsonl");
     expect(writeLongClaudeRun(transcript, SHAPE)).toBeGreaterThanOrEqual(20_000);
-    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    const { context, page, pageErrors } = await newTab({ width: 1400, height: 1000 });
     try {
       await page.goto(`${await ui.od.signInUrl()}#/p/${id}`);
       await page.waitForSelector(`[data-testid=project-item][data-project-id="${id}"].selected`);
@@ -115,21 +133,10 @@ describe("a long run in Chromium", () => {
     const { id } = await ui.project("many-turns");
     const turns = 40;
     let conversationId: string | undefined;
-    for (let i = 0; i < turns; i++) {
-      ui.fakes.script("claude", [{ readLine: true }, ...claudeAnswer(`Answer number ${i}.`)]);
-      const created = await ui.api<{ runId: string; conversationId: string }>("/api/runs", {
-        method: "POST",
-        body: JSON.stringify({ projectId: id, agentId: "claude", message: `Question number ${i}`, ...(conversationId ? { conversationId } : {}) }),
-      });
-      conversationId = created.conversationId;
-      await until(async () => (await ui.api<{ status: string }>(`/api/runs/${created.runId}`)).status === "succeeded");
-    }
-    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
+    for (let i = 0; i < turns; i++) conversationId = (await ranToEnd(id, `Question number ${i}`, claudeAnswer(`Answer number ${i}.`), conversationId)).conversationId;
+    const { context, page, pageErrors } = await newTab();
     const historyCalls: string[] = [];
     page.on("request", (request) => void (request.url().endsWith("/history") && historyCalls.push(request.url())));
-    const pageErrors: string[] = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
     const answerShown = (n: number) =>
       page.waitForFunction((text) => [...document.querySelectorAll("[data-testid=assistant-text]")].some((el) => el.textContent === text), `Answer number ${n}.`, { timeout: 30_000 });
     try {
@@ -195,13 +202,8 @@ describe("a long run in Chromium", () => {
     const text = Array.from({ length: paragraphs }, (_, i) => `Paragraph ${i} of the long answer, with **bold** words.`).join("\n\n");
     const transcript = join(temp.path, "long-answer.jsonl");
     writeFileSync(transcript, claudeAnswer(text).map((step) => step.out).join("\n") + "\n");
-    ui.fakes.script("claude", [{ readLine: true }, { outFile: transcript }]);
-    const { runId, conversationId } = await ui.api<{ runId: string; conversationId: string }>("/api/runs", { method: "POST", body: JSON.stringify({ projectId: id, agentId: "claude", message: "Write it all" }) });
-    await until(async () => (await ui.api<{ status: string }>(`/api/runs/${runId}`)).status === "succeeded");
-    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
-    const pageErrors: string[] = [];
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    const { conversationId } = await ranToEnd(id, "Write it all", [{ outFile: transcript }]);
+    const { context, page, pageErrors } = await newTab();
     const paragraphShown = (n: number) =>
       page.waitForFunction((wanted) => [...document.querySelectorAll("[data-testid=assistant-text] p")].some((p) => p.textContent === wanted), `Paragraph ${n} of the long answer, with bold words.`, { timeout: 30_000 });
     try {
@@ -243,8 +245,7 @@ describe("a long run in Chromium", () => {
       const { conversation } = await ui.api<{ conversation: { id: string } }>(`/api/projects/${id}/conversations`, { method: "POST", body: JSON.stringify({ title: `Topic ${i}` }) });
       ids.push(conversation.id);
     }
-    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
-    const page = await context.newPage();
+    const { context, page } = await newTab();
     try {
       // The oldest one open: listed after the newest fifty.
       await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${ids[0]}`);

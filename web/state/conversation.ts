@@ -220,7 +220,7 @@ export function createConversationModel(options: ConversationModelOptions) {
 
   /** Fetches every finished turn's events (a reload going back to a place mid-conversation needs their sizes). */
   function fetchAllHistories(): void {
-    for (const message of messages.peek()) if (message.role === "assistant" && !(message.runId && runs.peek().some((run) => run.runId === message.runId))) historyOf(message);
+    for (const entry of timeline.peek()) if (entry.kind === "history") historyOf(entry.message);
   }
 
   /** Whether a turn that was asked for is still being fetched. */

@@ -1,7 +1,6 @@
 /** The right column: files the agents wrote, and a preview (sandboxed frame for HTML/SVG, safe Markdown, text). */
-import { useState } from "preact/hooks";
 import { Markdown } from "../components/markdown.tsx";
-import { newestPage, PANEL_PAGE } from "../lib/newest-page.ts";
+import { ShowMore, useNewestPage } from "../components/show-more.tsx";
 import type { FilesModel } from "../state/files.ts";
 import { CloseIcon, RefreshIcon } from "../components/icons.tsx";
 
@@ -38,12 +37,9 @@ function Preview({ files }: { files: FilesModel }) {
 
 /** `onClose`: closes the panel when it is a drawer (narrow screens). */
 export function FilesPanel({ files, onClose }: { files: FilesModel; onClose?: () => void }) {
-  // The most recently written first, a page at a time ("Show more" adds one; another project starts over).
-  const projectId = files.projectId.value;
-  const [more, setMore] = useState<{ projectId: string | null; limit: number }>({ projectId: null, limit: PANEL_PAGE });
-  const limit = more.projectId === projectId ? more.limit : PANEL_PAGE;
+  // The most recently written first, a page at a time.
   const selected = files.selected.value;
-  const listed = newestPage(files.files.value, limit, (file) => file.path === selected);
+  const listed = useNewestPage(files.files.value, files.projectId.value, (file) => file.path === selected);
   return (
     <aside class="files" aria-label="Files" data-testid="files-panel">
       <div class="sidebar-head">
@@ -67,13 +63,7 @@ export function FilesPanel({ files, onClose }: { files: FilesModel; onClose?: ()
             </button>
           </li>
         ))}
-        {listed.hidden > 0 && (
-          <li>
-            <button type="button" class="ghost small" data-testid="more-files" onClick={() => setMore({ projectId, limit: limit + PANEL_PAGE })}>
-              Show more ({listed.hidden} older)
-            </button>
-          </li>
-        )}
+        <ShowMore hidden={listed.hidden} onClick={listed.showMore} testId="more-files" />
       </ul>
       {files.error.value && <p class="error">{files.error.value}</p>}
       <Preview files={files} />

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { AskDialog, type Ask } from "../components/ask-dialog.tsx";
 import { CloseIcon, PencilIcon, TrashIcon } from "../components/icons.tsx";
-import { newestPage, PANEL_PAGE } from "../lib/newest-page.ts";
+import { ShowMore, useNewestPage } from "../components/show-more.tsx";
 import type { FolderPicker } from "../state/folder-picker.ts";
 import type { WorkspaceModel } from "../state/workspace.ts";
 
@@ -119,11 +119,9 @@ export function Sidebar({ workspace, folderPicker, onNavigate }: { workspace: Wo
   const [adding, setAdding] = useState(false);
   const [ask, setAsk] = useState<Ask | null>(null);
   const projectId = workspace.projectId.value;
-  // The open project's conversations, newest first, a page at a time ("Show more" adds one; another project starts over).
-  const [more, setMore] = useState<{ projectId: string | null; limit: number }>({ projectId: null, limit: PANEL_PAGE });
-  const conversationsLimit = more.projectId === projectId ? more.limit : PANEL_PAGE;
+  // The open project's conversations, newest first, a page at a time.
   const openId = workspace.conversationId.value;
-  const listed = newestPage(projectId ? (workspace.conversations.value[projectId] ?? []) : [], conversationsLimit, (c) => c.id === openId);
+  const listed = useNewestPage(projectId ? (workspace.conversations.value[projectId] ?? []) : [], projectId, (c) => c.id === openId);
   const rename = (title: string, current: string, apply: (value: string) => void) => setAsk({ kind: "rename", title, label: "New name", value: current, onDone: apply });
   const remove = (title: string, message: string, confirmLabel: string, apply: () => void) => setAsk({ kind: "confirm", title, message, confirmLabel, onDone: apply });
   return (
@@ -200,7 +198,7 @@ export function Sidebar({ workspace, folderPicker, onNavigate }: { workspace: Wo
                   </button>
                 </li>
                 {listed.shown.map((c) => (
-                  <li key={c.id} class={c.id === workspace.conversationId.value ? "selected" : ""} data-testid="conversation-item" data-conversation-id={c.id}>
+                  <li key={c.id} class={c.id === openId ? "selected" : ""} data-testid="conversation-item" data-conversation-id={c.id}>
                     <div class="item-row">
                       <button
                         type="button"
@@ -235,13 +233,7 @@ export function Sidebar({ workspace, folderPicker, onNavigate }: { workspace: Wo
                     </div>
                   </li>
                 ))}
-                {listed.hidden > 0 && (
-                  <li>
-                    <button type="button" class="ghost small" data-testid="more-conversations" onClick={() => setMore({ projectId, limit: conversationsLimit + PANEL_PAGE })}>
-                      Show more ({listed.hidden} older)
-                    </button>
-                  </li>
-                )}
+                <ShowMore hidden={listed.hidden} onClick={listed.showMore} testId="more-conversations" />
               </ul>
             )}
           </li>
