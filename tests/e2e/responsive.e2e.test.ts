@@ -158,6 +158,8 @@ describe("first run and responsive layout in Chromium", () => {
     const { context, page } = await openPage({ width: 1440, height: 900 });
     try {
       await page.waitForSelector("[data-testid=agent-picker] [data-testid=install-more]", { state: "attached" });
+      // Cards stream in as probes settle (a missing CLI settles first): the set-up one is listed once its probe has.
+      await page.waitForSelector(`[data-testid=agent-picker] option[value="${DSH}"]`, { state: "attached" });
       const options = await page.$$eval("[data-testid=agent-picker] option", (list) =>
         list.map((o) => ({ value: (o as HTMLOptionElement).value, state: o.getAttribute("data-state"), disabled: (o as HTMLOptionElement).disabled })),
       );
