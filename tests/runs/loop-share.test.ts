@@ -30,13 +30,11 @@ describe("LoopShare", () => {
 
   test("many takers share one budget per turn: fifty sources each handling 2 ms chunks yield every few chunks", async () => {
     const share = new LoopShare(10);
-    let turns = 0;
-    let longestMs = 0;
+    const stretches: number[] = [];
     let turnStarted = performance.now();
     const ticker = setInterval(() => {
-      longestMs = Math.max(longestMs, performance.now() - turnStarted);
+      stretches.push(performance.now() - turnStarted);
       turnStarted = performance.now();
-      turns++;
     }, 1);
     await Promise.all(
       Array.from({ length: 50 }, async () => {
@@ -47,10 +45,11 @@ describe("LoopShare", () => {
       }),
     );
     clearInterval(ticker);
-    // 400 ms of work: without the share it runs in one stretch; with it, the loop turns every ~10 ms. The bound on the
-    // longest stretch is half the unshared one: a machine loaded to 9 on 2 cores once held the process off its CPU
-    // for 104 ms between two turns, which no share can prevent.
-    expect(turns).toBeGreaterThan(15);
-    expect(longestMs).toBeLessThan(200);
+    // 400 ms of work: without the share it runs in one stretch; with it, the loop turns every ~10 ms. Nine stretches
+    // in ten are judged, not the longest: a loaded 2-core machine has held the process off its CPU for 104 and 229 ms
+    // between two turns, which no share can prevent.
+    const sorted = stretches.sort((a, b) => a - b);
+    expect(sorted.length).toBeGreaterThan(15);
+    expect(sorted[Math.floor(sorted.length * 0.9)]!).toBeLessThan(50);
   });
 });
