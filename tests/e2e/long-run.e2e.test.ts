@@ -232,6 +232,61 @@ describe("a long run in Chromium", () => {
     }
   }, 120_000);
 
+  test("a run of long Writes: each diff is its summary until opened, and one opened stays open when its card scrolls away and back", async () => {
+    const { id, path } = await ui.project("long-writes");
+    // More rows than a list shows whole (list-window.ts WHOLE_UP_TO): a text and a call each.
+    const writes = 20;
+    const fileLines = 300;
+    const session = "11111111-2222-3333-4444-555555555555";
+    const assistant = (content: unknown[]) => ({ out: JSON.stringify({ type: "assistant", message: { id: `m-${Math.random()}`, type: "message", role: "assistant", content }, session_id: session }) });
+    const steps: FakeStep[] = [{ out: JSON.stringify({ type: "system", subtype: "init", cwd: path, session_id: session, tools: ["Write"], model: "fake-model" }) }];
+    for (let i = 0; i < writes; i++) {
+      const file = `gen/file-${i}.txt`;
+      const content = Array.from({ length: fileLines }, (_, line) => `file ${i} line ${line}`).join("\n") + "\n";
+      // Text between the calls, so the first card is far from the last.
+      steps.push(assistant([{ type: "text", text: Array.from({ length: 12 }, (_, p) => `Before write ${i}, paragraph ${p}.`).join("\n\n") }]));
+      steps.push(assistant([{ type: "tool_use", id: `toolu_write_${i}`, name: "Write", input: { file_path: join(path, file), content } }]));
+      steps.push({ writeFile: { path: file, content } });
+      steps.push({ out: JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_write_${i}`, content: "File created", is_error: false }] }, session_id: session }) });
+    }
+    steps.push(...claudeAnswer("All written."));
+    const { conversationId } = await ranToEnd(id, "Write the files", steps);
+    const { context, page, pageErrors } = await newTab();
+    const firstCard = page.locator("[data-testid=tool-card][data-kind=file_write]", { has: page.locator("[data-testid=tool-file-link]", { hasText: "file-0.txt" }) });
+    try {
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+      await page.waitForSelector('[data-testid=change][data-path="gen/file-0.txt"]');
+      await settled(page);
+      // Every diff (a card's, a changed file's) is longer than opens by itself: their lines are not in the DOM.
+      expect(await page.locator(".diff-line").count()).toBe(0);
+      expect(await page.locator("[data-testid=change] [data-testid=diff]").count()).toBe(0);
+      expect(await page.evaluate(() => document.getElementsByTagName("*").length)).toBeLessThanOrEqual(DOM_LIMIT);
+
+      // A changed file's diff, opened.
+      await page.click('[data-testid=change][data-path="gen/file-3.txt"] > summary');
+      await page.waitForSelector('[data-testid=change][data-path="gen/file-3.txt"] [data-testid=diff]');
+
+      // The first card's diff, opened; then the card scrolls out of the windowed list and back.
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
+      await firstCard.locator("[data-testid=tool-diff] > summary").click();
+      await until(async () => (await firstCard.locator(".diff-line").count()) === fileLines);
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = timeline.scrollHeight));
+      await until(async () => (await firstCard.count()) === 0);
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
+      await firstCard.waitFor();
+      await settled(page);
+      expect(await firstCard.locator(".diff-line").count()).toBe(fileLines);
+      expect(await firstCard.locator("[data-testid=tool-diff]").getAttribute("open")).not.toBeNull();
+      // Closed again by the reader: its lines leave the DOM.
+      await firstCard.locator("[data-testid=tool-diff] > summary").click();
+      await until(async () => (await firstCard.locator(".diff-line").count()) === 0);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   test("a project with many conversations and files lists the newest page of each, the open one, and more on request", async () => {
     const { id, path } = await ui.project("many-conversations");
     // 120 files, the oldest written first (a minute apart), so the newest are known.

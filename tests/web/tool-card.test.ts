@@ -59,7 +59,7 @@ describe("tool cards", () => {
 
   test("long successful output is folded until asked for", () => {
     const out = html(tool({ input: { command: "seq 100" }, result: Array.from({ length: 100 }, (_, i) => String(i)).join("\n"), exitCode: 0 }));
-    expect(out).toContain('<details class="tool-output" data-testid="tool-output"><summary>Output · 100 lines');
+    expect(out).toContain('<details class="tool-output" data-testid="tool-output" ontoggle="[handler]"><summary>Output · 100 lines</summary></details>');
     expect(out).toContain('data-exit="0"');
     expect(out).not.toContain("tool-failure");
   });
@@ -111,13 +111,13 @@ describe("a Write's card against what the file held before", () => {
     const t = write("/p/src/x.txt");
     const known = runWriteChanges([modified], [t]);
     const lines = editDiff(t.input)!;
-    const out = vnodeToHtml(h(WrittenContent, { lines, recorded: known.changeOf(t.path!) }));
+    const out = vnodeToHtml(h(WrittenContent, { id: "k\ndiff", lines, recorded: known.changeOf(t.path!) }));
     expect(out).toContain('data-against="before-run"');
     expect(out).toMatch(/Diff against the file before the run <span class="diff-added">\+1<\/span> <span class="diff-removed">−1/);
     expect(out).toContain("-b");
     expect(out).toContain("+B");
     // A file the run created: its content is all of the diff.
-    const created = vnodeToHtml(h(WrittenContent, { lines, recorded: { ...modified, kind: "created" } }));
+    const created = vnodeToHtml(h(WrittenContent, { id: "k\ndiff", lines, recorded: { ...modified, kind: "created" } }));
     expect(created).toMatch(/<span class="diff-added">\+4<\/span> <span class="diff-removed">−0/);
   });
 

@@ -3,6 +3,7 @@ import type { FileChange } from "../../server/contracts/changes.ts";
 import { useState } from "preact/hooks";
 import { diffLines, type RunChangesModel } from "../state/run-changes.ts";
 import { AskDialog, type Ask } from "./ask-dialog.tsx";
+import { Disclosure } from "./disclosure.tsx";
 
 const KIND_MARK: Record<FileChange["kind"], string> = { created: "A", modified: "M", deleted: "D" };
 /** Open every file's diff at once only when there are few. */
@@ -39,23 +40,37 @@ export function ChangedFiles({ runId, model, onOpenFile }: { runId: string; mode
       </summary>
       <RevertChanges runId={runId} model={model} count={state.changes.length} />
       {state.changes.map((change) => (
-        <details key={change.path} class="change" data-testid="change" data-path={change.path} data-kind={change.kind} open={state.changes.length <= OPEN_AT_MOST}>
-          <summary>
-            <span class={`change-kind change-${change.kind}`} title={change.kind}>
-              {KIND_MARK[change.kind]}
-            </span>{" "}
-            <code>{change.path}</code> <span class="diff-add-count">+{change.additions}</span> <span class="diff-del-count">−{change.deletions}</span>
-          </summary>
-          {/* Not inside the summary: a control inside another control is one a screen reader cannot reach. */}
-          {onOpenFile && change.kind !== "deleted" && (
-            <div class="change-actions">
-              <button type="button" class="link small" aria-label={`Open ${change.path}`} onClick={() => onOpenFile(change.path)}>
-                open
-              </button>
-            </div>
+        <Disclosure
+          key={change.path}
+          id={`change\n${change.path}`}
+          class="change"
+          data-testid="change"
+          data-path={change.path}
+          data-kind={change.kind}
+          open={state.changes.length <= OPEN_AT_MOST}
+          summary={
+            <>
+              <span class={`change-kind change-${change.kind}`} title={change.kind}>
+                {KIND_MARK[change.kind]}
+              </span>{" "}
+              <code>{change.path}</code> <span class="diff-add-count">+{change.additions}</span> <span class="diff-del-count">−{change.deletions}</span>
+            </>
+          }
+        >
+          {() => (
+            <>
+              {/* Not inside the summary: a control inside another control is one a screen reader cannot reach. */}
+              {onOpenFile && change.kind !== "deleted" && (
+                <div class="change-actions">
+                  <button type="button" class="link small" aria-label={`Open ${change.path}`} onClick={() => onOpenFile(change.path)}>
+                    open
+                  </button>
+                </div>
+              )}
+              <ChangeDiff change={change} />
+            </>
           )}
-          <ChangeDiff change={change} />
-        </details>
+        </Disclosure>
       ))}
     </details>
   );

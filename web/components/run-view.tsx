@@ -6,6 +6,7 @@ import type { RunChangesModel } from "../state/run-changes.ts";
 import { elapsedMs } from "../state/run-model.ts";
 import type { RunState } from "../state/run-state.ts";
 import { ChangedFiles } from "./changed-files.tsx";
+import { DisclosureScope } from "./disclosure.tsx";
 import { EndBanner } from "./end-banner.tsx";
 import { estimateItem } from "./row-heights.ts";
 import { RunItemView } from "./run-items.tsx";
@@ -93,27 +94,29 @@ export const RunView = memo(function RunView({ state, live, onOpenFile, changes,
   const recorded = state.end && changes ? changes.of(state.runId).value : undefined;
   const writeChanges = useMemo(() => (recorded?.kind === "loaded" ? runWriteChanges(recorded.changes, state.items) : null), [recorded, state.items]);
   return (
-    <div class="run" data-run-id={state.runId}>
-      <StatusLine state={state} live={live} />
-      <WriteChangesContext.Provider value={writeChanges}>
-        <VirtualList
-          items={state.items}
-          keyOf={(item) => item.key}
-          estimate={(item) => estimateItem(item, ITEM_GAP)}
-          stableEstimates
-          render={(item) => <RunItemView item={item} onOpenFile={onOpenFile} />}
-        />
-      </WriteChangesContext.Provider>
-      {trouble && <p class="muted">{trouble}</p>}
-      {state.output && (
-        <details class="raw-output">
-          <summary>Unparsed output</summary>
-          <pre>{state.output}</pre>
-        </details>
-      )}
-      <Usage state={state} />
-      {state.end && changes && <ChangedFiles runId={state.runId} model={changes} onOpenFile={onOpenFile} />}
-      {state.end && <EndBanner end={state.end} />}
-    </div>
+    <DisclosureScope.Provider value={state.runId}>
+      <div class="run" data-run-id={state.runId}>
+        <StatusLine state={state} live={live} />
+        <WriteChangesContext.Provider value={writeChanges}>
+          <VirtualList
+            items={state.items}
+            keyOf={(item) => item.key}
+            estimate={(item) => estimateItem(item, ITEM_GAP)}
+            stableEstimates
+            render={(item) => <RunItemView item={item} onOpenFile={onOpenFile} />}
+          />
+        </WriteChangesContext.Provider>
+        {trouble && <p class="muted">{trouble}</p>}
+        {state.output && (
+          <details class="raw-output">
+            <summary>Unparsed output</summary>
+            <pre>{state.output}</pre>
+          </details>
+        )}
+        <Usage state={state} />
+        {state.end && changes && <ChangedFiles runId={state.runId} model={changes} onOpenFile={onOpenFile} />}
+        {state.end && <EndBanner end={state.end} />}
+      </div>
+    </DisclosureScope.Provider>
   );
 });

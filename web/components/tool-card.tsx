@@ -6,7 +6,8 @@
 import { editDiff } from "../lib/edit-diff.ts";
 import type { FileChange } from "../../server/contracts/changes.ts";
 import type { ToolItem } from "../state/run-state.ts";
-import { DiffView } from "./diff-view.tsx";
+import { DiffView, SHORT_DIFF_LINES } from "./diff-view.tsx";
+import { Disclosure } from "./disclosure.tsx";
 import { ChangeDiff } from "./changed-files.tsx";
 import { WriteChangesContext } from "./write-changes-context.ts";
 import type { JSX } from "preact";
@@ -144,12 +145,15 @@ function CommandOutput({ tool }: { tool: ToolItem }) {
     <>
       {command.includes("\n") && <pre class="tool-command">{command}</pre>}
       {tool.result !== undefined && (
-        <details class="tool-output" data-testid="tool-output" open={tool.state === "error" || lines <= SHORT_OUTPUT_LINES}>
-          <summary>
-            Output · {lines} {lines === 1 ? "line" : "lines"}
-          </summary>
-          <pre class={tool.state === "error" ? "tool-error" : ""}>{output}</pre>
-        </details>
+        <Disclosure
+          id={`${tool.key}\noutput`}
+          class="tool-output"
+          data-testid="tool-output"
+          open={tool.state === "error" || lines <= SHORT_OUTPUT_LINES}
+          summary={`Output · ${lines} ${lines === 1 ? "line" : "lines"}`}
+        >
+          {() => <pre class={tool.state === "error" ? "tool-error" : ""}>{output}</pre>}
+        </Disclosure>
       )}
     </>
   );
@@ -173,16 +177,19 @@ export function ToolBody({ tool }: { tool: ToolItem }) {
       {tool.toolKind === "command" && <CommandOutput tool={tool} />}
       {tool.toolKind === "file_write" && diff && diff.length > 0 ? (
         // A Consumer, not a hook: the card also renders outside a tree (tests serialise it without a DOM).
-        <WriteChangesContext.Consumer>{(known) => <WrittenContent lines={diff} recorded={tool.path ? known?.changeOf(tool.path) : undefined} />}</WriteChangesContext.Consumer>
+        <WriteChangesContext.Consumer>{(known) => <WrittenContent id={`${tool.key}\ndiff`} lines={diff} recorded={tool.path ? known?.changeOf(tool.path) : undefined} />}</WriteChangesContext.Consumer>
       ) : (
-        diff && diff.length > 0 && <DiffView lines={diff} />
+        diff && diff.length > 0 && <DiffView id={`${tool.key}\ndiff`} lines={diff} />
       )}
       {tool.state === "error" && resultInDetails && <pre class="tool-error" data-testid="tool-error">{tool.result}</pre>}
-      <details class="tool-io">
-        <summary>Input{resultInDetails && tool.state !== "error" ? " and result" : ""}</summary>
-        <pre>{inputText(tool)}</pre>
-        {resultInDetails && tool.state !== "error" && <pre>{tool.result}</pre>}
-      </details>
+      <Disclosure id={`${tool.key}\nio`} class="tool-io" open={false} summary={`Input${resultInDetails && tool.state !== "error" ? " and result" : ""}`}>
+        {() => (
+          <>
+            <pre>{inputText(tool)}</pre>
+            {resultInDetails && tool.state !== "error" && <pre>{tool.result}</pre>}
+          </>
+        )}
+      </Disclosure>
     </>
   );
 }
@@ -193,33 +200,40 @@ export function ToolBody({ tool }: { tool: ToolItem }) {
  * diff against the file before the run (when this call is the only one of the run that wrote it); until then, or
  * when that is not known, the content is shown as content.
  */
-export function WrittenContent({ lines, recorded }: { lines: Parameters<typeof DiffView>[0]["lines"]; recorded: FileChange | undefined }) {
+export function WrittenContent({ id, lines, recorded }: { id: string; lines: Parameters<typeof DiffView>[0]["lines"]; recorded: FileChange | undefined }) {
   if (recorded?.kind === "modified") {
     return (
-      <details class="tool-diff" data-testid="tool-diff" data-against="before-run" open={recorded.additions + recorded.deletions <= 40}>
-        <summary>
-          Diff against the file before the run <span class="diff-added">+{recorded.additions}</span> <span class="diff-removed">−{recorded.deletions}</span>
-        </summary>
-        <ChangeDiff change={recorded} />
-      </details>
+      <Disclosure
+        id={id}
+        class="tool-diff"
+        data-testid="tool-diff"
+        data-against="before-run"
+        open={recorded.additions + recorded.deletions <= SHORT_DIFF_LINES}
+        summary={
+          <>
+            Diff against the file before the run <span class="diff-added">+{recorded.additions}</span> <span class="diff-removed">−{recorded.deletions}</span>
+          </>
+        }
+      >
+        {() => <ChangeDiff change={recorded} />}
+      </Disclosure>
     );
   }
-  if (recorded?.kind === "created") return <DiffView lines={lines} />;
+  if (recorded?.kind === "created") return <DiffView id={id} lines={lines} />;
   const count = lines.filter((line) => line.kind !== "hunk").length;
   return (
-    <details class="tool-diff" data-testid="tool-content" open={lines.length <= 40}>
-      <summary>
-        Content · {count} {count === 1 ? "line" : "lines"}
-      </summary>
-      <pre class="diff">
-        {lines.map((line, i) => (
-          <span key={i} class={`diff-line ${line.kind === "hunk" ? "diff-hunk" : "diff-ctx"}`}>
-            {line.text}
-            {"\n"}
-          </span>
-        ))}
-      </pre>
-    </details>
+    <Disclosure id={id} class="tool-diff" data-testid="tool-content" open={lines.length <= SHORT_DIFF_LINES} summary={`Content · ${count} ${count === 1 ? "line" : "lines"}`}>
+      {() => (
+        <pre class="diff">
+          {lines.map((line, i) => (
+            <span key={i} class={`diff-line ${line.kind === "hunk" ? "diff-hunk" : "diff-ctx"}`}>
+              {line.text}
+              {"\n"}
+            </span>
+          ))}
+        </pre>
+      )}
+    </Disclosure>
   );
 }
 

@@ -1,0 +1,46 @@
+/**
+ * A `<details>` whose body is rendered only while it is open: a closed 400-line diff is one summary in the DOM, not
+ * 400 spans. What the reader opened or closed is kept by key (web/state/disclosures.ts), so a section stays as they
+ * left it when its row scrolls out of the windowed list and back.
+ */
+import { createContext, type ComponentChildren, type DetailsHTMLAttributes } from "preact";
+import { chooseDisclosed, isDisclosed } from "../state/disclosures.ts";
+
+/** What makes a section's `id` unique in the page: the run it belongs to. */
+export const DisclosureScope = createContext<string>("");
+
+type DetailsAttributes = Omit<DetailsHTMLAttributes<HTMLDetailsElement>, "open" | "children" | "onToggle" | "id">;
+
+export function Disclosure({ id, open: byDefault, summary, children, ...attributes }: DetailsAttributes & {
+  /** Unique within its scope (a run): the tool call's key and which of its sections. */
+  id: string;
+  /** Open until the reader chooses. */
+  open: boolean;
+  summary: ComponentChildren;
+  /** The body, rendered only while open. */
+  children: () => ComponentChildren;
+}) {
+  // A Consumer, not a hook: tool cards also render outside a tree (tests serialise them without a DOM).
+  return (
+    <DisclosureScope.Consumer>
+      {(scope) => {
+        const key = `${scope ?? ""}\n${id}`;
+        const open = isDisclosed(key, byDefault);
+        return (
+          <details
+            {...attributes}
+            open={open}
+            // The browser also reports the state a render set: only a change from it is the reader's.
+            onToggle={(event) => {
+              const nowOpen = event.currentTarget.open;
+              if (nowOpen !== isDisclosed(key, byDefault)) chooseDisclosed(key, nowOpen);
+            }}
+          >
+            <summary>{summary}</summary>
+            {open && children()}
+          </details>
+        );
+      }}
+    </DisclosureScope.Consumer>
+  );
+}
