@@ -23,7 +23,12 @@ export type ProcessEntry = {
   startTime?: number;
   /** Zombie (exited, not reaped): dead for our purposes. */
   zombie?: boolean;
+  /** A kernel thread (Linux): it has no environment to read. */
+  kernelThread?: boolean;
 };
+
+/** Linux's PF_KTHREAD, in the flags field of `/proc/<pid>/stat`. */
+const PF_KTHREAD = 0x0020_0000;
 
 /** The run's environment tag, e.g. `{ name: "OD_RUN_COOKIE", value: "<run id>-<random>" }`. */
 export type EnvCookie = { name: string; value: string };
@@ -66,6 +71,7 @@ export function parseProcStat(line: string): ProcessEntry | null {
   const fields = line.slice(close + 1).trim().split(/\s+/);
   const ppid = Number(fields[1]);
   const pgid = Number(fields[2]);
+  const flags = Number(fields[6]);
   const startTime = Number(fields[19]);
   if (!Number.isInteger(pid) || !Number.isInteger(ppid)) return null;
   return {
@@ -74,6 +80,7 @@ export function parseProcStat(line: string): ProcessEntry | null {
     ...(Number.isInteger(pgid) ? { pgid } : {}),
     ...(Number.isFinite(startTime) ? { startTime } : {}),
     ...(fields[0] === "Z" || fields[0] === "X" ? { zombie: true } : {}),
+    ...(Number.isInteger(flags) && flags & PF_KTHREAD ? { kernelThread: true } : {}),
   };
 }
 
@@ -159,12 +166,51 @@ export async function findProcessesWithEnvCookie(name: string, value: string, am
   const cookie = { name, value };
   let pids: number[] = [];
   if (process.platform === "linux") {
-    const hits = mapProcPids((pid) => (environHasCookie(readFileSync(`/proc/${pid}/environ`), cookie) ? pid : null), among);
+    const unread: number[] = [];
+    const hits = mapProcPids((pid) => {
+      const environ = readFileSync(`/proc/${pid}/environ`);
+      if (environ.length === 0) unread.push(pid);
+      return environHasCookie(environ, cookie) ? pid : null;
+    }, among);
     pids = hits.filter((pid): pid is number => pid !== null);
+    pids.push(...(await carriersOnceExecuted(unread, cookie)));
   } else if (process.platform === "darwin") {
     pids = parsePsEnvOutput(await runPs(["eww", "-A", "-o", "pid=,command="]), cookie);
   }
   return pids.filter((pid) => pid !== process.pid);
+}
+
+/** How many times, and how far apart (ms), an environment read as empty is read again. */
+const MID_EXEC_READS = 5;
+const MID_EXEC_WAIT_MS = 1;
+
+/**
+ * Which of `pids`, whose environment read as empty, carry the cookie once they are through an exec. Exec gives a
+ * process its new name and memory before it maps the new environment, and until then `/proc/<pid>/environ` reads as
+ * empty: an agent's process caught there by a sweep would be passed over. A kernel thread or a zombie has no
+ * environment to wait for; a process with an empty one (`env -i`) costs the few reads.
+ */
+async function carriersOnceExecuted(pids: readonly number[], cookie: EnvCookie): Promise<number[]> {
+  let waiting = pids.filter((pid) => {
+    const stat = readStat(pid);
+    return stat !== null && !stat.zombie && !stat.kernelThread;
+  });
+  const carriers: number[] = [];
+  for (let read = 0; read < MID_EXEC_READS && waiting.length > 0; read++) {
+    await new Promise((resolve) => setTimeout(resolve, MID_EXEC_WAIT_MS));
+    waiting = waiting.filter((pid) => {
+      let environ: Buffer;
+      try {
+        environ = readFileSync(`/proc/${pid}/environ`);
+      } catch {
+        return false; // gone
+      }
+      if (environ.length === 0) return true;
+      if (environHasCookie(environ, cookie)) carriers.push(pid);
+      return false;
+    });
+  }
+  return carriers;
 }
 
 /**

@@ -51,6 +51,8 @@ describe("pure parsers", () => {
     expect(parseProcStat(line)).toEqual({ pid: 4242, ppid: 4000, pgid: 4242, startTime: 987654 });
     expect(parseProcStat("77 (sh) Z 1 77 77 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0")?.zombie).toBe(true);
     expect(parseProcStat("nonsense")).toBeNull();
+    // kthreadd: PF_KTHREAD (0x200000) in its flags.
+    expect(parseProcStat("2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 7 0 0")?.kernelThread).toBe(true);
   });
 
   test("environ blocks match whole entries only", () => {
@@ -109,9 +111,14 @@ async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, 
   }
 }
 
-/** Waits until the shell has exec'd `sleep`: while it execs, its environment can read as empty for a moment. */
-async function becameSleep(pid: number): Promise<void> {
+/**
+ * Waits until the shell has exec'd `sleep` and its new environment reads back with the cookie. The name alone is not
+ * enough: exec sets it before it maps the new environment, and until then `/proc/<pid>/environ` reads as empty (on a
+ * busy machine a sweep right after the name changed once found no carrier).
+ */
+async function becameCarrier(pid: number, cookie: { name: string; value: string }): Promise<void> {
   await until(() => (existsSync(`/proc/${pid}/comm`) ? readFileSync(`/proc/${pid}/comm`, "utf8").trim() : ""), (comm) => comm === "sleep");
+  await until(() => findProcessesWithEnvCookie(cookie.name, cookie.value, [pid]), (pids) => pids.length === 1);
 }
 
 afterEach(async () => {
@@ -141,9 +148,23 @@ describe.if(onLinux)("on Linux, with real processes", () => {
   test("findProcessesWithEnvCookie reads only the environments it is given (a sweep passes the ones started since its od)", async () => {
     const cookie = uniqueCookie();
     const carrier = await start("exec sleep 1000", { [cookie.name]: cookie.value });
-    await becameSleep(carrier.pid);
+    await becameCarrier(carrier.pid, cookie);
     expect(await findProcessesWithEnvCookie(cookie.name, cookie.value, [carrier.pid])).toEqual([carrier.pid]);
     expect(await findProcessesWithEnvCookie(cookie.name, cookie.value, [process.pid])).toEqual([]);
+  });
+
+  test("a carrier caught mid-exec, its new name set but its environment not yet mapped, is still found", async () => {
+    // Right after exec renames a process, its environment reads as empty for a moment: a poll that sees the new name
+    // at once catches most processes in that moment on this kernel.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const cookie = uniqueCookie();
+      const carrier = await start("exec sleep 1000", { [cookie.name]: cookie.value }, false);
+      const comm = `/proc/${carrier.pid}/comm`;
+      for (let polls = 0; polls < 1_000_000; polls++) {
+        if (existsSync(comm) && readFileSync(comm, "utf8").trim() === "sleep") break;
+      }
+      expect(await findProcessesWithEnvCookie(cookie.name, cookie.value, [carrier.pid])).toEqual([carrier.pid]);
+    }
   });
 
   test("the sweep passes over cookie carriers older than the od that handed out the cookie, and takes the rest", async () => {
@@ -154,8 +175,8 @@ describe.if(onLinux)("on Linux, with real processes", () => {
     await Bun.sleep(30);
     const newer = await start("exec sleep 1000", { [cookie.name]: cookie.value }, false);
     const newerStart = (await until(() => statOf(newer.pid), (stat) => stat?.startTime !== undefined))!.startTime!;
-    await becameSleep(older.pid);
-    await becameSleep(newer.pid);
+    await becameCarrier(older.pid, cookie);
+    await becameCarrier(newer.pid, cookie);
     expect(newerStart).toBeGreaterThan(olderStart);
 
     const killed = await killRunProcessTree({ rootPid: 0, cookie, cookieSince: String(newerStart), graceMs: 200 });
@@ -210,12 +231,12 @@ describe.if(onLinux)("on Linux, with real processes", () => {
     const cookie = uniqueCookie();
     // No agent's process can be older than its spawn: this carrier stands for one, to show it is never read.
     const older = await start("exec sleep 1000", { [cookie.name]: cookie.value }, false);
-    await becameSleep(older.pid);
+    await becameCarrier(older.pid, cookie);
     const spawnMark = readPidAllocationMark()!;
     const run = await start(`setsid sh -c 'echo $$ > "${pidFile}"; exec sleep 1000' </dev/null >/dev/null 2>&1 & wait`, { [cookie.name]: cookie.value });
     await until(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", Boolean);
     const orphan = trackStray(Number(readFileSync(pidFile, "utf8")));
-    await becameSleep(orphan);
+    await becameCarrier(orphan, cookie);
     run.kill("SIGTERM", { group: true });
     await run.exited;
 
