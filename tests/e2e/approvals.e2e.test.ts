@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
+import { longClaudeRunLines } from "../fakes/long-claude-run.ts";
 import { tempDir } from "../support/temp.ts";
 import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
 
@@ -127,6 +128,39 @@ describe("approvals on the page", () => {
       await page.waitForSelector("[data-testid=approval-card][data-state=resolved-allow_once]", { timeout: 30_000 });
       expect(await page.locator("[data-testid=question-answered]").allTextContents()).toEqual(["SQLite", "Auth only, no billing yet"]);
       expect(await page.locator("[data-testid=approval-outcome]").allTextContents()).toEqual(["Answered by you"]);
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  test("a half-given answer outlives its card scrolling out of the windowed list and back", async () => {
+    const project = await ui.project("questions-far");
+    await ui.api("/api/app-config", { method: "PUT", body: JSON.stringify({ projectPermissionModes: { [project.id]: "ask" } }) });
+    // Forty items before the question (a list this long is windowed): the long run without its closing answer and end.
+    const before = join(temp.path, "before-question.jsonl");
+    writeFileSync(before, longClaudeRunLines({ cycles: 20, deltasPerCycle: 4, resultLines: 10 }).slice(0, -6).join("\n") + "\n");
+    const questions = [{ question: "Which database?", multiSelect: false, options: [{ label: "Postgres" }, { label: "SQLite" }] }];
+    ui.fakes.script("claude", [{ readLine: true }, { outFile: before }, { canUseTool: { tool_name: "AskUserQuestion", input: { questions } } }, { outFile: TEXT_FIXTURE }]);
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await openWithClaude(context, project.id);
+      await send(page, "Set up the app");
+      const card = page.locator("[data-testid=approval-card][data-state=open]");
+      await card.waitFor({ timeout: 60_000 });
+      await card.locator("[data-testid=question-option]").nth(0).check();
+      await card.locator("[data-testid=question-own]").fill("Postgres 16, please");
+      // Away (the card leaves the DOM) and back.
+      const timeline = page.locator("[data-testid=timeline]");
+      await timeline.evaluate((element) => (element.scrollTop = 0));
+      await card.waitFor({ state: "detached" });
+      await timeline.evaluate((element) => (element.scrollTop = element.scrollHeight));
+      await card.waitFor();
+      expect(await card.locator("[data-testid=question-option]").nth(0).isChecked()).toBe(true);
+      expect(await card.locator("[data-testid=question-own]").inputValue()).toBe("Postgres 16, please");
+      await card.locator("[data-testid=question-answer]").click();
+      await page.waitForSelector("[data-testid=approval-card][data-state=resolved-allow_once]");
+      const answered = ui.fakes.ledger().filter((line) => line.event === "control-response").map((line) => JSON.parse(String(line.line)).response.response);
+      expect(answered.at(-1)).toEqual({ behavior: "allow", updatedInput: { questions, answers: { "Which database?": "Postgres 16, please" } } });
     } finally {
       await context.close();
     }

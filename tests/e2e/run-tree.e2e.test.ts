@@ -69,10 +69,11 @@ describe("run tree and usage in Chromium", () => {
       await page.screenshot({ path: join(screenshots, "run-tree.png"), fullPage: true });
 
       // Collapsible: closing the child run hides its calls; opening shows them again.
+      // (A closed child run's body leaves the DOM once the page has seen the toggle, a task after the click.)
       await subRun.locator("summary.sub-run-summary").click();
-      expect(await subRun.locator("[data-testid=sub-run-items]").isVisible()).toBe(false);
+      await subRun.locator("[data-testid=sub-run-items]").waitFor({ state: "hidden" });
       await subRun.locator("summary.sub-run-summary").click();
-      expect(await subRun.locator("[data-testid=sub-run-items]").isVisible()).toBe(true);
+      await subRun.locator("[data-testid=sub-run-items]").waitFor({ state: "visible" });
 
       // A reload rebuilds the same tree from what od stored.
       await page.reload();

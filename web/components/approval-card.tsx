@@ -7,6 +7,7 @@ import { createContext } from "preact";
 import { useContext, useState } from "preact/hooks";
 import type { ApprovalDecision, QuestionAnswers } from "../../server/contracts/approvals.ts";
 import type { ApprovalItem } from "../state/run-state.ts";
+import { useKeptState } from "./kept-state.ts";
 
 /** Sends a person's answer to one question of a run; resolves once od took it (it throws with od's reason if not). */
 export type AnswerApproval = (runId: string, approvalId: string, decision: ApprovalDecision, message?: string, answers?: QuestionAnswers) => Promise<void>;
@@ -29,7 +30,8 @@ function inputText(input: unknown): string {
 
 export function ApprovalCard({ item }: { item: ApprovalItem }) {
   const answer = useContext(ApprovalAnswerContext);
-  const [message, setMessage] = useState("");
+  // Kept while the card scrolls out of the windowed list and back.
+  const [message, setMessage, forgetMessage] = useKeptState(`${item.runId}\n${item.approvalId}\nmessage`, () => "");
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const open = !item.decision && !item.closed;
@@ -41,6 +43,7 @@ export function ApprovalCard({ item }: { item: ApprovalItem }) {
     setError(null);
     try {
       await answer(item.runId, item.approvalId, decision, decision === "deny" && message.trim() ? message.trim() : undefined);
+      forgetMessage();
     } catch (answerError) {
       setError(answerError instanceof Error ? answerError.message : String(answerError));
     } finally {

@@ -11,14 +11,17 @@ export const DisclosureScope = createContext<string>("");
 
 type DetailsAttributes = Omit<DetailsHTMLAttributes<HTMLDetailsElement>, "open" | "children" | "onToggle" | "id">;
 
-export function Disclosure({ id, open: byDefault, summary, children, ...attributes }: DetailsAttributes & {
+export function Disclosure({ id, open: byDefault, summary, summaryClass, bodyWhileClosed = false, children, ...attributes }: DetailsAttributes & {
   /** Unique within its scope (a run): the tool call's key and which of its sections. */
   id: string;
   /** Open until the reader chooses. */
   open: boolean;
   summary: ComponentChildren;
-  /** The body, rendered only while open. */
+  summaryClass?: string;
+  /** The body, rendered only while open… */
   children: () => ComponentChildren;
+  /** …or always, for a body of one text node (find-in-page still reaches it while closed). */
+  bodyWhileClosed?: boolean;
 }) {
   // A Consumer, not a hook: tool cards also render outside a tree (tests serialise them without a DOM).
   return (
@@ -36,8 +39,8 @@ export function Disclosure({ id, open: byDefault, summary, children, ...attribut
               if (nowOpen !== isDisclosed(key, byDefault)) chooseDisclosed(key, nowOpen);
             }}
           >
-            <summary>{summary}</summary>
-            {open && children()}
+            <summary class={summaryClass}>{summary}</summary>
+            {(open || bodyWhileClosed) && children()}
           </details>
         );
       }}

@@ -7,6 +7,7 @@ import { useContext, useState } from "preact/hooks";
 import type { AgentQuestion, QuestionAnswers } from "../../server/contracts/approvals.ts";
 import type { ApprovalItem } from "../state/run-state.ts";
 import { ApprovalAnswerContext } from "./approval-card.tsx";
+import { useKeptState } from "./kept-state.ts";
 
 const BY_LABELS = { user: "by you", timeout: "after no answer in time", cancel: "when the run was canceled" } as const;
 
@@ -55,8 +56,10 @@ function QuestionFields({ question, index, chosen, own, onChoose, onOwn }: {
 export function QuestionCard({ item }: { item: ApprovalItem }) {
   const answer = useContext(ApprovalAnswerContext);
   const questions = item.questions ?? [];
-  const [chosen, setChosen] = useState<string[][]>(() => questions.map(() => []));
-  const [own, setOwn] = useState<string[]>(() => questions.map(() => ""));
+  // Kept while the card scrolls out of the windowed list and back.
+  const draftKey = `${item.runId}\n${item.approvalId}`;
+  const [chosen, setChosen, forgetChosen] = useKeptState<string[][]>(`${draftKey}\nchosen`, () => questions.map(() => []));
+  const [own, setOwn, forgetOwn] = useKeptState<string[]>(`${draftKey}\nown`, () => questions.map(() => ""));
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const open = !item.decision && !item.closed;
@@ -73,6 +76,8 @@ export function QuestionCard({ item }: { item: ApprovalItem }) {
     setError(null);
     try {
       await answer(item.runId, item.approvalId, decision, undefined, decision === "allow_once" ? answers : undefined);
+      forgetChosen();
+      forgetOwn();
     } catch (answerError) {
       setError(answerError instanceof Error ? answerError.message : String(answerError));
     } finally {

@@ -6,6 +6,7 @@ import { memo } from "preact/compat";
 import type { RunItem } from "../state/run-state.ts";
 import { ApprovalCard } from "./approval-card.tsx";
 import { QuestionCard } from "./question-card.tsx";
+import { Disclosure } from "./disclosure.tsx";
 import { Markdown } from "./markdown.tsx";
 import { TicketLink } from "./ticket-link.tsx";
 import { SubRun } from "./sub-run.tsx";
@@ -23,10 +24,9 @@ export const RunItemView = memo(function RunItemView({ item, onOpenFile }: { ite
       return <Markdown text={item.text} class="assistant-text" data-testid="assistant-text" />;
     case "thinking":
       return (
-        <details class="thinking" data-testid="thinking" open={item.open}>
-          <summary>{item.open ? "Thinking…" : "Thought"}{item.tokens ? ` (${item.tokens} tokens)` : ""}</summary>
-          <div class="thinking-text">{item.text}</div>
-        </details>
+        <Disclosure id={`${item.key}\nthinking`} class="thinking" data-testid="thinking" open={item.open} bodyWhileClosed summary={`${item.open ? "Thinking…" : "Thought"}${item.tokens ? ` (${item.tokens} tokens)` : ""}`}>
+          {() => <div class="thinking-text">{item.text}</div>}
+        </Disclosure>
       );
     case "tool":
       return item.children ? (

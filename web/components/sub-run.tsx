@@ -4,6 +4,7 @@
  */
 import type { ComponentChildren } from "preact";
 import type { RunItem, ToolItem } from "../state/run-state.ts";
+import { Disclosure } from "./disclosure.tsx";
 import { Markdown } from "./markdown.tsx";
 import { cardClass, ToolHead } from "./tool-card.tsx";
 
@@ -23,28 +24,38 @@ export function SubRun({ tool, onOpenFile, children }: { tool: ToolItem; onOpenF
   const task = prompt(tool.input);
   return (
     <div class={`${cardClass(tool)} sub-run`} data-testid="sub-run" data-tool-id={tool.id} data-state={tool.state}>
-      <details class="sub-run-details" open>
-        <summary class="sub-run-summary">
-          <ToolHead tool={tool} onOpenFile={onOpenFile} />
-          <span class="sub-run-meta" data-testid="sub-run-meta">
-            {calls} {calls === 1 ? "call" : "calls"} · {STATE_LABEL[tool.state]}
-          </span>
-        </summary>
-        {task && (
-          <details class="sub-run-prompt">
-            <summary>Prompt</summary>
-            <pre>{task}</pre>
-          </details>
+      <Disclosure
+        id={`${tool.key}\nsub-run`}
+        class="sub-run-details"
+        open
+        summaryClass="sub-run-summary"
+        summary={
+          <>
+            <ToolHead tool={tool} onOpenFile={onOpenFile} />
+            <span class="sub-run-meta" data-testid="sub-run-meta">
+              {calls} {calls === 1 ? "call" : "calls"} · {STATE_LABEL[tool.state]}
+            </span>
+          </>
+        }
+      >
+        {() => (
+          <>
+            {task && (
+              <Disclosure id={`${tool.key}\nprompt`} class="sub-run-prompt" open={false} summary="Prompt">
+                {() => <pre>{task}</pre>}
+              </Disclosure>
+            )}
+            <div class="sub-run-items" data-testid="sub-run-items">
+              {calls === 0 && tool.state === "running" ? <span class="muted">starting…</span> : children}
+            </div>
+            {tool.result !== undefined && (
+              <div class={`sub-run-result${tool.state === "error" ? " tool-error" : ""}`} data-testid="sub-run-result">
+                <Markdown text={tool.result} class="sub-run-report" />
+              </div>
+            )}
+          </>
         )}
-        <div class="sub-run-items" data-testid="sub-run-items">
-          {calls === 0 && tool.state === "running" ? <span class="muted">starting…</span> : children}
-        </div>
-        {tool.result !== undefined && (
-          <div class={`sub-run-result${tool.state === "error" ? " tool-error" : ""}`} data-testid="sub-run-result">
-            <Markdown text={tool.result} class="sub-run-report" />
-          </div>
-        )}
-      </details>
+      </Disclosure>
     </div>
   );
 }
