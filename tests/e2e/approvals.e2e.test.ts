@@ -47,6 +47,15 @@ describe("approvals on the page", () => {
     await page.keyboard.press("Enter");
   }
 
+  /** A page on the project that sent `prompt` to the fake Claude Code, and the question card it then shows. */
+  async function questionAsked(context: BrowserContext, projectId: string, prompt: string) {
+    const page = await openWithClaude(context, projectId);
+    await send(page, prompt);
+    const card = page.locator("[data-testid=approval-card][data-state=open]");
+    await card.waitFor({ timeout: 60_000 });
+    return { page, card };
+  }
+
   test("ask: the card waits for the person, the title says so; allow once writes, deny does not; a reload shows who decided", async () => {
     const project = await ui.project("asking");
     const first = join(project.path, "first.txt");
@@ -108,10 +117,7 @@ describe("approvals on the page", () => {
     ui.fakes.script("claude", [{ readLine: true }, { canUseTool: { tool_name: "AskUserQuestion", input: { questions } } }, { outFile: TEXT_FIXTURE }]);
     const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
-      const page = await openWithClaude(context, project.id);
-      await send(page, "Set up the app");
-      const card = page.locator("[data-testid=approval-card][data-state=open]");
-      await card.waitFor({ timeout: 60_000 });
+      const { page, card } = await questionAsked(context, project.id, "Set up the app");
       expect(await page.title()).toContain("Waiting for your answer");
       const [database, extras] = [card.locator("[data-testid=question]").nth(0), card.locator("[data-testid=question]").nth(1)];
       expect(await database.textContent()).toContain("Which database?");
@@ -143,10 +149,7 @@ describe("approvals on the page", () => {
     ui.fakes.script("claude", [{ readLine: true }, { outFile: before }, { canUseTool: { tool_name: "AskUserQuestion", input: { questions } } }, { outFile: TEXT_FIXTURE }]);
     const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
     try {
-      const page = await openWithClaude(context, project.id);
-      await send(page, "Set up the app");
-      const card = page.locator("[data-testid=approval-card][data-state=open]");
-      await card.waitFor({ timeout: 60_000 });
+      const { page, card } = await questionAsked(context, project.id, "Set up the app");
       await card.locator("[data-testid=question-option]").nth(0).check();
       await card.locator("[data-testid=question-own]").fill("Postgres 16, please");
       // Away (the card leaves the DOM) and back.
