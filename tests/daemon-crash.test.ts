@@ -2,7 +2,7 @@
 // its agent processes (TERM-ignoring ones included), even while the dead daemon is still an unreaped zombie.
 // Issue #34: nothing a client saw before the crash is lost, and resuming with Last-Event-ID always gets `end`.
 import { describe, expect, test } from "bun:test";
-import { readProcessSnapshot } from "../server/machines/process-tree.ts";
+import { readProcessSnapshot } from "../server/machines/process-table.ts";
 import { processState } from "../server/runs/process-identity.ts";
 import { fakeAgentWorld } from "./support/fake-agent-daemon.ts";
 import { readSse } from "./support/sse.ts";

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import type * as ChildProcessModule from "node:child_process";
-import { parseProcStat } from "../machines/process-tree.ts";
+import { parseProcStat } from "../machines/process-table.ts";
 
 /** A process as od records it: its pid, and when it started (an opaque text; null where unknown). */
 export type ProcessIdentity = { pid: number; startTime: string | null };

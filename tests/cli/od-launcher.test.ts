@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild, type ChildHandle } from "../../server/platform/process.ts";
-import { descendantsOf } from "../../server/machines/process-tree.ts";
+import { descendantsOf } from "../../server/machines/process-table.ts";
 import { VERSION } from "../../server/version.ts";
 import { isLivePid } from "../support/survivors.ts";
 import { tempDir } from "../support/temp.ts";

@@ -7,11 +7,11 @@ import {
   descendantsOf,
   environHasCookie,
   findProcessesWithEnvCookie,
-  killRunProcessTree,
   parseProcStat,
   parsePsEnvOutput,
   parsePsPidPpid,
-} from "../../server/machines/process-tree.ts";
+} from "../../server/machines/process-table.ts";
+import { killRunProcessTree } from "../../server/machines/process-tree.ts";
 import { readPidAllocationMark } from "../../server/machines/pid-allocation.ts";
 import { tempDir } from "../support/temp.ts";
 
