@@ -2,38 +2,129 @@
  * First guesses at how tall a row is before it was ever shown (the virtual lists measure it once it is): close
  * enough that the scrollbar does not jump much while scrolling through rows never seen. Pure, so it is testable.
  */
+import { editDiff } from "../lib/edit-diff.ts";
 import type { MdBlock, MdInline } from "../lib/markdown.ts";
-import type { RunItem, RunState } from "../state/run-state.ts";
+import type { RunItem, RunState, ToolItem } from "../state/run-state.ts";
 
 const LINE_PX = 22;
 const CHARS_PER_LINE = 90;
 /** Output folded away above this many lines (tool-card.tsx's SHORT_OUTPUT_LINES) shows only its summary. */
 const SHORT_OUTPUT_LINES = 12;
+/** A diff of up to this many lines opens by itself (diff-view.tsx's SHORT_DIFF_LINES). */
+const SHORT_DIFF_LINES = 40;
 
+/** Lines of plain text, each wrapped at the column's width. */
 function textLines(text: string): number {
   let lines = 0;
   for (const line of text.split("\n")) lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
   return lines;
 }
 
+/** An answer's own padding, and the space between two of its paragraphs (or other blocks). */
+const TEXT_PAD_PX = 3;
+const BLOCK_GAP_PX = 14;
+/** A line that starts a block of its own in Markdown: a list item, a heading, a quote. */
+const BLOCK_START = /^\s*(?:[-*+]|\d+[.)]|#{1,6}|>)\s/;
+
+/**
+ * An answer's height as Markdown lays it out: a paragraph's lines flow together (a single newline is a space), a list
+ * item, heading or code line starts a line of its own, and blocks stand apart.
+ */
+function answerPx(text: string): number {
+  let lines = 0;
+  let blocks = 0;
+  let flowing = 0;
+  let fenced = false;
+  const endFlow = () => {
+    if (flowing > 0) lines += Math.ceil(flowing / CHARS_PER_LINE);
+    flowing = 0;
+  };
+  for (const line of text.split("\n")) {
+    if (/^\s*```/.test(line)) {
+      endFlow();
+      if (!fenced) blocks++;
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) lines++;
+    else if (!line.trim()) endFlow();
+    else {
+      if (flowing === 0 || BLOCK_START.test(line)) {
+        endFlow();
+        blocks++;
+      }
+      flowing += (flowing ? 1 : 0) + line.length;
+    }
+  }
+  endFlow();
+  return TEXT_PAD_PX + Math.max(1, lines) * LINE_PX + Math.max(0, blocks - 1) * BLOCK_GAP_PX;
+}
+
+/** A tool card's head and its folded "Input" line (run-view.css, measured in Chromium). */
+const CARD_PX = 44;
+/** A folded section's summary line: "Output · N lines". */
+const OUTPUT_SUMMARY_PX = 14;
+/** An open output or error: its padding and margins, a line of it, and its largest height (`.tool-output pre`). */
+const OUTPUT_PAD_PX = 24;
+const OUTPUT_LINE_PX = 14;
+const OUTPUT_MAX_PX = 248;
+/** A failed call's error text (`pre.tool-error`, outside any fold): its padding and margins. */
+const ERROR_PAD_PX = 41;
+/** A diff's summary line, an open diff's padding and one of its lines. */
+const DIFF_SUMMARY_PX = 15;
+const DIFF_PAD_PX = 17;
+const DIFF_LINE_PX = 17.5;
+
+function outputPx(lines: number): number {
+  return Math.min(OUTPUT_MAX_PX, OUTPUT_PAD_PX + lines * OUTPUT_LINE_PX);
+}
+
+function lineCount(text: string): number {
+  return text === "" ? 0 : text.replace(/\n$/, "").split("\n").length;
+}
+
+/**
+ * The diff a file call asks for: how many lines it has when it is short enough to open by itself, "long" when it is
+ * not, undefined when the input carries none. A diff has at least as many lines as the input's longest side, so a
+ * long one is known without working it out; only a short one is diffed here.
+ */
+function diffSize(input: unknown): number | "long" | undefined {
+  const fields = typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  let longest = 0;
+  for (const value of Object.values(fields)) if (typeof value === "string") longest = Math.max(longest, lineCount(value));
+  if (longest > SHORT_DIFF_LINES) return "long";
+  const lines = editDiff(input)?.length;
+  return lines === undefined ? undefined : lines <= SHORT_DIFF_LINES ? lines : "long";
+}
+
+/** A tool card without a sub-agent: its head, its output or diff (open when short), its folded input. */
+function toolPx(item: ToolItem): number {
+  let px = CARD_PX;
+  const command = typeof (item.input as { command?: unknown } | undefined)?.command === "string" ? String((item.input as { command: string }).command) : "";
+  if (item.toolKind === "command" && command.includes("\n")) px += outputPx(lineCount(command));
+  if (item.toolKind === "command" && item.result !== undefined) {
+    const lines = lineCount(item.result);
+    px += OUTPUT_SUMMARY_PX + (item.state === "error" || lines <= SHORT_OUTPUT_LINES ? outputPx(lines) : 0);
+  } else if (item.state === "error" && item.result !== undefined) px += ERROR_PAD_PX + lineCount(item.result) * OUTPUT_LINE_PX;
+  const diff = item.toolKind === "file_edit" || item.toolKind === "file_write" ? diffSize(item.input) : undefined;
+  if (diff !== undefined) px += DIFF_SUMMARY_PX + (diff === "long" ? 0 : DIFF_PAD_PX + diff * DIFF_LINE_PX);
+  return px;
+}
+
 /** One item of a run, its gap (`gap` px) included. */
 export function estimateItem(item: RunItem, gap: number): number {
   switch (item.kind) {
     case "text":
-      return textLines(item.text) * LINE_PX + gap;
+      return answerPx(item.text) + gap;
     case "thinking":
-      return 36 + gap;
+      // Closed once it is over: its summary line alone.
+      return (item.open ? 15 + textLines(item.text) * 20 : 15) + gap;
     case "notice":
       return 36 + gap;
     case "approval":
       return (item.decision || item.closed ? 64 : 140) + gap;
-    case "tool": {
-      if (item.children) return 120 + item.children.length * 40 + gap;
-      const output = item.result ?? "";
-      const lines = output === "" ? 0 : output.replace(/\n$/, "").split("\n").length;
-      const open = item.toolKind === "command" && (item.state === "error" || lines <= SHORT_OUTPUT_LINES);
-      return 64 + (item.toolKind === "command" && item.result !== undefined ? 28 : 0) + (open ? lines * 18 : 0) + gap;
-    }
+    case "tool":
+      return (item.children ? 120 + item.children.length * 40 : toolPx(item)) + gap;
   }
 }
 
@@ -48,7 +139,7 @@ const END_PX = 41;
 
 /** A finished turn whose events are not in yet, from its answer's text alone: status, the text, usage and end. */
 export function estimateAnswer(text: string, gap: number): number {
-  return STATUS_PX + USAGE_PX + END_PX + gap + (text ? textLines(text) * LINE_PX + 8 : 0);
+  return STATUS_PX + USAGE_PX + END_PX + gap + (text ? answerPx(text) + 8 : 0);
 }
 
 /** A whole turn: its status line, items and footer. */

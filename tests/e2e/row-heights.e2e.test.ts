@@ -1,0 +1,87 @@
+// Issue #40: the windowed lists guess a row's height before it was ever shown (web/components/row-heights.ts), and the
+// scrollbar, a jump to the top and a reload's return to its place hold only as far as the guesses do. Here each kind
+// of row a run shows is laid out by Chromium and its guess must be near what it measures.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { RunEvent } from "../../server/contracts/runs.ts";
+import { estimateItem } from "../../web/components/row-heights.ts";
+import { runStateFromEvents } from "../../web/state/run-history.ts";
+import type { FakeStep } from "../support/fake-agents.ts";
+import { tempDir } from "../support/temp.ts";
+import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+
+/** The gap between a run's items (`.run` in styles.css; run-view.tsx's ITEM_GAP). */
+const ITEM_GAP = 8;
+const SESSION = "11111111-2222-3333-4444-555555555555";
+
+const lines = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix} line ${i}`).join("\n");
+
+describe("row height guesses in Chromium", () => {
+  const temp = tempDir("od-e2e-rows-");
+  let ui: UiDaemon;
+
+  beforeAll(async () => {
+    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await ui?.close();
+    temp[Symbol.dispose]();
+  });
+
+  test("each kind of row is guessed near the height Chromium lays it out at", async () => {
+    const { id, path } = await ui.project("rows");
+    let call = 0;
+    const out = (message: unknown) => ({ out: JSON.stringify({ ...(message as object), session_id: SESSION }) });
+    const assistant = (content: unknown[]) => out({ type: "assistant", message: { id: `m-${call}-${content.length}`, type: "message", role: "assistant", content } });
+    const tool = (name: string, input: unknown, result: string, isError = false): FakeStep[] => {
+      const toolId = `toolu_${++call}`;
+      return [assistant([{ type: "tool_use", id: toolId, name, input }]), out({ type: "user", message: { role: "user", content: [{ tool_use_id: toolId, type: "tool_result", content: result, is_error: isError }] } })];
+    };
+    const steps: FakeStep[] = [
+      { readLine: true },
+      out({ type: "system", subtype: "init", cwd: path, tools: ["Bash", "Edit", "Write"], model: "fake-model" }),
+      assistant([{ type: "thinking", thinking: "Working out what to do first.", signature: "s" }]),
+      assistant([{ type: "text", text: "A short line." }]),
+      ...tool("Bash", { command: "ls" }, lines(3, "out")),
+      assistant([{ type: "text", text: lines(6, "A paragraph of several words that fills some of the width of the conversation column") }]),
+      ...tool("Bash", { command: "seq 50" }, lines(50, "seq")),
+      ...tool("Bash", { command: "false" }, lines(4, "error"), true),
+      ...tool("Edit", { file_path: join(path, "a.ts"), old_string: lines(3, "old"), new_string: lines(3, "new") }, "ok"),
+      ...tool("Edit", { file_path: join(path, "b.ts"), old_string: lines(60, "old"), new_string: lines(60, "new") }, "ok"),
+      ...tool("Write", { file_path: join(path, "c.ts"), content: lines(12, "content") }, "ok"),
+      ...tool("Write", { file_path: join(path, "d.ts"), content: lines(200, "content") }, "ok"),
+      ...tool("Read", { file_path: join(path, "c.ts") }, lines(12, "content")),
+      ...tool("Bash", { command: "cat <<EOF\none\ntwo\nEOF" }, lines(2, "cat")),
+      ...tool("Edit", { file_path: join(path, "e.ts"), old_string: "x" }, "File has not been read yet.", true),
+      assistant([{ type: "text", text: "Here is the plan:\n\n- first, the schema\n- then the routes\n- last, the page\n\n## Details\n\nThe schema has three tables, each with its own id and a created_at column that the page sorts by.\n\n```ts\nconst a = 1;\nconst b = 2;\nconst c = 3;\n```\n\nThat is all." }]),
+      assistant([{ type: "text", text: "Done." }]),
+      out({ type: "result", subtype: "success", is_error: false, result: "Done.", duration_ms: 1, num_turns: 1 }),
+    ];
+    ui.fakes.script("claude", steps);
+    const { runId, conversationId } = await ui.api<{ runId: string; conversationId: string }>("/api/runs", { method: "POST", body: JSON.stringify({ projectId: id, agentId: "claude", message: "go" }) });
+    const deadline = Date.now() + 60_000;
+    while ((await ui.api<{ status: string }>(`/api/runs/${runId}`)).status !== "succeeded") {
+      if (Date.now() > deadline) throw new Error("the run did not succeed");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const { events } = await ui.api<{ events: RunEvent[] }>(`/api/runs/${runId}/history`);
+    const items = runStateFromEvents(runId, events).items;
+
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
+      await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
+      const measured = await page.$$eval(`[data-run-id="${runId}"] > [data-testid]`, (rows) =>
+        rows.filter((row) => ["assistant-text", "thinking", "tool-card", "sub-run", "notice", "approval-card"].includes((row as HTMLElement).dataset.testid!)).map((row) => row.getBoundingClientRect().height),
+      );
+      expect(measured).toHaveLength(items.length);
+      const rows = items.map((item, i) => ({ row: item.kind === "tool" ? `${item.kind} ${item.name}` : item.kind, guessed: estimateItem(item, ITEM_GAP), measured: Math.round(measured[i]! + ITEM_GAP) }));
+      const off = rows.filter(({ guessed, measured }) => Math.abs(guessed - measured) > Math.max(16, measured * 0.2));
+      expect(off).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
