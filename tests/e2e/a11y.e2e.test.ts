@@ -1,14 +1,13 @@
 // Issue #39, keyboard and screen readers, in Chromium against the built binary: axe-core finds no critical or serious
 // violation in each view, and a keyboard alone creates, renames and deletes a project and a conversation, sends a
 // prompt and stops the run (Esc, from wherever the focus is).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { tempDir } from "../support/temp.ts";
 import { initLine, writeTurnTranscript } from "./support/claude-transcripts.ts";
-import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+import { claudeUiDaemonForTests } from "./support/ui-daemon.ts";
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -34,17 +33,7 @@ async function tabTo(page: Page, selector: string): Promise<void> {
 }
 
 describe("keyboard and screen readers", () => {
-  const temp = tempDir("od-e2e-a11y-");
-  let ui: UiDaemon;
-
-  beforeAll(async () => {
-    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await ui?.close();
-    temp[Symbol.dispose]();
-  });
+  const { temp, ui } = claudeUiDaemonForTests("od-e2e-a11y-");
 
   test("axe: no critical or serious violation in the empty page, a conversation with tools and diffs, settings, usage, a dialog, and at phone width", async () => {
     const project = await ui.project("axe");

@@ -2,28 +2,17 @@
 // can_use_tool control request). The composer's permission control asks for `ask` (remembered for the project); the
 // question shows as a card while the tab's title says the run waits, and again after a reload while it waits; Allow
 // once lets the write happen, Deny (with a message) does not; after a reload the cards show what was decided, by whom.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { longClaudeRunLines } from "../fakes/long-claude-run.ts";
-import { tempDir } from "../support/temp.ts";
-import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+import { claudeUiDaemonForTests } from "./support/ui-daemon.ts";
 
 const TEXT_FIXTURE = join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl");
 
 describe("approvals on the page", () => {
-  const temp = tempDir("od-e2e-approvals-");
-  let ui: UiDaemon;
-
-  beforeAll(async () => {
-    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await ui?.close();
-    temp[Symbol.dispose]();
-  });
+  const { temp, ui } = claudeUiDaemonForTests("od-e2e-approvals-");
 
   function askToWrite(target: string): void {
     ui.fakes.script("claude", [

@@ -1,15 +1,14 @@
 // Issue #40 in Chromium against the built binary, with a fake Claude: a long run opened from history keeps the DOM
 // small (only rows near the viewport are in it), scrolling to the top shows its first words, and a reload puts the
 // reader back where they were. Counts and positions only; nothing here is timed.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { FIRST_TEXT, lastTextOf, writeLongClaudeRun, type LongRunShape } from "../fakes/long-claude-run.ts";
 import { floorPageEnded, openFloorPage } from "../../bench/support/page-floor.ts";
 import type { FakeStep } from "../support/fake-agents.ts";
-import { tempDir } from "../support/temp.ts";
-import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+import { claudeUiDaemonForTests } from "./support/ui-daemon.ts";
 
 /** 400 × (48 text deltas + a Bash call + its 10-line result): about 20k agent events and 400 tool cards. */
 const SHAPE: LongRunShape = { cycles: 400, deltasPerCycle: 48, resultLines: 10 };
@@ -50,17 +49,7 @@ function settled(page: Page): Promise<void> {
 }
 
 describe("a long run in Chromium", () => {
-  const temp = tempDir("od-e2e-long-");
-  let ui: UiDaemon;
-
-  beforeAll(async () => {
-    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await ui?.close();
-    temp[Symbol.dispose]();
-  });
+  const { temp, ui } = claudeUiDaemonForTests("od-e2e-long-");
 
   /** A fresh browser context's tab, and the page errors it reports. */
   async function newTab(viewport = { width: 1400, height: 900 }) {

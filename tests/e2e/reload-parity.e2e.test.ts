@@ -3,13 +3,12 @@
 // and reloaded: every card's data-state, the header's model and first token, and the usage line are equal before
 // and after each reload, and the sub-agent cut off by the cancel shows canceled both times. A failed run's reason
 // is said once, in its banner.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { tempDir } from "../support/temp.ts";
 import { subAgentTranscript, writeTranscript } from "./support/claude-transcripts.ts";
-import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+import { claudeUiDaemonForTests } from "./support/ui-daemon.ts";
 
 /** What a person sees of each turn that must not change with a reload (the elapsed clock aside). */
 type TurnView = { cards: string[]; model: string | null; firstToken: string | null; usage: string | null; banner: string | null };
@@ -33,17 +32,7 @@ async function turnViews(page: Page): Promise<TurnView[]> {
 }
 
 describe("live and reloaded turns in Chromium", () => {
-  const temp = tempDir("od-e2e-reload-");
-  let ui: UiDaemon;
-
-  beforeAll(async () => {
-    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await ui?.close();
-    temp[Symbol.dispose]();
-  });
+  const { temp, ui } = claudeUiDaemonForTests("od-e2e-reload-");
 
   test("cards, header and usage are equal before and after a reload: finished, mid-run, and after cancel", async () => {
     const { id, path } = await ui.project("reload");

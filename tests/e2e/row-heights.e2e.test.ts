@@ -1,14 +1,13 @@
 // Issue #40: the windowed lists guess a row's height before it was ever shown (web/components/row-heights.ts), and the
 // scrollbar, a jump to the top and a reload's return to its place hold only as far as the guesses do. Here each kind
 // of row a run shows is laid out by Chromium and its guess must be near what it measures.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { estimateItem } from "../../web/components/row-heights.ts";
 import { runStateFromEvents } from "../../web/state/run-history.ts";
 import type { FakeStep } from "../support/fake-agents.ts";
-import { tempDir } from "../support/temp.ts";
-import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+import { claudeUiDaemonForTests } from "./support/ui-daemon.ts";
 
 /** The gap between a run's items (`.run` in styles.css; run-view.tsx's ITEM_GAP). */
 const ITEM_GAP = 8;
@@ -17,17 +16,7 @@ const SESSION = "11111111-2222-3333-4444-555555555555";
 const lines = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix} line ${i}`).join("\n");
 
 describe("row height guesses in Chromium", () => {
-  const temp = tempDir("od-e2e-rows-");
-  let ui: UiDaemon;
-
-  beforeAll(async () => {
-    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await ui?.close();
-    temp[Symbol.dispose]();
-  });
+  const { temp, ui } = claudeUiDaemonForTests("od-e2e-rows-");
 
   test("each kind of row is guessed near the height Chromium lays it out at", async () => {
     const { id, path } = await ui.project("rows");

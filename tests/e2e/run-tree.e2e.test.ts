@@ -2,29 +2,18 @@
 // sub-agent shows as a collapsible child run under the call that started it (live and after a reload), tool cards
 // show commands, exit codes, diffs and failures, and the usage view shows two runs' figures. Screenshots go to
 // tests/e2e/screenshots/ (git-ignored).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
-import { tempDir } from "../support/temp.ts";
 import { subAgentTranscript, writeTranscript } from "./support/claude-transcripts.ts";
-import { startUiDaemon, type UiDaemon } from "./support/ui-daemon.ts";
+import { claudeUiDaemonForTests } from "./support/ui-daemon.ts";
 
 const screenshots = join(import.meta.dir, "screenshots");
 mkdirSync(screenshots, { recursive: true });
 
 describe("run tree and usage in Chromium", () => {
-  const temp = tempDir("od-e2e-tree-");
-  let ui: UiDaemon;
-
-  beforeAll(async () => {
-    ui = await startUiDaemon(temp, { claude: {} }, { detectFirst: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await ui?.close();
-    temp[Symbol.dispose]();
-  });
+  const { temp, ui } = claudeUiDaemonForTests("od-e2e-tree-");
 
   /** A signed-in page on `projectId`; records console errors and every request that leaves for another origin. */
   async function openPage(projectId: string): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[]; foreign: string[] }> {

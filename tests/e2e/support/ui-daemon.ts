@@ -2,9 +2,11 @@
  * What every UI e2e starts from: a copy of the built binary serving a fresh data dir under `temp`, fake agent CLIs
  * first on its PATH, one Chromium, and the two API calls the tests set up with. `close()` undoes all of it.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { chmodSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FAKE_DSH } from "../../dsh/dsh-world.ts";
+import { tempDir } from "../../support/temp.ts";
 import { startDaemonProcess, type RunningDaemon } from "../../support/daemon-process.ts";
 import { binaryCopy } from "./binary.ts";
 import { launchBrowser } from "./browser.ts";
@@ -78,4 +80,24 @@ export async function startUiDaemon(temp: { path: string }, agents: Record<strin
       rmSync(copy.dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The daemon a describe block's tests share, with a fake Claude Code and its start-up detection waited for: started
+ * before them in a temp folder named `prefix…`, closed (and the folder removed) after them. `ui` is filled in once the
+ * daemon has started.
+ */
+export function claudeUiDaemonForTests(prefix: string): { temp: { path: string }; ui: UiDaemon } {
+  const temp = tempDir(prefix);
+  const ui = {} as UiDaemon;
+  let started = false;
+  beforeAll(async () => {
+    Object.assign(ui, await startUiDaemon(temp, { claude: {} }, { detectFirst: true }));
+    started = true;
+  }, 120_000);
+  afterAll(async () => {
+    if (started) await ui.close();
+    temp[Symbol.dispose]();
+  });
+  return { temp, ui };
 }
