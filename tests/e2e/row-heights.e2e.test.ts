@@ -42,6 +42,13 @@ describe("row height guesses in Chromium", () => {
       ...tool("Write", { file_path: join(path, "d.ts"), content: lines(200, "content") }, "ok"),
       ...tool("Read", { file_path: join(path, "c.ts") }, lines(12, "content")),
       ...tool("Bash", { command: "cat <<EOF\none\ntwo\nEOF" }, lines(2, "cat")),
+      // A sub-agent with two calls of its own and a report.
+      assistant([{ type: "tool_use", id: "toolu_task", name: "Task", input: { description: "Survey the styles", prompt: "Look at every stylesheet." } }]),
+      out({ type: "assistant", message: { id: "m-child-1", type: "message", role: "assistant", content: [{ type: "tool_use", id: "toolu_child_1", name: "Bash", input: { command: "ls styles" } }] }, parent_tool_use_id: "toolu_task" }),
+      out({ type: "user", message: { role: "user", content: [{ tool_use_id: "toolu_child_1", type: "tool_result", content: lines(2, "css"), is_error: false }] }, parent_tool_use_id: "toolu_task" }),
+      out({ type: "assistant", message: { id: "m-child-2", type: "message", role: "assistant", content: [{ type: "tool_use", id: "toolu_child_2", name: "Edit", input: { file_path: join(path, "s.css"), old_string: "a {}", new_string: "a { color: red; }" } }] }, parent_tool_use_id: "toolu_task" }),
+      out({ type: "user", message: { role: "user", content: [{ tool_use_id: "toolu_child_2", type: "tool_result", content: "ok", is_error: false }] }, parent_tool_use_id: "toolu_task" }),
+      out({ type: "user", message: { role: "user", content: [{ tool_use_id: "toolu_task", type: "tool_result", content: "Two stylesheets; the first one is now red.", is_error: false }] } }),
       ...tool("Edit", { file_path: join(path, "e.ts"), old_string: "x" }, "File has not been read yet.", true),
       assistant([{ type: "text", text: "Here is the plan:\n\n- first, the schema\n- then the routes\n- last, the page\n\n## Details\n\nThe schema has three tables, each with its own id and a created_at column that the page sorts by.\n\n```ts\nconst a = 1;\nconst b = 2;\nconst c = 3;\n```\n\nThat is all." }]),
       assistant([{ type: "text", text: "Done." }]),

@@ -111,6 +111,18 @@ function toolPx(item: ToolItem): number {
   return px;
 }
 
+/** A sub-agent's head, its folded prompt and its padding, around its own items and its report. */
+const SUB_RUN_PX = 50;
+/** The gap between a sub-agent's items. */
+const SUB_RUN_GAP_PX = 8;
+
+/** A sub-agent (sub-run.tsx), open as it starts: its items as a run's are, then its report. */
+function subRunPx(item: ToolItem, children: readonly RunItem[]): number {
+  let px = SUB_RUN_PX + (item.result !== undefined ? answerPx(item.result) : 0);
+  for (const child of children) px += estimateItem(child, SUB_RUN_GAP_PX);
+  return px;
+}
+
 /** One item of a run, its gap (`gap` px) included. */
 export function estimateItem(item: RunItem, gap: number): number {
   switch (item.kind) {
@@ -124,7 +136,7 @@ export function estimateItem(item: RunItem, gap: number): number {
     case "approval":
       return (item.decision || item.closed ? 64 : 140) + gap;
     case "tool":
-      return (item.children ? 120 + item.children.length * 40 : toolPx(item)) + gap;
+      return (item.children ? subRunPx(item, item.children) : toolPx(item)) + gap;
   }
 }
 
