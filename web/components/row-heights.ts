@@ -5,13 +5,11 @@
 import { editDiff } from "../lib/edit-diff.ts";
 import type { MdBlock, MdInline } from "../lib/markdown.ts";
 import type { RunItem, RunState, ToolItem } from "../state/run-state.ts";
+import { SHORT_DIFF_LINES } from "./diff-view.tsx";
+import { SHORT_OUTPUT_LINES } from "./tool-card.tsx";
 
 const LINE_PX = 22;
 const CHARS_PER_LINE = 90;
-/** Output folded away above this many lines (tool-card.tsx's SHORT_OUTPUT_LINES) shows only its summary. */
-const SHORT_OUTPUT_LINES = 12;
-/** A diff of up to this many lines opens by itself (diff-view.tsx's SHORT_DIFF_LINES). */
-const SHORT_DIFF_LINES = 40;
 
 /** Lines of plain text, each wrapped at the column's width. */
 function textLines(text: string): number {
@@ -97,11 +95,18 @@ function diffSize(input: unknown): number | "long" | undefined {
   return lines === undefined ? undefined : lines <= SHORT_DIFF_LINES ? lines : "long";
 }
 
+/** A command's text, when the call's input has one. */
+function commandOf(input: unknown): string {
+  const command = typeof input === "object" && input !== null ? (input as { command?: unknown }).command : undefined;
+  return typeof command === "string" ? command : "";
+}
+
 /** A tool card without a sub-agent: its head, its output or diff (open when short), its folded input. */
 function toolPx(item: ToolItem): number {
   let px = CARD_PX;
-  const command = typeof (item.input as { command?: unknown } | undefined)?.command === "string" ? String((item.input as { command: string }).command) : "";
-  if (item.toolKind === "command" && command.includes("\n")) px += outputPx(lineCount(command));
+  // A command of several lines is shown whole above its output.
+  const command = item.toolKind === "command" ? commandOf(item.input) : "";
+  if (command.includes("\n")) px += outputPx(lineCount(command));
   if (item.toolKind === "command" && item.result !== undefined) {
     const lines = lineCount(item.result);
     px += OUTPUT_SUMMARY_PX + (item.state === "error" || lines <= SHORT_OUTPUT_LINES ? outputPx(lines) : 0);

@@ -27,7 +27,7 @@ const KIND_LABEL: Record<ToolItem["toolKind"], string> = {
 };
 
 /** Output up to this many lines opens by itself; longer output stays folded until asked for. */
-const SHORT_OUTPUT_LINES = 12;
+export const SHORT_OUTPUT_LINES = 12;
 
 function field(input: unknown, ...names: string[]): string | undefined {
   if (typeof input !== "object" || input === null) return undefined;
