@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { estimateItem } from "../../web/components/row-heights.ts";
 import { runStateFromEvents } from "../../web/state/run-history.ts";
+import type { ApprovalItem, RunItem } from "../../web/state/run-state.ts";
 import type { FakeStep } from "../support/fake-agents.ts";
 import { claudeUiDaemonForTests } from "./support/ui-daemon.ts";
 
@@ -76,6 +77,54 @@ describe("row height guesses in Chromium", () => {
       const rows = items.map((item, i) => ({ row: item.kind === "tool" ? `${item.kind} ${item.name}` : item.kind, guessed: estimateItem(item, ITEM_GAP), measured: Math.round(measured[i]! + ITEM_GAP) }));
       const off = rows.filter(({ guessed, measured }) => Math.abs(guessed - measured) > Math.max(16, measured * 0.2));
       expect(off).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+  test("answered approval and question cards are guessed near their height", async () => {
+    const { id, path } = await ui.project("asked");
+    const questions = [
+      { question: "Which database?", header: "DB", multiSelect: false, options: [{ label: "Postgres", description: "relational" }, { label: "SQLite" }] },
+      { question: "Which extras?", multiSelect: true, options: [{ label: "Auth" }, { label: "Billing" }] },
+    ];
+    ui.fakes.script("claude", [
+      { readLine: true },
+      { out: JSON.stringify({ type: "system", subtype: "init", cwd: path, session_id: SESSION, tools: ["Write"], model: "fake-model" }) },
+      { canUseTool: { tool_name: "Write", input: { file_path: join(path, "a.txt"), content: "hi" }, writeFile: { path: join(path, "a.txt"), content: "hi" } } },
+      { canUseTool: { tool_name: "AskUserQuestion", input: { questions } } },
+      { out: JSON.stringify({ type: "assistant", message: { id: "m-done", type: "message", role: "assistant", content: [{ type: "text", text: "Done." }] }, session_id: SESSION }) },
+      { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "Done.", session_id: SESSION, duration_ms: 1, num_turns: 1 }) },
+    ]);
+    const { runId, conversationId } = await ui.api<{ runId: string; conversationId: string }>("/api/runs", { method: "POST", body: JSON.stringify({ projectId: id, agentId: "claude", message: "go", permissionMode: "ask" }) });
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
+      // Each card's height while it waits, then answered.
+      const open = page.locator("[data-testid=approval-card][data-state=open]");
+      const openHeight = async () => Math.round((await open.evaluate((card) => card.getBoundingClientRect().height)) + ITEM_GAP);
+      await open.locator("[data-testid=approval-allow_once]").waitFor({ timeout: 60_000 });
+      const openApproval = await openHeight();
+      await open.locator("[data-testid=approval-allow_once]").click();
+      await open.locator("[data-testid=question-option]").first().waitFor({ timeout: 60_000 });
+      const openQuestion = await openHeight();
+      await open.locator("[data-testid=question-option]").nth(1).check();
+      await open.locator("[data-testid=question-answer]").click();
+      await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner][data-status=succeeded]`, { timeout: 60_000 });
+      await page.reload();
+      await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
+      const { events } = await ui.api<{ events: RunEvent[] }>(`/api/runs/${runId}/history`);
+      const items = runStateFromEvents(runId, events).items;
+      const measured = await page.$$eval(`[data-run-id="${runId}"] > [data-testid]`, (rows) =>
+        rows.filter((row) => ["assistant-text", "thinking", "tool-card", "sub-run", "notice", "approval-card"].includes((row as HTMLElement).dataset.testid!)).map((row) => row.getBoundingClientRect().height),
+      );
+      expect(measured).toHaveLength(items.length);
+      const rows = items.map((item, i) => ({ row: item.kind === "approval" ? `approval ${item.approvalKind}` : item.kind, guessed: estimateItem(item, ITEM_GAP), measured: Math.round(measured[i]! + ITEM_GAP) }));
+      // The same cards while they waited: guessed as the answered items without their answer.
+      const [approval, question] = items.filter((item) => item.kind === "approval");
+      const waiting = (item: RunItem | undefined) => estimateItem({ ...(item as ApprovalItem), decision: undefined, by: undefined, answers: undefined }, ITEM_GAP);
+      rows.push({ row: "approval edit, open", guessed: waiting(approval), measured: openApproval }, { row: "approval question, open", guessed: waiting(question), measured: openQuestion });
+      expect(rows.filter(({ guessed, measured }) => Math.abs(guessed - measured) > Math.max(16, measured * 0.2))).toEqual([]);
     } finally {
       await context.close();
     }

@@ -20,7 +20,7 @@ const RESOLVED_LABELS: Record<ApprovalDecision, string> = { allow_once: "Allowed
 const BY_LABELS = { user: "by you", timeout: "after no answer in time", cancel: "when the run was canceled" } as const;
 
 /** What the agent wants to do, as a person reads it: a command's text, a file's new content, else the input as JSON. */
-function inputText(input: unknown): string {
+export function approvalDetail(input: unknown): string {
   if (input && typeof input === "object") {
     const fields = input as Record<string, unknown>;
     for (const key of ["command", "cmd", "content", "new_string", "url", "query"]) if (typeof fields[key] === "string") return fields[key] as string;
@@ -51,7 +51,7 @@ export function ApprovalCard({ item }: { item: ApprovalItem }) {
     }
   }
 
-  const detail = inputText(item.input);
+  const detail = approvalDetail(item.input);
   return (
     <section class={`approval-card state-${state}`} data-testid="approval-card" data-approval-id={item.approvalId} data-state={state} aria-label={`The agent asks: ${item.title}`}>
       <header>

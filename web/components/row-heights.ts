@@ -4,7 +4,8 @@
  */
 import { editDiff } from "../lib/edit-diff.ts";
 import type { MdBlock, MdInline } from "../lib/markdown.ts";
-import type { RunItem, RunState, ToolItem } from "../state/run-state.ts";
+import type { ApprovalItem, RunItem, RunState, ToolItem } from "../state/run-state.ts";
+import { approvalDetail } from "./approval-card.tsx";
 import { SHORT_DIFF_LINES } from "./diff-view.tsx";
 import { SHORT_OUTPUT_LINES } from "./tool-card.tsx";
 
@@ -116,6 +117,28 @@ function toolPx(item: ToolItem): number {
   return px;
 }
 
+/** An approval card's header, title, outcome and padding; a question card's header, outcome and padding. */
+const APPROVAL_PX = 79;
+const QUESTION_PX = 42;
+/** A question's line once answered; while open, its legend and own-words field, and each of its options. */
+const ANSWERED_QUESTION_PX = 22;
+const OPEN_QUESTION_PX = 57;
+const OPTION_PX = 24;
+/** The buttons of a card still waiting for its answer, less the outcome line it shows once answered. */
+const APPROVAL_ACTIONS_PX = 12;
+
+/** A question the agent asked before it acts (approval-card.tsx), or a question card (question-card.tsx). */
+function approvalPx(item: ApprovalItem): number {
+  const open = !item.decision && !item.closed;
+  if (item.approvalKind === "question") {
+    const questions = item.questions ?? [];
+    if (!open) return QUESTION_PX + questions.length * ANSWERED_QUESTION_PX;
+    return QUESTION_PX + APPROVAL_ACTIONS_PX + questions.reduce((px, question) => px + OPEN_QUESTION_PX + question.options.length * OPTION_PX, 0);
+  }
+  const detail = approvalDetail(item.input);
+  return APPROVAL_PX + (detail && detail !== item.title ? outputPx(lineCount(detail)) : 0) + (open ? APPROVAL_ACTIONS_PX : 0);
+}
+
 /** A sub-agent's head, its folded prompt and its padding, around its own items and its report. */
 const SUB_RUN_PX = 50;
 /** The gap between a sub-agent's items. */
@@ -139,7 +162,7 @@ export function estimateItem(item: RunItem, gap: number): number {
     case "notice":
       return 36 + gap;
     case "approval":
-      return (item.decision || item.closed ? 64 : 140) + gap;
+      return approvalPx(item) + gap;
     case "tool":
       return (item.children ? subRunPx(item, item.children) : toolPx(item)) + gap;
   }
