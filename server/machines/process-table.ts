@@ -111,7 +111,7 @@ export function descendantsFromSnapshot(snapshot: readonly ProcessEntry[], rootP
  */
 export async function readProcessSnapshot(only?: (pid: number) => boolean): Promise<ProcessEntry[]> {
   if (process.platform === "linux") {
-    const entries = mapProcPids((pid) => parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1")), only);
+    const entries = mapProcPids(readStat, only);
     return entries.filter((entry): entry is ProcessEntry => entry !== null);
   }
   if (process.platform === "darwin") return parsePsPidPpid(await runPs(["-A", "-o", "pid=,ppid="]));
@@ -135,7 +135,7 @@ export async function findProcessesWithEnvCookie(name: string, value: string, am
   if (process.platform === "linux") {
     const unread: number[] = [];
     const hits = mapProcPids((pid) => {
-      const environ = readFileSync(`/proc/${pid}/environ`);
+      const environ = environOf(pid);
       if (environ.length === 0) unread.push(pid);
       return environHasCookie(environ, cookie) ? pid : null;
     }, among);
@@ -146,6 +146,9 @@ export async function findProcessesWithEnvCookie(name: string, value: string, am
   }
   return pids.filter((pid) => pid !== process.pid);
 }
+
+/** A process's environment block (throws when it is gone or not ours to read). */
+const environOf = (pid: number): Buffer => readFileSync(`/proc/${pid}/environ`);
 
 /** How many times, and how far apart (ms), an environment read as empty is read again. */
 const MID_EXEC_READS = 5;
@@ -165,17 +168,15 @@ async function carriersOnceExecuted(pids: readonly number[], cookie: EnvCookie):
   const carriers: number[] = [];
   for (let read = 0; read < MID_EXEC_READS && waiting.length > 0; read++) {
     await new Promise((resolve) => setTimeout(resolve, MID_EXEC_WAIT_MS));
-    waiting = waiting.filter((pid) => {
-      let environ: Buffer;
-      try {
-        environ = readFileSync(`/proc/${pid}/environ`);
-      } catch {
-        return false; // gone
-      }
-      if (environ.length === 0) return true;
-      if (environHasCookie(environ, cookie)) carriers.push(pid);
-      return false;
+    const environs = mapProcPids(environOf, waiting);
+    const stillEmpty: number[] = [];
+    // A pid gone since reads null and is passed over.
+    waiting.forEach((pid, i) => {
+      const environ = environs[i];
+      if (environ?.length === 0) stillEmpty.push(pid);
+      else if (environ && environHasCookie(environ, cookie)) carriers.push(pid);
     });
+    waiting = stillEmpty;
   }
   return carriers;
 }

@@ -3,6 +3,7 @@
 // of row a run shows is laid out by Chromium and its guess must be near what it measures.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import type { Page } from "playwright-core";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { estimateItem } from "../../web/components/row-heights.ts";
 import { runStateFromEvents } from "../../web/state/run-history.ts";
@@ -16,8 +17,22 @@ const SESSION = "11111111-2222-3333-4444-555555555555";
 
 const lines = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix} line ${i}`).join("\n");
 
+type GuessedRow = { row: string; guessed: number; measured: number };
+
+/** Each of the run's items as its row: the guess for it, and its height in the page (gap included). */
+async function guessedRows(page: Page, runId: string, items: readonly RunItem[], name: (item: RunItem) => string): Promise<GuessedRow[]> {
+  const measured = await page.$$eval(`[data-run-id="${runId}"] > [data-testid]`, (rows) =>
+    rows.filter((row) => ["assistant-text", "thinking", "tool-card", "sub-run", "notice", "approval-card"].includes((row as HTMLElement).dataset.testid!)).map((row) => row.getBoundingClientRect().height),
+  );
+  expect(measured).toHaveLength(items.length);
+  return items.map((item, i) => ({ row: name(item), guessed: estimateItem(item, ITEM_GAP), measured: Math.round(measured[i]! + ITEM_GAP) }));
+}
+
+/** The rows whose guess is off by more than a fifth of their height (16 px at least). */
+const offRows = (rows: readonly GuessedRow[]) => rows.filter(({ guessed, measured }) => Math.abs(guessed - measured) > Math.max(16, measured * 0.2));
+
 describe("row height guesses in Chromium", () => {
-  const { temp, ui } = claudeUiDaemonForTests("od-e2e-rows-");
+  const { ui } = claudeUiDaemonForTests("od-e2e-rows-");
 
   test("each kind of row is guessed near the height Chromium lays it out at", async () => {
     const { id, path } = await ui.project("rows");
@@ -70,17 +85,13 @@ describe("row height guesses in Chromium", () => {
       const page = await context.newPage();
       await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
       await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
-      const measured = await page.$$eval(`[data-run-id="${runId}"] > [data-testid]`, (rows) =>
-        rows.filter((row) => ["assistant-text", "thinking", "tool-card", "sub-run", "notice", "approval-card"].includes((row as HTMLElement).dataset.testid!)).map((row) => row.getBoundingClientRect().height),
-      );
-      expect(measured).toHaveLength(items.length);
-      const rows = items.map((item, i) => ({ row: item.kind === "tool" ? `${item.kind} ${item.name}` : item.kind, guessed: estimateItem(item, ITEM_GAP), measured: Math.round(measured[i]! + ITEM_GAP) }));
-      const off = rows.filter(({ guessed, measured }) => Math.abs(guessed - measured) > Math.max(16, measured * 0.2));
-      expect(off).toEqual([]);
+      const rows = await guessedRows(page, runId, items, (item) => (item.kind === "tool" ? `${item.kind} ${item.name}` : item.kind));
+      expect(offRows(rows)).toEqual([]);
     } finally {
       await context.close();
     }
   }, 120_000);
+
   test("answered approval and question cards are guessed near their height", async () => {
     const { id, path } = await ui.project("asked");
     const questions = [
@@ -115,16 +126,12 @@ describe("row height guesses in Chromium", () => {
       await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
       const { events } = await ui.api<{ events: RunEvent[] }>(`/api/runs/${runId}/history`);
       const items = runStateFromEvents(runId, events).items;
-      const measured = await page.$$eval(`[data-run-id="${runId}"] > [data-testid]`, (rows) =>
-        rows.filter((row) => ["assistant-text", "thinking", "tool-card", "sub-run", "notice", "approval-card"].includes((row as HTMLElement).dataset.testid!)).map((row) => row.getBoundingClientRect().height),
-      );
-      expect(measured).toHaveLength(items.length);
-      const rows = items.map((item, i) => ({ row: item.kind === "approval" ? `approval ${item.approvalKind}` : item.kind, guessed: estimateItem(item, ITEM_GAP), measured: Math.round(measured[i]! + ITEM_GAP) }));
+      const rows = await guessedRows(page, runId, items, (item) => (item.kind === "approval" ? `approval ${item.approvalKind}` : item.kind));
       // The same cards while they waited: guessed as the answered items without their answer.
       const [approval, question] = items.filter((item) => item.kind === "approval");
       const waiting = (item: RunItem | undefined) => estimateItem({ ...(item as ApprovalItem), decision: undefined, by: undefined, answers: undefined }, ITEM_GAP);
       rows.push({ row: "approval edit, open", guessed: waiting(approval), measured: openApproval }, { row: "approval question, open", guessed: waiting(question), measured: openQuestion });
-      expect(rows.filter(({ guessed, measured }) => Math.abs(guessed - measured) > Math.max(16, measured * 0.2))).toEqual([]);
+      expect(offRows(rows)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -182,11 +182,21 @@ export function estimateAnswer(text: string, gap: number): number {
   return STATUS_PX + USAGE_PX + END_PX + gap + (text ? answerPx(text) + 8 : 0);
 }
 
-/** A whole turn: its status line, items and footer. */
+/**
+ * Each turn's guess, by its state: the timeline's list guesses every row it has not measured at each of its renders
+ * (a turn's guess reads state beside the row), and a turn's items are many (a short edit is diffed to be guessed).
+ */
+const runGuesses = new WeakMap<RunState, number>();
+
+/** A whole turn: its status line, items and footer (`gap` px after it). */
 export function estimateRun(state: RunState, gap: number): number {
-  let height = STATUS_PX + (state.usage ? USAGE_PX : 0) + (state.end ? END_PX : 0) + gap;
-  for (const item of state.items) height += estimateItem(item, 8);
-  return height;
+  let height = runGuesses.get(state);
+  if (height === undefined) {
+    height = STATUS_PX + (state.usage ? USAGE_PX : 0) + (state.end ? END_PX : 0);
+    for (const item of state.items) height += estimateItem(item, 8);
+    runGuesses.set(state, height);
+  }
+  return height + gap;
 }
 
 /** The person's message: one line is 35 px in Chromium, each more 22. */
