@@ -128,7 +128,7 @@ describe("approvals on the page", () => {
     }
   }, 180_000);
 
-  test("a half-given answer outlives its card scrolling out of the windowed list and back", async () => {
+  test("a half-given answer outlives its card scrolling out of the windowed list and back, and a reload; sent, it is let go", async () => {
     const project = await ui.project("questions-far");
     await ui.api("/api/app-config", { method: "PUT", body: JSON.stringify({ projectPermissionModes: { [project.id]: "ask" } }) });
     // Forty items before the question (a list this long is windowed): the long run without its closing answer and end.
@@ -149,10 +149,17 @@ describe("approvals on the page", () => {
       await card.waitFor();
       expect(await card.locator("[data-testid=question-option]").nth(0).isChecked()).toBe(true);
       expect(await card.locator("[data-testid=question-own]").inputValue()).toBe("Postgres 16, please");
+      // A reload of the tab keeps it too (the run still waits for the answer).
+      await page.reload();
+      await card.waitFor({ timeout: 30_000 });
+      expect(await card.locator("[data-testid=question-option]").nth(0).isChecked()).toBe(true);
+      expect(await card.locator("[data-testid=question-own]").inputValue()).toBe("Postgres 16, please");
       await card.locator("[data-testid=question-answer]").click();
       await page.waitForSelector("[data-testid=approval-card][data-state=resolved-allow_once]");
       const answered = ui.fakes.ledger().filter((line) => line.event === "control-response").map((line) => JSON.parse(String(line.line)).response.response);
       expect(answered.at(-1)).toEqual({ behavior: "allow", updatedInput: { questions, answers: { "Which database?": "Postgres 16, please" } } });
+      // Sent, the draft is no longer kept.
+      expect(await page.evaluate(() => sessionStorage.getItem("od.drafts") ?? "")).not.toContain("Postgres 16");
     } finally {
       await context.close();
     }

@@ -75,7 +75,11 @@ describe("per-run diffs in Chromium", () => {
       await page.click('[data-testid=change][data-path="src/app.ts"] > summary');
       expect(await page.isVisible('[data-testid=change][data-path="src/app.ts"] [data-testid=diff]')).toBe(false);
 
+      // From history after a reload: the reader's choice is kept, so the file is closed until opened again.
       await page.reload();
+      await page.waitForSelector('[data-testid=change][data-path="src/app.ts"]');
+      expect(await page.isVisible('[data-testid=change][data-path="src/app.ts"] [data-testid=diff]')).toBe(false);
+      await page.click('[data-testid=change][data-path="src/app.ts"] > summary');
       await check();
     } finally {
       await context.close();

@@ -221,7 +221,7 @@ describe("a long run in Chromium", () => {
     }
   }, 120_000);
 
-  test("a run of long Writes: each diff is its summary until opened, and one opened stays open when its card scrolls away and back", async () => {
+  test("a run of long Writes: each diff is its summary until opened, and one opened stays open when its card scrolls away and back, and after a reload", async () => {
     const { id, path } = await ui.project("long-writes");
     // More rows than a list shows whole (list-window.ts WHOLE_UP_TO): a text and a call each.
     const writes = 20;
@@ -270,6 +270,18 @@ describe("a long run in Chromium", () => {
       // Closed again by the reader: its lines leave the DOM.
       await firstCard.locator("[data-testid=tool-diff] > summary").click();
       await until(async () => (await firstCard.locator(".diff-line").count()) === 0);
+
+      // Opened once more, then the tab reloaded: the sections are as the reader left them (the rows as tall as before).
+      await firstCard.locator("[data-testid=tool-diff] > summary").click();
+      await until(async () => (await firstCard.locator(".diff-line").count()) === fileLines);
+      await page.reload();
+      await page.waitForSelector("[data-testid=end-banner][data-status=succeeded]");
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = 0));
+      await firstCard.waitFor();
+      await until(async () => (await firstCard.locator(".diff-line").count()) === fileLines);
+      await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = timeline.scrollHeight));
+      await page.waitForSelector('[data-testid=change][data-path="gen/file-3.txt"] [data-testid=diff]');
+      expect(await page.locator("[data-testid=change] [data-testid=diff]").count()).toBe(1);
       expect(pageErrors).toEqual([]);
     } finally {
       await context.close();

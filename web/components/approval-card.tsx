@@ -7,7 +7,7 @@ import { createContext } from "preact";
 import { useContext, useState } from "preact/hooks";
 import type { ApprovalDecision, QuestionAnswers } from "../../server/contracts/approvals.ts";
 import type { ApprovalItem } from "../state/run-state.ts";
-import { useKeptState } from "./kept-state.ts";
+import { isText, useKeptState } from "./kept-state.ts";
 
 /** Sends a person's answer to one question of a run; resolves once od took it (it throws with od's reason if not). */
 export type AnswerApproval = (runId: string, approvalId: string, decision: ApprovalDecision, message?: string, answers?: QuestionAnswers) => Promise<void>;
@@ -30,8 +30,8 @@ export function approvalDetail(input: unknown): string {
 
 export function ApprovalCard({ item }: { item: ApprovalItem }) {
   const answer = useContext(ApprovalAnswerContext);
-  // Kept while the card scrolls out of the windowed list and back.
-  const [message, setMessage, forgetMessage] = useKeptState(`${item.runId}\n${item.approvalId}\nmessage`, () => "");
+  // Kept while the card scrolls out of the windowed list and back, and across a reload.
+  const [message, setMessage, forgetMessage] = useKeptState(`${item.runId}\n${item.approvalId}\nmessage`, () => "", isText);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const open = !item.decision && !item.closed;

@@ -7,7 +7,7 @@ import { useContext, useState } from "preact/hooks";
 import type { AgentQuestion, QuestionAnswers } from "../../server/contracts/approvals.ts";
 import type { ApprovalItem } from "../state/run-state.ts";
 import { ApprovalAnswerContext } from "./approval-card.tsx";
-import { useKeptState } from "./kept-state.ts";
+import { isTextLists, isTexts, useKeptState } from "./kept-state.ts";
 
 const BY_LABELS = { user: "by you", timeout: "after no answer in time", cancel: "when the run was canceled" } as const;
 
@@ -56,10 +56,10 @@ function QuestionFields({ question, index, chosen, own, onChoose, onOwn }: {
 export function QuestionCard({ item }: { item: ApprovalItem }) {
   const answer = useContext(ApprovalAnswerContext);
   const questions = item.questions ?? [];
-  // Kept while the card scrolls out of the windowed list and back.
+  // Kept while the card scrolls out of the windowed list and back, and across a reload.
   const draftKey = `${item.runId}\n${item.approvalId}`;
-  const [chosen, setChosen, forgetChosen] = useKeptState<string[][]>(`${draftKey}\nchosen`, () => questions.map(() => []));
-  const [own, setOwn, forgetOwn] = useKeptState<string[]>(`${draftKey}\nown`, () => questions.map(() => ""));
+  const [chosen, setChosen, forgetChosen] = useKeptState<string[][]>(`${draftKey}\nchosen`, () => questions.map(() => []), isTextLists(questions.length));
+  const [own, setOwn, forgetOwn] = useKeptState<string[]>(`${draftKey}\nown`, () => questions.map(() => ""), isTexts(questions.length));
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const open = !item.decision && !item.closed;

@@ -28,12 +28,3 @@ export function saveScrollSpot(storage: Pick<Storage, "setItem"> | undefined, co
     // A full or disabled storage only costs the restore on reload.
   }
 }
-
-/** The tab's sessionStorage, when the page has one. */
-export function tabStorage(): Storage | undefined {
-  try {
-    return typeof sessionStorage === "undefined" ? undefined : sessionStorage;
-  } catch {
-    return undefined;
-  }
-}

@@ -5,7 +5,8 @@
  */
 import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import type { Scroller } from "../components/virtual-list.tsx";
-import { loadScrollSpot, saveScrollSpot, tabStorage, type ScrollSpot } from "../state/scroll-memory.ts";
+import { loadScrollSpot, saveScrollSpot, type ScrollSpot } from "../state/scroll-memory.ts";
+import { tabStorage } from "../state/tab-memory.ts";
 
 /** Within this many px of the end counts as "at the bottom". */
 const BOTTOM_SLACK_PX = 4;
