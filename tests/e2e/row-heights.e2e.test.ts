@@ -5,7 +5,8 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { RunEvent } from "../../server/contracts/runs.ts";
-import { estimateItem } from "../../web/components/row-heights.ts";
+import { defaultSections, estimateItem } from "../../web/components/row-heights.ts";
+import type { SectionOpen } from "../../web/state/disclosures.ts";
 import { runStateFromEvents } from "../../web/state/run-history.ts";
 import type { ApprovalItem, RunItem } from "../../web/state/run-state.ts";
 import type { FakeStep } from "../support/fake-agents.ts";
@@ -20,12 +21,12 @@ const lines = (count: number, prefix: string) => Array.from({ length: count }, (
 type GuessedRow = { row: string; guessed: number; measured: number };
 
 /** Each of the run's items as its row: the guess for it, and its height in the page (gap included). */
-async function guessedRows(page: Page, runId: string, items: readonly RunItem[], name: (item: RunItem) => string): Promise<GuessedRow[]> {
+async function guessedRows(page: Page, runId: string, items: readonly RunItem[], name: (item: RunItem) => string, sections: SectionOpen = defaultSections): Promise<GuessedRow[]> {
   const measured = await page.$$eval(`[data-run-id="${runId}"] > [data-testid]`, (rows) =>
     rows.filter((row) => ["assistant-text", "thinking", "tool-card", "sub-run", "notice", "approval-card"].includes((row as HTMLElement).dataset.testid!)).map((row) => row.getBoundingClientRect().height),
   );
   expect(measured).toHaveLength(items.length);
-  return items.map((item, i) => ({ row: name(item), guessed: estimateItem(item, ITEM_GAP), measured: Math.round(measured[i]! + ITEM_GAP) }));
+  return items.map((item, i) => ({ row: name(item), guessed: estimateItem(item, ITEM_GAP, sections), measured: Math.round(measured[i]! + ITEM_GAP) }));
 }
 
 /** The rows whose guess is off by more than a fifth of their height (16 px at least). */
@@ -86,6 +87,58 @@ describe("row height guesses in Chromium", () => {
       await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
       await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
       const rows = await guessedRows(page, runId, items, (item) => (item.kind === "tool" ? `${item.kind} ${item.name}` : item.kind));
+      expect(offRows(rows)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  test("a section the reader opened or closed is guessed as they left it, after a reload too", async () => {
+    const { id, path } = await ui.project("chosen");
+    let call = 0;
+    const out = (message: unknown) => ({ out: JSON.stringify({ ...(message as object), session_id: SESSION }) });
+    const assistant = (content: unknown[], parent?: string) => out({ type: "assistant", message: { id: `m-${++call}`, type: "message", role: "assistant", content }, ...(parent ? { parent_tool_use_id: parent } : {}) });
+    const tool = (name: string, input: unknown, result: string): FakeStep[] => {
+      const toolId = `toolu_${++call}`;
+      return [assistant([{ type: "tool_use", id: toolId, name, input }]), out({ type: "user", message: { role: "user", content: [{ tool_use_id: toolId, type: "tool_result", content: result, is_error: false }] } })];
+    };
+    ui.fakes.script("claude", [
+      { readLine: true },
+      out({ type: "system", subtype: "init", cwd: path, tools: ["Bash", "Edit", "Write", "Task"], model: "fake-model" }),
+      ...tool("Edit", { file_path: join(path, "open.ts"), old_string: lines(15, "old"), new_string: lines(15, "new") }, "ok"),
+      ...tool("Write", { file_path: join(path, "long.ts"), content: lines(300, "content") }, "ok"),
+      ...tool("Bash", { command: "seq 100" }, lines(100, "seq")),
+      ...tool("Bash", { command: "ls" }, lines(3, "out")),
+      ...tool("Edit", { file_path: join(path, "short.ts"), old_string: lines(2, "old"), new_string: lines(2, "new") }, "ok"),
+      assistant([{ type: "tool_use", id: "toolu_task", name: "Task", input: { description: "Survey the styles", prompt: "Look at every stylesheet." } }]),
+      assistant([{ type: "tool_use", id: "toolu_child", name: "Bash", input: { command: "ls styles" } }], "toolu_task"),
+      out({ type: "user", message: { role: "user", content: [{ tool_use_id: "toolu_child", type: "tool_result", content: lines(2, "css"), is_error: false }] }, parent_tool_use_id: "toolu_task" }),
+      out({ type: "user", message: { role: "user", content: [{ tool_use_id: "toolu_task", type: "tool_result", content: "Two stylesheets.", is_error: false }] } }),
+      assistant([{ type: "text", text: "Done." }]),
+      out({ type: "result", subtype: "success", is_error: false, result: "Done.", duration_ms: 1, num_turns: 1 }),
+    ]);
+    const { runId, conversationId } = await ui.api<{ runId: string; conversationId: string }>("/api/runs", { method: "POST", body: JSON.stringify({ projectId: id, agentId: "claude", message: "go" }) });
+    const context = await ui.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
+      await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner][data-status=succeeded]`, { timeout: 60_000 });
+      const run = page.locator(`[data-run-id="${runId}"]`);
+      const cards = run.locator(":scope > [data-testid=tool-card]");
+      // Opened: the long Write's content, the long output and a short Edit's input; closed: the short output and the sub-agent.
+      await cards.nth(1).locator("[data-testid=tool-content] > summary, [data-testid=tool-diff] > summary").click();
+      await cards.nth(2).locator("[data-testid=tool-output] > summary").click();
+      await cards.nth(3).locator("[data-testid=tool-output] > summary").click();
+      await cards.nth(4).locator(".tool-io > summary").click();
+      await run.locator(":scope > [data-testid=sub-run] .sub-run-summary").first().click();
+      await page.reload();
+      await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
+      const kept = new Map<string, boolean>(JSON.parse((await page.evaluate(() => sessionStorage.getItem("od.disclosed"))) ?? "[]"));
+      expect(kept.size).toBe(5);
+      const sections: SectionOpen = (rowKey, section, byDefault) => kept.get(`${runId}\n${rowKey}\n${section}`) ?? byDefault;
+      const { events } = await ui.api<{ events: RunEvent[] }>(`/api/runs/${runId}/history`);
+      const items = runStateFromEvents(runId, events).items;
+      const rows = await guessedRows(page, runId, items, (item) => (item.kind === "tool" ? `${item.kind} ${item.name} ${item.key}` : item.kind), sections);
       expect(offRows(rows)).toEqual([]);
     } finally {
       await context.close();

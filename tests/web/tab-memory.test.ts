@@ -73,6 +73,15 @@ describe("kept choices and drafts across a reload", () => {
     expect(createDisclosures(tabMemory("disclosed", 10, () => storage)).isDisclosed("run-1\ntool-1\ndiff", false)).toBe(false);
   });
 
+  test("a run's row guesses read its sections as the reader left them, in that run only", () => {
+    const storage = memoryStorage();
+    createDisclosures(tabMemory("disclosed", 10, () => storage)).chooseDisclosed("run-1\ntool-1\ndiff", true);
+    const after = createDisclosures(tabMemory("disclosed", 10, () => storage));
+    expect(after.sectionsOf("run-1")("tool-1", "diff", false)).toBe(true);
+    expect(after.sectionsOf("run-1")("tool-1", "output", false)).toBe(false);
+    expect(after.sectionsOf("run-2")("tool-1", "diff", false)).toBe(false);
+  });
+
   test("a kept draft is used only in the shape its card expects", () => {
     expect(isText("a reason")).toBe(true);
     expect(isText(["a reason"])).toBe(false);

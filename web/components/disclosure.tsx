@@ -4,7 +4,7 @@
  * left it when its row scrolls out of the windowed list and back.
  */
 import { createContext, type ComponentChildren, type DetailsHTMLAttributes } from "preact";
-import { chooseDisclosed, isDisclosed } from "../state/disclosures.ts";
+import { chooseDisclosed, isDisclosed, sectionKey } from "../state/disclosures.ts";
 
 /** What makes a section's `id` unique in the page: the run it belongs to. */
 export const DisclosureScope = createContext<string>("");
@@ -27,7 +27,7 @@ export function Disclosure({ id, open: byDefault, summary, summaryClass, bodyWhi
   return (
     <DisclosureScope.Consumer>
       {(scope) => {
-        const key = `${scope ?? ""}\n${id}`;
+        const key = sectionKey(scope ?? "", id);
         const open = isDisclosed(key, byDefault);
         return (
           <details

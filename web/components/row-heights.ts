@@ -4,10 +4,14 @@
  */
 import { editDiff } from "../lib/edit-diff.ts";
 import type { MdBlock, MdInline } from "../lib/markdown.ts";
+import type { SectionOpen } from "../state/disclosures.ts";
 import type { ApprovalItem, RunItem, RunState, ToolItem } from "../state/run-state.ts";
 import { approvalDetail } from "./approval-card.tsx";
 import { SHORT_DIFF_LINES } from "./diff-view.tsx";
-import { SHORT_OUTPUT_LINES } from "./tool-card.tsx";
+import { inputText, SHORT_OUTPUT_LINES } from "./tool-card.tsx";
+
+/** Every section as it opens by itself (no choice of the reader's known). */
+export const defaultSections: SectionOpen = (_rowKey, _section, byDefault) => byDefault;
 
 const LINE_PX = 22;
 const CHARS_PER_LINE = 90;
@@ -67,15 +71,30 @@ const OUTPUT_SUMMARY_PX = 14;
 const OUTPUT_PAD_PX = 24;
 const OUTPUT_LINE_PX = 14;
 const OUTPUT_MAX_PX = 248;
+/** A command's output section, its summary included, is at most this tall (`.tool-output`). */
+const OUTPUT_SECTION_MAX_PX = 200;
 /** A failed call's error text (`pre.tool-error`, outside any fold): its padding and margins. */
 const ERROR_PAD_PX = 41;
-/** A diff's summary line, an open diff's padding and one of its lines. */
+/** A diff's summary line, an open diff's padding and one of its lines, and its largest height (a `pre`'s). */
 const DIFF_SUMMARY_PX = 15;
 const DIFF_PAD_PX = 17;
 const DIFF_LINE_PX = 17.5;
+const DIFF_MAX_PX = 366;
+/** The folded input (and a file call's result) once opened: a `pre` each, at most its largest height. */
+const IO_PRE_PAD_PX = 24;
+const IO_LINE_PX = 17;
+const IO_PRE_MAX_PX = 366;
 
 function outputPx(lines: number): number {
   return Math.min(OUTPUT_MAX_PX, OUTPUT_PAD_PX + lines * OUTPUT_LINE_PX);
+}
+
+function diffPx(lines: number): number {
+  return Math.min(DIFF_MAX_PX, DIFF_PAD_PX + lines * DIFF_LINE_PX);
+}
+
+function ioPrePx(text: string): number {
+  return Math.min(IO_PRE_MAX_PX, IO_PRE_PAD_PX + Math.max(1, textLines(text)) * IO_LINE_PX);
 }
 
 function lineCount(text: string): number {
@@ -102,18 +121,28 @@ function commandOf(input: unknown): string {
   return typeof command === "string" ? command : "";
 }
 
-/** A tool card without a sub-agent: its head, its output or diff (open when short), its folded input. */
-function toolPx(item: ToolItem): number {
+/**
+ * A tool card without a sub-agent: its head, its output or diff (open when short), its folded input; each section as
+ * the reader left it where they chose (`sections`).
+ */
+function toolPx(item: ToolItem, sections: SectionOpen): number {
   let px = CARD_PX;
   // A command of several lines is shown whole above its output.
   const command = item.toolKind === "command" ? commandOf(item.input) : "";
   if (command.includes("\n")) px += outputPx(lineCount(command));
+  const resultInDetails = item.toolKind !== "command" && item.result !== undefined;
   if (item.toolKind === "command" && item.result !== undefined) {
     const lines = lineCount(item.result);
-    px += OUTPUT_SUMMARY_PX + (item.state === "error" || lines <= SHORT_OUTPUT_LINES ? outputPx(lines) : 0);
-  } else if (item.state === "error" && item.result !== undefined) px += ERROR_PAD_PX + lineCount(item.result) * OUTPUT_LINE_PX;
+    const open = sections(item.key, "output", item.state === "error" || lines <= SHORT_OUTPUT_LINES);
+    px += Math.min(OUTPUT_SECTION_MAX_PX, OUTPUT_SUMMARY_PX + (open ? outputPx(lines) : 0));
+  } else if (item.state === "error" && resultInDetails) px += ERROR_PAD_PX + lineCount(item.result!) * OUTPUT_LINE_PX;
   const diff = item.toolKind === "file_edit" || item.toolKind === "file_write" ? diffSize(item.input) : undefined;
-  if (diff !== undefined) px += DIFF_SUMMARY_PX + (diff === "long" ? 0 : DIFF_PAD_PX + diff * DIFF_LINE_PX);
+  if (diff !== undefined) {
+    px += DIFF_SUMMARY_PX;
+    // A long diff is worked out only when the reader opened it.
+    if (sections(item.key, "diff", diff !== "long")) px += diffPx(diff === "long" ? (editDiff(item.input)?.length ?? 0) : diff);
+  }
+  if (sections(item.key, "io", false)) px += ioPrePx(inputText(item)) + (resultInDetails && item.state !== "error" ? ioPrePx(item.result!) : 0);
   return px;
 }
 
@@ -139,32 +168,34 @@ function approvalPx(item: ApprovalItem): number {
   return APPROVAL_PX + (detail && detail !== item.title ? outputPx(lineCount(detail)) : 0) + (open ? APPROVAL_ACTIONS_PX : 0);
 }
 
-/** A sub-agent's head, its folded prompt and its padding, around its own items and its report. */
+/** A sub-agent's head, its folded prompt and its padding, around its own items and its report; its head alone, closed. */
 const SUB_RUN_PX = 50;
+const SUB_RUN_CLOSED_PX = 30;
 /** The gap between a sub-agent's items. */
 const SUB_RUN_GAP_PX = 8;
 
-/** A sub-agent (sub-run.tsx), open as it starts: its items as a run's are, then its report. */
-function subRunPx(item: ToolItem, children: readonly RunItem[]): number {
+/** A sub-agent (sub-run.tsx), open as it starts (its head alone once the reader closed it): its items as a run's are, then its report. */
+function subRunPx(item: ToolItem, children: readonly RunItem[], sections: SectionOpen): number {
+  if (!sections(item.key, "sub-run", true)) return SUB_RUN_CLOSED_PX;
   let px = SUB_RUN_PX + (item.result !== undefined ? answerPx(item.result) : 0);
-  for (const child of children) px += estimateItem(child, SUB_RUN_GAP_PX);
+  for (const child of children) px += estimateItem(child, SUB_RUN_GAP_PX, sections);
   return px;
 }
 
-/** One item of a run, its gap (`gap` px) included. */
-export function estimateItem(item: RunItem, gap: number): number {
+/** One item of a run, its gap (`gap` px) included; its sections as the reader left them (`sections`). */
+export function estimateItem(item: RunItem, gap: number, sections: SectionOpen = defaultSections): number {
   switch (item.kind) {
     case "text":
       return answerPx(item.text) + gap;
     case "thinking":
       // Closed once it is over: its summary line alone.
-      return (item.open ? 15 + textLines(item.text) * 20 : 15) + gap;
+      return (sections(item.key, "thinking", item.open) ? 15 + textLines(item.text) * 20 : 15) + gap;
     case "notice":
       return 36 + gap;
     case "approval":
       return approvalPx(item) + gap;
     case "tool":
-      return (item.children ? subRunPx(item, item.children) : toolPx(item)) + gap;
+      return (item.children ? subRunPx(item, item.children, sections) : toolPx(item, sections)) + gap;
   }
 }
 
@@ -188,12 +219,12 @@ export function estimateAnswer(text: string, gap: number): number {
  */
 const runGuesses = new WeakMap<RunState, number>();
 
-/** A whole turn: its status line, items and footer (`gap` px after it). */
-export function estimateRun(state: RunState, gap: number): number {
+/** A whole turn: its status line, items and footer (`gap` px after it); its sections as the reader left them. */
+export function estimateRun(state: RunState, gap: number, sections: SectionOpen = defaultSections): number {
   let height = runGuesses.get(state);
   if (height === undefined) {
     height = STATUS_PX + (state.usage ? USAGE_PX : 0) + (state.end ? END_PX : 0);
-    for (const item of state.items) height += estimateItem(item, 8);
+    for (const item of state.items) height += estimateItem(item, 8, sections);
     runGuesses.set(state, height);
   }
   return height + gap;

@@ -2,6 +2,7 @@
 import { memo } from "preact/compat";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { runWriteChanges } from "../lib/write-changes.ts";
+import { sectionsOf } from "../state/disclosures.ts";
 import type { RunChangesModel } from "../state/run-changes.ts";
 import { elapsedMs } from "../state/run-model.ts";
 import type { RunState } from "../state/run-state.ts";
@@ -93,6 +94,8 @@ export const RunView = memo(function RunView({ state, live, onOpenFile, changes,
   // Once the run has ended, its recorded changes tell a Write that overwrote a file what it replaced.
   const recorded = state.end && changes ? changes.of(state.runId).value : undefined;
   const writeChanges = useMemo(() => (recorded?.kind === "loaded" ? runWriteChanges(recorded.changes, state.items) : null), [recorded, state.items]);
+  // Rows never shown yet are guessed with their sections as the reader left them (kept across reloads).
+  const sections = useMemo(() => sectionsOf(state.runId), [state.runId]);
   return (
     <DisclosureScope.Provider value={state.runId}>
       <div class="run" data-run-id={state.runId}>
@@ -101,7 +104,7 @@ export const RunView = memo(function RunView({ state, live, onOpenFile, changes,
           <VirtualList
             items={state.items}
             keyOf={(item) => item.key}
-            estimate={(item) => estimateItem(item, ITEM_GAP)}
+            estimate={(item) => estimateItem(item, ITEM_GAP, sections)}
             stableEstimates
             render={(item) => <RunItemView item={item} onOpenFile={onOpenFile} />}
           />

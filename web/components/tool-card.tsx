@@ -75,7 +75,8 @@ function summary(tool: ToolItem): string {
   }
 }
 
-function inputText(tool: ToolItem): string {
+/** A call's input as its folded "Input" section shows it. */
+export function inputText(tool: ToolItem): string {
   if (tool.input === undefined) return tool.inputDraft;
   try {
     return JSON.stringify(tool.input, null, 2) ?? "";

@@ -12,11 +12,22 @@ import { tabMemory, type TabMemory } from "./tab-memory.ts";
 /** Choices kept across reloads: the newest this many (a long session's tool calls, each with a section or two). */
 const KEPT_CHOICES = 1000;
 
+/** A section's key in the page: the run it belongs to (its scope) and its id there (a row's key and which section). */
+export const sectionKey = (scope: string, id: string): string => `${scope}\n${id}`;
+
+/**
+ * Whether `section` of the row keyed `rowKey` is open: the reader's choice, else `byDefault`. What a row's height guess
+ * reads (web/components/row-heights.ts), so a row never shown on this page is guessed as the reader left it.
+ */
+export type SectionOpen = (rowKey: string, section: string, byDefault: boolean) => boolean;
+
 export type Disclosures = {
   /** Whether the section `key` is open: the reader's choice, else `byDefault`. Read in a render, it re-renders on a choice. */
   isDisclosed(key: string, byDefault: boolean): boolean;
   /** The reader opened or closed the section `key`. */
   chooseDisclosed(key: string, open: boolean): void;
+  /** The sections of the run `scope`, read without re-rendering on a later choice (a row chosen is shown, so measured). */
+  sectionsOf(scope: string): SectionOpen;
 };
 
 export function createDisclosures(memory: TabMemory): Disclosures {
@@ -50,6 +61,7 @@ export function createDisclosures(memory: TabMemory): Disclosures {
       chosen.set(key, signal(open));
       firstChoices.value++;
     },
+    sectionsOf: (scope) => (rowKey, section, byDefault) => choiceOf(sectionKey(scope, `${rowKey}\n${section}`))?.peek() ?? byDefault,
   };
 }
 
@@ -57,3 +69,4 @@ const page = createDisclosures(tabMemory("disclosed", KEPT_CHOICES));
 
 export const isDisclosed = page.isDisclosed;
 export const chooseDisclosed = page.chooseDisclosed;
+export const sectionsOf = page.sectionsOf;

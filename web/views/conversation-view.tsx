@@ -4,6 +4,7 @@ import { memo } from "preact/compat";
 import { CopyCommand } from "../components/copy-button.tsx";
 import { Composer } from "../components/composer.tsx";
 import { estimateAnswer, estimateRun, estimateUserMessage } from "../components/row-heights.ts";
+import { sectionsOf } from "../state/disclosures.ts";
 import { ApprovalAnswerContext } from "../components/approval-card.tsx";
 import { McpConsentBanner } from "../components/mcp-consent-banner.tsx";
 import { shortVersion } from "../lib/agent-version.ts";
@@ -44,10 +45,11 @@ function estimateEntry(entry: TimelineEntry, conversation: ConversationModel): n
     case "history": {
       // A turn not fetched yet (off screen) is guessed from its message: rows are fetched as they near the viewport.
       const fetched = conversation.fetchedHistoryOf(entry.message);
-      return fetched ? estimateRun(fetched, ROW_GAP) : estimateAnswer(entry.message.text, ROW_GAP);
+      return fetched ? estimateRun(fetched, ROW_GAP, sectionsOf(fetched.runId)) : estimateAnswer(entry.message.text, ROW_GAP);
     }
     case "run":
-      return estimateRun(entry.run.state.peek(), ROW_GAP);
+      const state = entry.run.state.peek();
+      return estimateRun(state, ROW_GAP, sectionsOf(state.runId));
   }
 }
 
