@@ -105,6 +105,7 @@ describe("row height guesses in Chromium", () => {
     ui.fakes.script("claude", [
       { readLine: true },
       out({ type: "system", subtype: "init", cwd: path, tools: ["Bash", "Edit", "Write", "Task"], model: "fake-model" }),
+      assistant([{ type: "thinking", thinking: `${lines(4, "A thought about the next step, long enough to fill a good part of the column's width")}\n${"A much longer thought that wraps over several lines of the column. ".repeat(6)}`, signature: "s" }]),
       ...tool("Edit", { file_path: join(path, "open.ts"), old_string: lines(15, "old"), new_string: lines(15, "new") }, "ok"),
       ...tool("Write", { file_path: join(path, "long.ts"), content: lines(300, "content") }, "ok"),
       ...tool("Bash", { command: "seq 100" }, lines(100, "seq")),
@@ -125,7 +126,9 @@ describe("row height guesses in Chromium", () => {
       await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner][data-status=succeeded]`, { timeout: 60_000 });
       const run = page.locator(`[data-run-id="${runId}"]`);
       const cards = run.locator(":scope > [data-testid=tool-card]");
-      // Opened: the long Write's content, the long output and a short Edit's input; closed: the short output and the sub-agent.
+      // Opened: the thought, the long Write's content, the long output and a short Edit's input; closed: the short output
+      // and the sub-agent.
+      await run.locator(":scope > [data-testid=thinking] > summary").click();
       await cards.nth(1).locator("[data-testid=tool-content] > summary, [data-testid=tool-diff] > summary").click();
       await cards.nth(2).locator("[data-testid=tool-output] > summary").click();
       await cards.nth(3).locator("[data-testid=tool-output] > summary").click();
@@ -134,7 +137,7 @@ describe("row height guesses in Chromium", () => {
       await page.reload();
       await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
       const kept = new Map<string, boolean>(JSON.parse((await page.evaluate(() => sessionStorage.getItem("od.disclosed"))) ?? "[]"));
-      expect(kept.size).toBe(5);
+      expect(kept.size).toBe(6);
       const sections: SectionOpen = (rowKey, section, byDefault) => kept.get(`${runId}\n${rowKey}\n${section}`) ?? byDefault;
       const { events } = await ui.api<{ events: RunEvent[] }>(`/api/runs/${runId}/history`);
       const items = runStateFromEvents(runId, events).items;

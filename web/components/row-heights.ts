@@ -18,10 +18,21 @@ const CHARS_PER_LINE = 90;
 
 /** Lines of plain text, each wrapped at the column's width. */
 function textLines(text: string): number {
+  return wrappedLines(text, CHARS_PER_LINE);
+}
+
+/** Lines of text kept as written (`white-space: pre-wrap`), each wrapped after `perLine` characters. */
+function wrappedLines(text: string, perLine: number): number {
   let lines = 0;
-  for (const line of text.split("\n")) lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
+  for (const line of text.split("\n")) lines += Math.max(1, Math.ceil(line.length / perLine));
   return lines;
 }
+
+/** A thought's summary line; open, its text's padding, a line of it, and how many characters fill one (smaller type). */
+const THINKING_PX = 15;
+const THINKING_PAD_PX = 12;
+const THINKING_LINE_PX = 15;
+const THINKING_CHARS_PER_LINE = 110;
 
 /** An answer's own padding, and the space between two of its paragraphs (or other blocks). */
 const TEXT_PAD_PX = 3;
@@ -189,7 +200,7 @@ export function estimateItem(item: RunItem, gap: number, sections: SectionOpen =
       return answerPx(item.text) + gap;
     case "thinking":
       // Closed once it is over: its summary line alone.
-      return (sections(item.key, "thinking", item.open) ? 15 + textLines(item.text) * 20 : 15) + gap;
+      return (sections(item.key, "thinking", item.open) ? THINKING_PX + THINKING_PAD_PX + wrappedLines(item.text, THINKING_CHARS_PER_LINE) * THINKING_LINE_PX : THINKING_PX) + gap;
     case "notice":
       return 36 + gap;
     case "approval":
