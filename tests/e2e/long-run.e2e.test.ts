@@ -143,9 +143,8 @@ describe("a long run in Chromium", () => {
       await page.mouse.wheel(0, -200_000);
       await answerShown(0);
 
-      // Somewhere in the middle, then a reload: the timeline goes back to the same offset once every turn's size is
-      // known, with the same question first in view, give or take one (the rows above it that were measured before
-      // the reload are only guessed after it, as any row never shown is).
+      // Somewhere in the middle, then a reload: the timeline goes back to the row that was at the top once every
+      // turn's size is known, with the same question first in view, give or take one.
       await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = timeline.scrollHeight * 0.4));
       await settled(page);
       await page.waitForTimeout(400); // the scroll position is saved at most every 250 ms
@@ -161,7 +160,8 @@ describe("a long run in Chromium", () => {
       historyCalls.length = 0;
       await page.reload();
       try {
-        await page.waitForFunction((top) => Math.abs(document.querySelector("[data-testid=timeline]")!.scrollTop - top) < 2, scrollBefore, { timeout: 30_000 });
+        // Within a few px: the place is the row that was at the top and how far into it, which rounds.
+        await page.waitForFunction((top) => Math.abs(document.querySelector("[data-testid=timeline]")!.scrollTop - top) < 8, scrollBefore, { timeout: 30_000 });
       } catch (error) {
         // What the page shows instead, so a failure says why the place was not gone back to.
         const shown = await page.$eval("[data-testid=timeline]", (timeline) => ({
@@ -179,6 +179,95 @@ describe("a long run in Chromium", () => {
       // Going back to a place mid-way needs every turn's size: all were fetched, each once.
       expect(new Set(historyCalls).size).toBe(turns);
       expect(historyCalls.length).toBe(turns);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+
+  test("a reload mid-way, with long diffs opened above the place, goes back to the same turn with them still open", async () => {
+    const { id, path } = await ui.project("opened-diffs");
+    const turns = 24;
+    const fileLines = 120;
+    const session = "11111111-2222-3333-4444-555555555555";
+    let conversationId: string | undefined;
+    for (let i = 0; i < turns; i++) {
+      const file = `gen/turn-${i}.txt`;
+      const content = Array.from({ length: fileLines }, (_, line) => `turn ${i} line ${line}`).join("\n") + "\n";
+      const steps: FakeStep[] = [
+        { out: JSON.stringify({ type: "system", subtype: "init", cwd: path, session_id: session, tools: ["Write"], model: "fake-model" }) },
+        { out: JSON.stringify({ type: "assistant", message: { id: `m-${i}`, type: "message", role: "assistant", content: [{ type: "tool_use", id: `toolu_${i}`, name: "Write", input: { file_path: join(path, file), content } }] }, session_id: session }) },
+        { writeFile: { path: file, content } },
+        { out: JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `toolu_${i}`, content: "File created", is_error: false }] }, session_id: session }) },
+        ...claudeAnswer(`Answer number ${i}.`),
+      ];
+      conversationId = (await ranToEnd(id, `Question number ${i}`, steps, conversationId)).conversationId;
+    }
+    const { context, page, pageErrors } = await newTab();
+    const timeline = page.locator("[data-testid=timeline]");
+    const writeOf = (turn: number) => page.locator("[data-testid=tool-card][data-kind=file_write]", { has: page.locator("[data-testid=tool-file-link]", { hasText: `turn-${turn}.txt` }) });
+    /** The number of the first question whose top is in view, and how far below the timeline's top it is. */
+    const firstQuestion = () =>
+      timeline.evaluate((element) => {
+        const top = element.getBoundingClientRect().top;
+        const question = [...element.querySelectorAll("[data-testid=user-message]")].find((el) => el.getBoundingClientRect().top >= top - 2);
+        return { turn: Number(/^Question number (\d+)$/.exec(question?.textContent ?? "")?.[1] ?? NaN), offset: Math.round((question?.getBoundingClientRect().top ?? NaN) - top) };
+      });
+    /**
+     * Brings the first element matching `selector` whose text includes `text` (in turn `turn`) to the top of the view:
+     * towards the turn until the timeline (windowed) has it in the DOM, then onto it until it stays there (turns
+     * fetched as they near the viewport change height meanwhile).
+     */
+    const reveal = (selector: string, text: string, turn: number) =>
+      until(async () => {
+        await settled(page);
+        return timeline.evaluate(
+          (element, { selector, text, turn }) => {
+            const row = [...element.querySelectorAll(selector)].find((candidate) => candidate.textContent?.includes(text));
+            if (!row) {
+              const shown = [...element.querySelectorAll("[data-testid=user-message]")].map((question) => Number(/(\d+)$/.exec(question.textContent ?? "")?.[1]));
+              element.scrollTop += shown.every((number) => number < turn) ? 400 : -400;
+              return false;
+            }
+            const off = row.getBoundingClientRect().top - element.getBoundingClientRect().top;
+            if (Math.abs(off) < 2) return true;
+            element.scrollTop += off;
+            return false;
+          },
+          { selector, text, turn },
+        );
+      });
+    try {
+      await page.goto(`${await ui.od.signInUrl()}#/p/${id}/c/${conversationId}`);
+      await page.waitForSelector(`text=Answer number ${turns - 1}.`);
+      // The Writes of turns 8 to 11 opened (each long: closed until then), then the place below them: turn 14 at the top.
+      for (let turn = 8; turn <= 11; turn++) {
+        await reveal("[data-testid=tool-card][data-kind=file_write]", `turn-${turn}.txt`, turn);
+        await writeOf(turn).locator("[data-testid=tool-diff] > summary").click();
+        await until(async () => (await writeOf(turn).locator(".diff-line").count()) >= fileLines);
+      }
+      await reveal("[data-testid=user-message]", "Question number 14", 14);
+      expect((await firstQuestion()).turn).toBe(14);
+      await page.waitForTimeout(400); // the scroll position is saved at most every 250 ms
+      const before = await firstQuestion();
+      // Going back needs every turn above turn 14; the page before had guessed the ones it never fetched (0 to 7)
+      // from their answers alone, so the offset it left at is not where turn 14 is once they are all in.
+      await page.reload();
+      await page.waitForSelector("text=Question number 14");
+      await until(async () => {
+        await settled(page);
+        const now = await firstQuestion();
+        return now.turn === before.turn && Math.abs(now.offset - before.offset) <= 40;
+      }, 20_000).catch(async (error) => {
+        throw new Error(`came back to ${JSON.stringify(await firstQuestion())}, left at ${JSON.stringify(before)}`, { cause: error });
+      });
+      // Held there while the rows around it are measured, not pulled to the bottom.
+      await page.waitForTimeout(1_600);
+      expect((await firstQuestion()).turn).toBe(before.turn);
+      // The Writes above are open again, as the reader left them.
+      await timeline.evaluate((element) => (element.scrollTop = 0));
+      await reveal("[data-testid=tool-card][data-kind=file_write]", "turn-9.txt", 9);
+      await until(async () => (await writeOf(9).locator(".diff-line").count()) >= fileLines);
       expect(pageErrors).toEqual([]);
     } finally {
       await context.close();

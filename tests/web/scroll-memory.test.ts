@@ -26,6 +26,16 @@ describe("scroll memory", () => {
     expect(loadScrollSpot(undefined, "c")).toBeNull();
   });
 
+  test("the row at the top comes back with the spot; an anchor of another shape is left out, not the spot", () => {
+    const storage = memoryStorage();
+    saveScrollSpot(storage, "c1", { top: 800, atBottom: false, anchor: { key: "msg_1", into: -11.75 } });
+    expect(loadScrollSpot(storage, "c1")).toEqual({ top: 800, atBottom: false, anchor: { key: "msg_1", into: -11.75 } });
+    for (const anchor of ['{"key":1,"into":0}', '{"key":"msg_1"}', '{"key":"msg_1","into":"x"}', '"msg_1"']) {
+      storage.setItem("od.scroll.c2", `{"top":5,"atBottom":false,"anchor":${anchor}}`);
+      expect(loadScrollSpot(storage, "c2")).toEqual({ top: 5, atBottom: false });
+    }
+  });
+
   test("a storage that refuses writes costs only the restore", () => {
     const full = { setItem: () => { throw new Error("QuotaExceededError"); } };
     expect(() => saveScrollSpot(full, "c", { top: 1, atBottom: false })).not.toThrow();

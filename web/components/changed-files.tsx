@@ -7,7 +7,7 @@ import { Disclosure } from "./disclosure.tsx";
 
 const KIND_MARK: Record<FileChange["kind"], string> = { created: "A", modified: "M", deleted: "D" };
 /** Open every file's diff at once only when there are few. */
-const OPEN_AT_MOST = 3;
+export const CHANGES_OPEN_AT_MOST = 3;
 
 /** One file's diff as a run recorded it (or why there is none). */
 export function ChangeDiff({ change }: { change: FileChange }) {
@@ -47,7 +47,7 @@ export function ChangedFiles({ runId, model, onOpenFile }: { runId: string; mode
           data-testid="change"
           data-path={change.path}
           data-kind={change.kind}
-          open={state.changes.length <= OPEN_AT_MOST}
+          open={state.changes.length <= CHANGES_OPEN_AT_MOST}
           summary={
             <>
               <span class={`change-kind change-${change.kind}`} title={change.kind}>

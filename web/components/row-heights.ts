@@ -7,6 +7,7 @@ import type { MdBlock, MdInline } from "../lib/markdown.ts";
 import type { SectionOpen } from "../state/disclosures.ts";
 import type { ApprovalItem, RunItem, RunState, ToolItem } from "../state/run-state.ts";
 import { approvalDetail } from "./approval-card.tsx";
+import { CHANGES_OPEN_AT_MOST } from "./changed-files.tsx";
 import { SHORT_DIFF_LINES } from "./diff-view.tsx";
 import { inputText, SHORT_OUTPUT_LINES } from "./tool-card.tsx";
 
@@ -236,9 +237,40 @@ export function estimateRun(state: RunState, gap: number, sections: SectionOpen 
   if (height === undefined) {
     height = STATUS_PX + (state.usage ? USAGE_PX : 0) + (state.end ? END_PX : 0);
     for (const item of state.items) height += estimateItem(item, 8, sections);
+    if (state.end) height += changesPx(state.items, sections);
     runGuesses.set(state, height);
   }
   return height + gap;
+}
+
+/** The changed-files panel's head (its summary and the revert line) and gap; a file's line; an open file's diff. */
+const CHANGES_PX = 78;
+const CHANGE_PX = 22;
+const CHANGE_DIFF_PAD_PX = 41;
+const CHANGE_DIFF_LINE_PX = 17.4;
+const CHANGE_DIFF_MAX_PX = 373;
+/** Lines of context a recorded diff shows around a change. */
+const CHANGE_CONTEXT_LINES = 6;
+
+/**
+ * A finished turn's changed files (changed-files.tsx), from the files its calls wrote: the panel is shown once the
+ * run's recorded changes load, which is after its row is first shown, and a turn guessed without it came out a
+ * panel short (a file's open diff: ~470 px) for every turn above the place a reload goes back to.
+ */
+function changesPx(items: readonly RunItem[], sections: SectionOpen): number {
+  const written = new Map<string, unknown>();
+  for (const item of items) {
+    if (item.kind === "tool" && item.path && item.state === "done" && (item.toolKind === "file_write" || item.toolKind === "file_edit")) written.set(item.path, item.input);
+  }
+  if (!written.size) return 0;
+  let px = CHANGES_PX;
+  for (const [path, input] of written) {
+    px += CHANGE_PX;
+    if (sections("change", path, written.size <= CHANGES_OPEN_AT_MOST)) {
+      px += Math.min(CHANGE_DIFF_MAX_PX, CHANGE_DIFF_PAD_PX + ((editDiff(input)?.length ?? 0) + CHANGE_CONTEXT_LINES) * CHANGE_DIFF_LINE_PX);
+    }
+  }
+  return px;
 }
 
 /** The person's message: one line is 35 px in Chromium, each more 22. */

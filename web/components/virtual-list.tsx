@@ -20,6 +20,18 @@ export interface Scroller {
 
 export const ScrollerContext = createContext<Scroller | null>(null);
 
+/** Where a list's rows are in its scroller, by key: what a place kept across a reload is anchored to. */
+export interface ListPlaces {
+  /**
+   * The first row that starts at or below the scroller's `scrollTop` (the last row when none does), and how far from
+   * its top `scrollTop` is (negative: above it). A row's top is a boundary between rows the reader sees; a place
+   * inside a long row would move with that row's own guesses.
+   */
+  rowAt(scrollTop: number): { key: string; into: number } | undefined;
+  /** The scrollTop that puts `into` px of the row `key` at the scroller's top, from the heights known now. */
+  scrollTopOf(key: string, into: number): number | undefined;
+}
+
 /** How far beyond the viewport (px, each side) rows are kept in the DOM, so a fast scroll rarely shows padding. */
 const OVERSCAN_PX = 800;
 
@@ -41,13 +53,15 @@ export interface VirtualListProps<T> {
    * guessed again until it is shown.
    */
   versionOf?(item: T): unknown;
+  /** Filled in with this list's `ListPlaces` on every render. */
+  places?: { current: ListPlaces | null };
 }
 
 /**
  * The rows in view, between two spacers, straight in the parent (a flex column): no wrapper element, so the
  * parent's own layout and selectors (`.run > [data-testid]`) see the rows as before.
  */
-export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false, render, versionOf }: VirtualListProps<T>) {
+export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false, render, versionOf, places }: VirtualListProps<T>) {
   const scroller = useContext(ScrollerContext);
   const top = useRef<HTMLDivElement>(null);
   const bottom = useRef<HTMLDivElement>(null);
@@ -88,6 +102,40 @@ export function VirtualList<T>({ items, keyOf, estimate, stableEstimates = false
     let end = start;
     while (end < items.length && offsets[end]! < to) end++;
     return { start, end: Math.max(end, Math.min(items.length, start + 1)) };
+  }
+
+  if (places) {
+    /** The rows in the DOM now (the window of the last render), with their keys. */
+    const rendered = (): { key: string; element: Element }[] => {
+      const rows: { key: string; element: Element }[] = [];
+      let element = top.current?.nextElementSibling ?? null;
+      for (let i = shown.current.start; i < shown.current.end && element && element !== bottom.current; i++, element = element.nextElementSibling) {
+        if (items[i]) rows.push({ key: keyOf(items[i]!), element });
+      }
+      return rows;
+    };
+    places.current = {
+      // From the DOM: a row's height changes with its own lists' renders, which the offsets learn only at this list's
+      // next render.
+      rowAt(scrollTop) {
+        const scroll = scroller?.element();
+        if (!scroll) return undefined;
+        const viewTop = scroll.getBoundingClientRect().top + (scrollTop - scroll.scrollTop);
+        const rows = rendered();
+        const row = rows.find(({ element }) => element.getBoundingClientRect().top >= viewTop - 0.5) ?? rows.at(-1);
+        return row && { key: row.key, into: viewTop - row.element.getBoundingClientRect().top };
+      },
+      scrollTopOf(key, into) {
+        const scroll = scroller?.element();
+        const spacer = top.current;
+        if (!scroll || !spacer) return undefined;
+        const shownRow = rendered().find((row) => row.key === key);
+        if (shownRow) return scroll.scrollTop + shownRow.element.getBoundingClientRect().top - scroll.getBoundingClientRect().top + into;
+        // Not in the DOM: where the heights known now put it (the list's first row starts at the top spacer's top).
+        const row = items.findIndex((item) => keyOf(item) === key);
+        return row === -1 ? undefined : scroll.scrollTop + spacer.getBoundingClientRect().top - scroll.getBoundingClientRect().top + offsets[row]! + into;
+      },
+    };
   }
 
   const current = shown.current;

@@ -62,7 +62,15 @@ export function createRunChangesModel(api: Api, onFilesChanged?: () => void) {
     return state;
   }
 
-  return { of, revertOf: (runId: string): ReadonlySignal<RevertState> => revertOf(runId), revert };
+  /**
+   * How far the run's changes got (undefined: nothing asked for them yet), without starting their load. Read in a
+   * render, it renders again when they arrive.
+   */
+  function progressOf(runId: string): RunChangesState["kind"] | undefined {
+    return byRun.get(runId)?.value.kind;
+  }
+
+  return { of, progressOf, revertOf: (runId: string): ReadonlySignal<RevertState> => revertOf(runId), revert };
 }
 export type RunChangesModel = ReturnType<typeof createRunChangesModel>;
 

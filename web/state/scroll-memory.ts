@@ -3,10 +3,15 @@
  * place instead of the bottom. Nothing here is trusted: a stored value that does not parse is no value.
  */
 
-/** A scroll position: the timeline's scrollTop, and whether it was at the bottom (then it follows the bottom). */
+/**
+ * A scroll position: the timeline's scrollTop, whether it was at the bottom (then it follows the bottom), and the row
+ * at the top with how far into it (the rows above may be guessed at other heights after a reload, or were guessed
+ * before it: the row is what the reader was looking at).
+ */
 export interface ScrollSpot {
   top: number;
   atBottom: boolean;
+  anchor?: { key: string; into: number };
 }
 
 const PREFIX = "od.scroll.";
@@ -15,7 +20,9 @@ export function loadScrollSpot(storage: Pick<Storage, "getItem"> | undefined, co
   try {
     const value = JSON.parse(storage?.getItem(PREFIX + conversationId) ?? "null") as Partial<ScrollSpot> | null;
     if (!value || typeof value.top !== "number" || !Number.isFinite(value.top) || typeof value.atBottom !== "boolean") return null;
-    return { top: Math.max(0, value.top), atBottom: value.atBottom };
+    const anchor = value.anchor;
+    const anchored = anchor && typeof anchor.key === "string" && typeof anchor.into === "number" && Number.isFinite(anchor.into) ? { anchor: { key: anchor.key, into: anchor.into } } : {};
+    return { top: Math.max(0, value.top), atBottom: value.atBottom, ...anchored };
   } catch {
     return null;
   }

@@ -15,6 +15,7 @@ import type { ConversationModel, TimelineEntry } from "../state/conversation.ts"
 import type { RunChangesModel } from "../state/run-changes.ts";
 import { DEFAULT_PROJECT_NAME } from "../state/workspace.ts";
 import type { RunModel } from "../state/run-model.ts";
+import type { RunState } from "../state/run-state.ts";
 import { WorktreeBar } from "../components/worktree-bar.tsx";
 import { GroupView } from "./group-view.tsx";
 import { useTimelineScroll } from "./timeline-scroll.ts";
@@ -36,6 +37,24 @@ const HistoryRun = memo(function HistoryRun({ entry, conversation, onOpenFile, c
 }) {
   return <RunView state={conversation.historyOf(entry.message)} live={false} onOpenFile={onOpenFile} changes={changes} />;
 });
+
+/** One token per turn state and how far its changes got: a row's measured height holds for the same token only. */
+const historyVersions = new WeakMap<RunState, Partial<Record<string, object>>>();
+
+/**
+ * What a finished turn's height depends on besides its key: its events (a turn measured while they were loading is
+ * guessed again once they arrive), and its changed files, shown below its items once they load. A turn measured
+ * before they arrived and then scrolled away kept that shorter height: a reload going back to a place mid-way came
+ * back a changed-files panel short for each turn above it that had been shown first.
+ */
+function historyVersion(entry: TimelineEntry, conversation: ConversationModel, changes: RunChangesModel): object | undefined {
+  if (entry.kind !== "history") return undefined;
+  const fetched = conversation.fetchedHistoryOf(entry.message);
+  if (!fetched) return undefined;
+  let byProgress = historyVersions.get(fetched);
+  if (!byProgress) historyVersions.set(fetched, (byProgress = {}));
+  return (byProgress[changes.progressOf(fetched.runId) ?? "unasked"] ??= {});
+}
 
 /** A row's height before it was shown, from what it holds. */
 function estimateEntry(entry: TimelineEntry, conversation: ConversationModel): number {
@@ -162,7 +181,7 @@ export function ConversationView({ app }: { app: AppModel }) {
   // A turn whose events arrive changes its row's height: the timeline renders again, so its list measures it.
   void conversation.historiesArrived.value;
   // Finished turns are fetched as their rows near the viewport; going back to a saved place fetches them all.
-  const { ref: timelineRef, scroller } = useTimelineScroll(conversation.conversationId.value, {
+  const { ref: timelineRef, scroller, places } = useTimelineScroll(conversation.conversationId.value, {
     count: timeline.length,
     loading: () => conversation.historiesLoading.value,
     loadAll: conversation.fetchAllHistories,
@@ -189,9 +208,9 @@ export function ConversationView({ app }: { app: AppModel }) {
           <VirtualList
             items={timeline}
             keyOf={(entry) => entry.key}
+            places={places}
             estimate={(entry) => estimateEntry(entry, conversation)}
-            // A finished turn measured while its events were still loading is guessed again once they arrive.
-            versionOf={(entry) => (entry.kind === "history" ? conversation.fetchedHistoryOf(entry.message) : undefined)}
+            versionOf={(entry) => historyVersion(entry, conversation, app.changes)}
             render={(entry) => {
               switch (entry.kind) {
                 case "user":

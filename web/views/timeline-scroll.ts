@@ -4,7 +4,7 @@
  * windowed lists inside call `changed()` after rows were added or re-measured, which is when following happens.
  */
 import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
-import type { Scroller } from "../components/virtual-list.tsx";
+import type { ListPlaces, Scroller } from "../components/virtual-list.tsx";
 import { loadScrollSpot, saveScrollSpot, type ScrollSpot } from "../state/scroll-memory.ts";
 import { tabStorage } from "../state/tab-memory.ts";
 
@@ -14,13 +14,26 @@ const BOTTOM_SLACK_PX = 4;
 const INTENT_MS = 600;
 /** How often, at most, a scroll is written to the tab's storage. */
 const SAVE_EVERY_MS = 250;
+/**
+ * How long a place gone back to on reload is held, unless the reader scrolls: the rows around it are measured only
+ * once shown, and each that comes out at another height than its guess moves it. Held once, a restore was clamped
+ * when the content above came out shorter, and that scroll, read as the reader reaching the bottom, pinned the
+ * timeline to the bottom for good.
+ */
+const RESTORE_HOLD_MS = 1500;
 
 interface Follow {
   conversationId: string | null;
   /** Keep the bottom in view. */
   stuck: boolean;
-  /** A saved spot to go back to once the finished turns are in. */
+  /**
+   * A saved spot to go back to once the finished turns are in, and held for RESTORE_HOLD_MS after it was first
+   * reached (0 until then) while the rows around it are measured.
+   */
   restore: ScrollSpot | null;
+  heldSince: number;
+  /** The scrollTop the restore last set: a scroll elsewhere (not a clamp to the end) is someone else's. */
+  heldTop: number;
   loading: boolean;
   intentAt: number;
   /** Where the bottom was last followed to (scrollTop). */
@@ -42,7 +55,11 @@ export interface TimelineRows {
 
 export function useTimelineScroll(conversationId: string | null, timelineRows: TimelineRows) {
   const ref = useRef<HTMLDivElement>(null);
-  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, loading: false, intentAt: 0, pinnedTop: 0 });
+  // No intent yet: performance.now() starts near 0 with the page, so an intent at 0 made every scroll of the page's
+  // first INTENT_MS look like the reader's (a restore's clamp among them, which then pinned the bottom).
+  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, heldSince: 0, heldTop: 0, loading: false, intentAt: Number.NEGATIVE_INFINITY, pinnedTop: 0 });
+  /** The timeline list's rows by key (its VirtualList fills it in). */
+  const places = useRef<ListPlaces | null>(null);
   if (follow.current.restore) timelineRows.loadAll();
   const loading = timelineRows.loading();
   const rows = timelineRows.count;
@@ -54,9 +71,21 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
       const f = follow.current;
       if (!el) return;
       if (f.restore) {
-        if (f.loading || el.scrollHeight - el.clientHeight < f.restore.top - 1) return;
-        el.scrollTop = f.restore.top;
-        f.restore = null;
+        if (f.loading) return;
+        // The row the reader was looking at, where the heights known now put it (the rows above it may be guessed at
+        // other heights than the page before had them); else the saved offset.
+        const anchor = f.restore.anchor;
+        const target = (anchor && places.current?.scrollTopOf(anchor.key, anchor.into)) ?? f.restore.top;
+        if (el.scrollHeight - el.clientHeight < target - 1) return;
+        if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
+        f.heldTop = el.scrollTop;
+        if (!f.heldSince) {
+          f.heldSince = performance.now();
+          const held = f.restore;
+          setTimeout(() => {
+            if (f.restore === held) f.restore = null;
+          }, RESTORE_HOLD_MS);
+        }
         return;
       }
       if (f.stuck && distanceFromBottom(el) > BOTTOM_SLACK_PX) {
@@ -79,6 +108,7 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
     f.conversationId = conversationId;
     const spot = conversationId ? loadScrollSpot(tabStorage(), conversationId) : null;
     f.restore = spot && !spot.atBottom ? spot : null;
+    f.heldSince = 0;
     f.stuck = !f.restore;
     f.pinnedTop = ref.current?.scrollTop ?? 0;
     if (f.restore) {
@@ -108,8 +138,11 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
     const intent = () => (f.intentAt = performance.now());
     const onScroll = () => {
       const byReader = performance.now() - f.intentAt < INTENT_MS;
+      // Until the place is reached, only the reader's own scroll counts (and ends the restore); while it is held, so
+      // does a scroll to elsewhere (a link, find-in-page), but not the content's end coming up to meet it (a clamp).
       if (f.restore) {
-        if (!byReader) return;
+        const elsewhere = f.heldSince > 0 && Math.abs(el.scrollTop - f.heldTop) > 1 && distanceFromBottom(el) > BOTTOM_SLACK_PX;
+        if (!byReader && !elsewhere) return;
         f.restore = null;
       }
       const distance = distanceFromBottom(el);
@@ -120,28 +153,38 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
       // Rows re-measured above the viewport move it a little; only the reader (or a jump of a screen) lets go.
       else if (byReader || distance > el.clientHeight) f.stuck = false;
       // Storage writes are synchronous: at most one per SAVE_EVERY_MS while scrolling, and the last one on leaving.
-      if (f.conversationId) unsaved = { conversationId: f.conversationId, spot: { top: el.scrollTop, atBottom: f.stuck } };
+      if (f.conversationId) unsaved = f.conversationId;
       if (saveTimer === undefined) saveTimer = setTimeout(save, SAVE_EVERY_MS);
     };
-    let unsaved: { conversationId: string; spot: ScrollSpot } | undefined;
+    /** The conversation scrolled since the last save: its place is read when saved, once the rows have settled. */
+    let unsaved: string | undefined;
     let saveTimer: ReturnType<typeof setTimeout> | undefined;
     const save = () => {
       clearTimeout(saveTimer);
       saveTimer = undefined;
-      if (unsaved) saveScrollSpot(tabStorage(), unsaved.conversationId, unsaved.spot);
+      if (unsaved && unsaved === f.conversationId) {
+        const anchor = f.stuck ? undefined : places.current?.rowAt(el.scrollTop);
+        saveScrollSpot(tabStorage(), unsaved, { top: el.scrollTop, atBottom: f.stuck, ...(anchor ? { anchor } : {}) });
+      }
       unsaved = undefined;
+    };
+    // Leaving (a reload): the place now, whether or not it moved since the last save (rows measured after the
+    // reader's last scroll move what is in view without a scroll event); not while a restore is still under way.
+    const leave = () => {
+      if (f.conversationId && !f.restore) unsaved = f.conversationId;
+      save();
     };
     const events = ["wheel", "keydown", "pointerdown", "touchmove"] as const;
     for (const name of events) el.addEventListener(name, intent, { passive: true });
     el.addEventListener("scroll", onScroll, { passive: true });
-    window.addEventListener("pagehide", save);
+    window.addEventListener("pagehide", leave);
     return () => {
       if (saveTimer !== undefined) save();
       for (const name of events) el.removeEventListener(name, intent);
       el.removeEventListener("scroll", onScroll);
-      window.removeEventListener("pagehide", save);
+      window.removeEventListener("pagehide", leave);
     };
   }, []);
 
-  return { ref, scroller };
+  return { ref, scroller, places };
 }
