@@ -3,7 +3,7 @@
 // of row a run shows is laid out by Chromium and its guess must be near what it measures.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { RunEvent } from "../../server/contracts/runs.ts";
 import { defaultSections, estimateItem } from "../../web/components/row-heights.ts";
 import type { SectionOpen } from "../../web/state/disclosures.ts";
@@ -128,12 +128,20 @@ describe("row height guesses in Chromium", () => {
       const cards = run.locator(":scope > [data-testid=tool-card]");
       // Opened: the thought, the long Write's content, the long output and a short Edit's input; closed: the short output
       // and the sub-agent.
-      await run.locator(":scope > [data-testid=thinking] > summary").click();
-      await cards.nth(1).locator("[data-testid=tool-content] > summary, [data-testid=tool-diff] > summary").click();
-      await cards.nth(2).locator("[data-testid=tool-output] > summary").click();
-      await cards.nth(3).locator("[data-testid=tool-output] > summary").click();
-      await cards.nth(4).locator(".tool-io > summary").click();
-      await run.locator(":scope > [data-testid=sub-run] .sub-run-summary").first().click();
+      // One click each (a click is the reader's choice at once, however the row renders meanwhile).
+      const toggleTo = async (summary: Locator, open: boolean) => {
+        await summary.click();
+        for (const deadline = Date.now() + 5_000; (await summary.evaluate((element) => (element.parentElement as HTMLDetailsElement).open)) !== open; ) {
+          if (Date.now() > deadline) throw new Error(`a click did not ${open ? "open" : "close"} its section`);
+          await page.waitForTimeout(20);
+        }
+      };
+      await toggleTo(run.locator(":scope > [data-testid=thinking] > summary"), true);
+      await toggleTo(cards.nth(1).locator("[data-testid=tool-content] > summary, [data-testid=tool-diff] > summary"), true);
+      await toggleTo(cards.nth(2).locator("[data-testid=tool-output] > summary"), true);
+      await toggleTo(cards.nth(3).locator("[data-testid=tool-output] > summary"), false);
+      await toggleTo(cards.nth(4).locator(".tool-io > summary"), true);
+      await toggleTo(run.locator(":scope > [data-testid=sub-run] .sub-run-summary").first(), false);
       await page.reload();
       await page.waitForSelector(`[data-run-id="${runId}"] [data-testid=end-banner]`);
       const kept = new Map<string, boolean>(JSON.parse((await page.evaluate(() => sessionStorage.getItem("od.disclosed"))) ?? "[]"));

@@ -59,7 +59,7 @@ describe("tool cards", () => {
 
   test("long successful output is folded until asked for", () => {
     const out = html(tool({ input: { command: "seq 100" }, result: Array.from({ length: 100 }, (_, i) => String(i)).join("\n"), exitCode: 0 }));
-    expect(out).toContain('<details class="tool-output" data-testid="tool-output" ontoggle="[handler]"><summary>Output · 100 lines</summary></details>');
+    expect(out).toContain('<details class="tool-output" data-testid="tool-output" ontoggle="[handler]"><summary onclick="[handler]">Output · 100 lines</summary></details>');
     expect(out).toContain('data-exit="0"');
     expect(out).not.toContain("tool-failure");
   });

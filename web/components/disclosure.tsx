@@ -33,13 +33,26 @@ export function Disclosure({ id, open: byDefault, summary, summaryClass, bodyWhi
           <details
             {...attributes}
             open={open}
-            // The browser also reports the state a render set: only a change from it is the reader's.
+            // The browser also reports the state a render set: only a change from it is the reader's (a toggle that
+            // is not a click on the summary).
             onToggle={(event) => {
               const nowOpen = event.currentTarget.open;
               if (nowOpen !== isDisclosed(key, byDefault)) chooseDisclosed(key, nowOpen);
             }}
           >
-            <summary class={summaryClass}>{summary}</summary>
+            <summary
+              class={summaryClass}
+              // The reader's click (or Enter / Space) is their choice at once. Left to the browser, the toggle is
+              // reported a task later, and a render of the row in between (a list measuring its rows, a live run's
+              // next event) set `open` back first: the click was lost.
+              onClick={(event) => {
+                if ((event.target as Element).closest("a, button, input, select, textarea, label") !== null && event.target !== event.currentTarget) return;
+                event.preventDefault();
+                chooseDisclosed(key, !(event.currentTarget.parentElement as HTMLDetailsElement).open);
+              }}
+            >
+              {summary}
+            </summary>
             {(open || bodyWhileClosed) && children()}
           </details>
         );
