@@ -177,7 +177,8 @@ describe("a detection pass", () => {
   });
 
   test("the stream yields in settle order, bounded by the slowest def rather than their sum", async () => {
-    for (const [name, seconds] of [["slow", "0.6"], ["mid", "0.3"], ["fast", "0"]] as const) {
+    // Half a second apart: a loaded CI machine once took over 0.3 s longer to start the fast one than the mid one.
+    for (const [name, seconds] of [["slow", "1.0"], ["mid", "0.5"], ["fast", "0"]] as const) {
       writeFakeCli(bin, `od-fake-${name}`, `sleep ${seconds}; echo ${name}`);
     }
     const started = performance.now();
@@ -186,7 +187,7 @@ describe("a detection pass", () => {
       order.push(agent.info.id);
     }
     expect(order).toEqual(["fast", "mid", "slow"]);
-    expect(performance.now() - started).toBeLessThan(2500);
+    expect(performance.now() - started).toBeLessThan(4000);
   });
 });
 
