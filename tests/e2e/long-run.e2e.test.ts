@@ -24,6 +24,18 @@ function firstVisibleStep(page: Page): Promise<number> {
   });
 }
 
+/**
+ * The number N of the first "Question number N" whose top is in the timeline's view (2 px of rounding allowed), and
+ * how far below the view's top it is.
+ */
+function firstQuestionInView(page: Page): Promise<{ turn: number; offset: number }> {
+  return page.$eval("[data-testid=timeline]", (timeline) => {
+    const top = timeline.getBoundingClientRect().top;
+    const question = [...timeline.querySelectorAll("[data-testid=user-message]")].find((el) => el.getBoundingClientRect().top >= top - 2);
+    return { turn: Number(/^Question number (\d+)$/.exec(question?.textContent ?? "")?.[1] ?? NaN), offset: Math.round((question?.getBoundingClientRect().top ?? NaN) - top) };
+  });
+}
+
 /** A Claude turn that answers `text` and ends, as fake-cli steps. */
 function claudeAnswer(text: string): Array<{ out: string }> {
   const session = "11111111-2222-3333-4444-555555555555";
@@ -148,12 +160,7 @@ describe("a long run in Chromium", () => {
       await page.$eval("[data-testid=timeline]", (timeline) => (timeline.scrollTop = timeline.scrollHeight * 0.4));
       await settled(page);
       await page.waitForTimeout(400); // the scroll position is saved at most every 250 ms
-      const firstQuestion = () =>
-        page.$eval("[data-testid=timeline]", (timeline) => {
-          const top = timeline.getBoundingClientRect().top;
-          const text = [...timeline.querySelectorAll("[data-testid=user-message]")].find((el) => el.getBoundingClientRect().top >= top)?.textContent ?? "";
-          return Number(/^Question number (\d+)$/.exec(text)?.[1] ?? NaN);
-        });
+      const firstQuestion = async () => (await firstQuestionInView(page)).turn;
       const before = await firstQuestion();
       expect(before).toBeGreaterThan(0);
       const scrollBefore = await page.$eval("[data-testid=timeline]", (timeline) => timeline.scrollTop);
@@ -206,13 +213,7 @@ describe("a long run in Chromium", () => {
     const { context, page, pageErrors } = await newTab();
     const timeline = page.locator("[data-testid=timeline]");
     const writeOf = (turn: number) => page.locator("[data-testid=tool-card][data-kind=file_write]", { has: page.locator("[data-testid=tool-file-link]", { hasText: `turn-${turn}.txt` }) });
-    /** The number of the first question whose top is in view, and how far below the timeline's top it is. */
-    const firstQuestion = () =>
-      timeline.evaluate((element) => {
-        const top = element.getBoundingClientRect().top;
-        const question = [...element.querySelectorAll("[data-testid=user-message]")].find((el) => el.getBoundingClientRect().top >= top - 2);
-        return { turn: Number(/^Question number (\d+)$/.exec(question?.textContent ?? "")?.[1] ?? NaN), offset: Math.round((question?.getBoundingClientRect().top ?? NaN) - top) };
-      });
+    const firstQuestion = () => firstQuestionInView(page);
     /**
      * Brings the first element matching `selector` whose text includes `text` (in turn `turn`) to the top of the view:
      * towards the turn until the timeline (windowed) has it in the DOM, then onto it until it stays there (turns

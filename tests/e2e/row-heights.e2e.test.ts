@@ -20,6 +20,20 @@ const lines = (count: number, prefix: string) => Array.from({ length: count }, (
 
 type GuessedRow = { row: string; guessed: number; measured: number };
 
+/** Fake Claude stream-json lines: any message, an assistant message (a sub-agent's with `parent`), a call with its result. */
+function claudeLines() {
+  let messages = 0;
+  let calls = 0;
+  const out = (message: unknown): FakeStep => ({ out: JSON.stringify({ ...(message as object), session_id: SESSION }) });
+  const assistant = (content: unknown[], parent?: string) =>
+    out({ type: "assistant", message: { id: `m-${++messages}`, type: "message", role: "assistant", content }, ...(parent ? { parent_tool_use_id: parent } : {}) });
+  const tool = (name: string, input: unknown, result: string, isError = false): FakeStep[] => {
+    const toolId = `toolu_${++calls}`;
+    return [assistant([{ type: "tool_use", id: toolId, name, input }]), out({ type: "user", message: { role: "user", content: [{ tool_use_id: toolId, type: "tool_result", content: result, is_error: isError }] } })];
+  };
+  return { out, assistant, tool };
+}
+
 /** Each of the run's items as its row: the guess for it, and its height in the page (gap included). */
 async function guessedRows(page: Page, runId: string, items: readonly RunItem[], name: (item: RunItem) => string, sections: SectionOpen = defaultSections): Promise<GuessedRow[]> {
   const measured = await page.$$eval(`[data-run-id="${runId}"] > [data-testid]`, (rows) =>
@@ -37,13 +51,7 @@ describe("row height guesses in Chromium", () => {
 
   test("each kind of row is guessed near the height Chromium lays it out at", async () => {
     const { id, path } = await ui.project("rows");
-    let call = 0;
-    const out = (message: unknown) => ({ out: JSON.stringify({ ...(message as object), session_id: SESSION }) });
-    const assistant = (content: unknown[]) => out({ type: "assistant", message: { id: `m-${call}-${content.length}`, type: "message", role: "assistant", content } });
-    const tool = (name: string, input: unknown, result: string, isError = false): FakeStep[] => {
-      const toolId = `toolu_${++call}`;
-      return [assistant([{ type: "tool_use", id: toolId, name, input }]), out({ type: "user", message: { role: "user", content: [{ tool_use_id: toolId, type: "tool_result", content: result, is_error: isError }] } })];
-    };
+    const { out, assistant, tool } = claudeLines();
     const steps: FakeStep[] = [
       { readLine: true },
       out({ type: "system", subtype: "init", cwd: path, tools: ["Bash", "Edit", "Write"], model: "fake-model" }),
@@ -95,13 +103,7 @@ describe("row height guesses in Chromium", () => {
 
   test("a section the reader opened or closed is guessed as they left it, after a reload too", async () => {
     const { id, path } = await ui.project("chosen");
-    let call = 0;
-    const out = (message: unknown) => ({ out: JSON.stringify({ ...(message as object), session_id: SESSION }) });
-    const assistant = (content: unknown[], parent?: string) => out({ type: "assistant", message: { id: `m-${++call}`, type: "message", role: "assistant", content }, ...(parent ? { parent_tool_use_id: parent } : {}) });
-    const tool = (name: string, input: unknown, result: string): FakeStep[] => {
-      const toolId = `toolu_${++call}`;
-      return [assistant([{ type: "tool_use", id: toolId, name, input }]), out({ type: "user", message: { role: "user", content: [{ tool_use_id: toolId, type: "tool_result", content: result, is_error: false }] } })];
-    };
+    const { out, assistant, tool } = claudeLines();
     ui.fakes.script("claude", [
       { readLine: true },
       out({ type: "system", subtype: "init", cwd: path, tools: ["Bash", "Edit", "Write", "Task"], model: "fake-model" }),

@@ -46,7 +46,8 @@ export function Disclosure({ id, open: byDefault, summary, summaryClass, bodyWhi
               // reported a task later, and a render of the row in between (a list measuring its rows, a live run's
               // next event) set `open` back first: the click was lost.
               onClick={(event) => {
-                if ((event.target as Element).closest("a, button, input, select, textarea, label") !== null && event.target !== event.currentTarget) return;
+                const control = (event.target as Element).closest("a, button, input, select, textarea, label");
+                if (control && control !== event.currentTarget && event.currentTarget.contains(control)) return;
                 event.preventDefault();
                 chooseDisclosed(key, !(event.currentTarget.parentElement as HTMLDetailsElement).open);
               }}

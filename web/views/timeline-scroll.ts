@@ -27,11 +27,11 @@ interface Follow {
   /** Keep the bottom in view. */
   stuck: boolean;
   /**
-   * A saved spot to go back to once the finished turns are in, and held for RESTORE_HOLD_MS after it was first
-   * reached (0 until then) while the rows around it are measured.
+   * A saved spot to go back to once the finished turns are in, then held (`held`) for RESTORE_HOLD_MS after it was
+   * first reached while the rows around it are measured.
    */
   restore: ScrollSpot | null;
-  heldSince: number;
+  held: boolean;
   /** The scrollTop the restore last set: a scroll elsewhere (not a clamp to the end) is someone else's. */
   heldTop: number;
   loading: boolean;
@@ -57,7 +57,7 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
   const ref = useRef<HTMLDivElement>(null);
   // No intent yet: performance.now() starts near 0 with the page, so an intent at 0 made every scroll of the page's
   // first INTENT_MS look like the reader's (a restore's clamp among them, which then pinned the bottom).
-  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, heldSince: 0, heldTop: 0, loading: false, intentAt: Number.NEGATIVE_INFINITY, pinnedTop: 0 });
+  const follow = useRef<Follow>({ conversationId: null, stuck: true, restore: null, held: false, heldTop: 0, loading: false, intentAt: Number.NEGATIVE_INFINITY, pinnedTop: 0 });
   /** The timeline list's rows by key (its VirtualList fills it in). */
   const places = useRef<ListPlaces | null>(null);
   if (follow.current.restore) timelineRows.loadAll();
@@ -79,8 +79,8 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
         if (el.scrollHeight - el.clientHeight < target - 1) return;
         if (Math.abs(el.scrollTop - target) > 1) el.scrollTop = target;
         f.heldTop = el.scrollTop;
-        if (!f.heldSince) {
-          f.heldSince = performance.now();
+        if (!f.held) {
+          f.held = true;
           const held = f.restore;
           setTimeout(() => {
             if (f.restore === held) f.restore = null;
@@ -108,7 +108,7 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
     f.conversationId = conversationId;
     const spot = conversationId ? loadScrollSpot(tabStorage(), conversationId) : null;
     f.restore = spot && !spot.atBottom ? spot : null;
-    f.heldSince = 0;
+    f.held = false;
     f.stuck = !f.restore;
     f.pinnedTop = ref.current?.scrollTop ?? 0;
     if (f.restore) {
@@ -141,7 +141,7 @@ export function useTimelineScroll(conversationId: string | null, timelineRows: T
       // Until the place is reached, only the reader's own scroll counts (and ends the restore); while it is held, so
       // does a scroll to elsewhere (a link, find-in-page), but not the content's end coming up to meet it (a clamp).
       if (f.restore) {
-        const elsewhere = f.heldSince > 0 && Math.abs(el.scrollTop - f.heldTop) > 1 && distanceFromBottom(el) > BOTTOM_SLACK_PX;
+        const elsewhere = f.held && Math.abs(el.scrollTop - f.heldTop) > 1 && distanceFromBottom(el) > BOTTOM_SLACK_PX;
         if (!byReader && !elsewhere) return;
         f.restore = null;
       }
