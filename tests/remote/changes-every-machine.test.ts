@@ -210,7 +210,9 @@ describe.each(elsewhere.map((kind) => [kind.name, kind] as const))("changes of a
     const events: RunEvent[] = [];
     for await (const event of h.service.events(created.runId)) events.push(event);
     expect(endOf(events).status).toBe("succeeded");
-    expect(events.filter((e) => e.type === "diagnostic")).toEqual([
+    // Only the changes' diagnostics: on a loaded machine the container may also miss the end-of-run sweep's 1 s
+    // deadline (a cleanup_pending diagnostic, which another suite covers), as a clean-clone CI run once saw.
+    expect(events.filter((e) => e.type === "diagnostic" && e.kind !== "cleanup_pending")).toEqual([
       expect.objectContaining({ kind: "remote_changes", message: expect.stringContaining("(the folder is missing)") }),
     ]);
     expect(h.store.runChanges.list(created.runId).changes).toEqual([]);
