@@ -36,6 +36,8 @@ export type EventLogOptions = {
   flushChars?: number;
   /** Told the length of each event's JSON as it is logged (the run service's meter of event text). */
   countText?: (chars: number) => void;
+  /** A run created just now: nothing of it is stored yet, so its ids start at 1 without asking the store. */
+  newRun?: boolean;
   /**
    * Told, once, that a commit failed (a full disk): the run should end. Until its `end`, events wait in memory and are
    * tried again with it; no reader gets any of them before they are stored.
@@ -130,7 +132,7 @@ export class RunEventLog {
     this.#countText = options.countText;
     this.#onStoreError = options.onStoreError;
     // Ids continue after whatever an earlier daemon persisted for this run: readers never saw more than that.
-    this.#lastId = persistence.lastEventId(runId);
+    this.#lastId = options.newRun ? 0 : persistence.lastEventId(runId);
     this.#storedId = this.#lastId;
   }
 

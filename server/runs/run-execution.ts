@@ -91,7 +91,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
   const { machine, folder: workDir } = place;
   // What the run changes in its folder (git's view in a work tree, a bounded walk elsewhere), kept with diffs.
   const changes = await place.changes((message) => emit({ type: "diagnostic", kind: "remote_changes", message }));
-  for (const notice of place.earlierCleanupNotices(store.runs.list({ conversationId }), live.id)) emit(notice);
+  for (const notice of place.earlierCleanupNotices(() => store.runs.list({ conversationId }), live.id)) emit(notice);
   const files = new Set<string>();
   /**
    * The machine did not answer the run's sweep: nothing more is asked of it before the run ends (its change

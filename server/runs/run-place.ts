@@ -38,8 +38,11 @@ export interface RunPlace {
   existingFiles(files: Iterable<string>, seenAfter: ReadonlySet<string>, note: (message: string) => void): Promise<string[]>;
   /** Writes a plain stream's artifacts into the folder. */
   placeArtifacts(spool: ArtifactSpool, note: (message: string) => void): Promise<AgentEventOf<"artifact">[]>;
-  /** What became of the clean-up of the conversation's earlier runs there, which their own events cannot say. */
-  earlierCleanupNotices(runs: readonly RunSummary[], runId: string): NewRunEvent[];
+  /**
+   * What became of the clean-up of the conversation's earlier runs there, which their own events cannot say. `runs`
+   * reads the conversation's runs (newest first): only a place whose runs are cleaned up remotely asks for them.
+   */
+  earlierCleanupNotices(runs: () => readonly RunSummary[], runId: string): NewRunEvent[];
   /** od's environment as read for settings of this run's agent (OD_CODEX_SANDBOX): the machine's settings win. */
   readonly settingsEnv: EnvMap;
   /** The Windows command-line limits apply to what is spawned here. */

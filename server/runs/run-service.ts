@@ -197,7 +197,7 @@ export class RunService {
         }
         const conversationId = request.conversationId ?? store.conversations.create(project.id, titleFrom(request.message)).id;
         if (made) store.worktrees.add({ conversationId, projectId: project.id, ...made });
-        const history = store.messages.transcript(conversationId);
+        const history = request.conversationId ? store.messages.transcript(conversationId) : []; // a new one has none
         store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity(), isolation: worktree ? "worktree" : "none", ...(grouping.groupId ? { groupId: grouping.groupId } : {}) });
         store.messages.add({ conversationId, role: "user", text: request.message });
         const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
@@ -210,7 +210,7 @@ export class RunService {
     }
     const { conversationId, history, assistantMessageId } = records;
 
-    const log = new RunEventLog(runId, store.runs, { countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
+    const log = new RunEventLog(runId, store.runs, { newRun: true, countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
     live.done = execution.then(({ executeRun }) => executeRun(this.#execution, live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected }))

@@ -65,7 +65,7 @@ export class ScriptedRunPlace implements RunPlace {
     return spool.commitWith(remoteArtifactPlacer(this.machine, this.folder, note));
   }
 
-  earlierCleanupNotices(runs: readonly RunSummary[], runId: string) {
-    return earlierCleanupNotices(runs, runId, this.machine.label);
+  earlierCleanupNotices(runs: () => readonly RunSummary[], runId: string) {
+    return earlierCleanupNotices(runs(), runId, this.machine.label);
   }
 }

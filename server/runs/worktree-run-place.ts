@@ -64,7 +64,7 @@ export class WorktreeRunPlace implements RunPlace {
     return this.inner.placeArtifacts(spool, note);
   }
 
-  earlierCleanupNotices(runs: readonly RunSummary[], runId: string) {
+  earlierCleanupNotices(runs: () => readonly RunSummary[], runId: string) {
     return this.inner.earlierCleanupNotices(runs, runId);
   }
 }

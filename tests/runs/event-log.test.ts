@@ -255,3 +255,12 @@ test("a failed commit is reported once; events wait for the end, whose last word
   // Nothing could be stored: the reader still gets the end (from memory) and stops waiting.
   expect(await reading).toEqual([1, 2, 3, 4]);
 });
+
+test("a new run's log numbers its events from 1 without asking the store for its last id", () => {
+  const persistence = memoryPersistence();
+  let asked = 0;
+  const log = new RunEventLog("run_1", { ...persistence, lastEventId: () => (asked++, persistence.lastEventId()) }, { newRun: true });
+  expect(log.append(diagnostic(1)).id).toBe(1);
+  expect(log.append(diagnostic(2)).id).toBe(2);
+  expect(asked).toBe(0);
+});
