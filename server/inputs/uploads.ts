@@ -3,7 +3,7 @@
  * gif and webp (sniffed from the bytes), at most 10 MB; names lose any path and odd characters; an existing file
  * is never overwritten (`name-2.png`, `name-3.png`, …).
  */
-import { Buffer } from "node:buffer";
+import { nodeBuffer } from "../platform/node-buffer.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_UPLOAD_BYTES } from "../contracts/body-limits.ts";
@@ -30,7 +30,7 @@ export function decodeBase64(text: string): Uint8Array {
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload) || payload.length % 4 === 1) throw new UploadError("INVALID_BASE64", "dataBase64 is not valid base64");
   const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0;
   if (Math.floor((payload.length * 3) / 4) - padding > MAX_UPLOAD_BYTES) throw new UploadError("UPLOAD_TOO_LARGE", `the image is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
-  return Buffer.from(payload.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  return nodeBuffer().Buffer.from(payload.replace(/-/g, "+").replace(/_/g, "/"), "base64");
 }
 
 /** A safe file stem: last path segment, no extension, only `[A-Za-z0-9._-]`, no leading dots, ≤ 80 chars. */

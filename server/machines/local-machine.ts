@@ -2,8 +2,11 @@
  * This machine: files read in-process (a regular file opened non-blocking and checked on its descriptor, so a FIFO
  * or device swapped in cannot hang od), scripts run by the local `sh`.
  */
-// node:fs only (its promises): `od run` loads this module before its agent starts, and loads no other built-in then.
-import { constants, promises as fs } from "node:fs";
+// node:fs only: `od run` loads this module before its agent starts, and loads no other built-in then. Its promises are
+// fetched where a file is read, written or listed: importing `promises` from node:fs loads node:fs/promises at once
+// (~0.3 ms of every `od run`, which resolves its folder with realpathSync and reads no file through this machine).
+import { constants, realpathSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
 import { OdError } from "../errors.ts";
 import { fileNotFound, fileTooLarge } from "./file-errors.ts";
@@ -40,7 +43,7 @@ export class LocalMachine implements Machine {
     const expanded = path === "~" || path.startsWith("~/") ? join(homeFolder(), path.slice(1)) : path;
     if (!isAbsolute(expanded)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `project path must be absolute: ${path}`);
     if (!isDirectory(expanded)) throw new OdError("invalid", "INVALID_PROJECT_PATH", `no such folder: ${path}`);
-    return fs.realpath(expanded);
+    return realpathSync(expanded);
   }
 
   projectPath(folder: string): string {
@@ -58,9 +61,9 @@ export class LocalMachine implements Machine {
   async readFile(folder: string, relPath: string, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
     const file = this.fileInside(folder, relPath);
     if (!file) throw fileNotFound(relPath);
-    let handle: fs.FileHandle;
+    let handle: FileHandle;
     try {
-      handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+      handle = await fsPromises().open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch {
       throw fileNotFound(relPath);
     }
@@ -106,6 +109,7 @@ export class LocalMachine implements Machine {
   async writeFile(folder: string, relPath: string, bytes: Uint8Array): Promise<void> {
     if (!staysInside(relPath)) throw fileNotFound(relPath);
     const path = join(folder, relPath);
+    const fs = fsPromises();
     await fs.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
     await fs.writeFile(temp, bytes, { mode: 0o600 });
@@ -114,6 +118,7 @@ export class LocalMachine implements Machine {
 
   async listTree(dir: string, options: { depth: number; suffix: string }): Promise<TreeFile[]> {
     const found: TreeFile[] = [];
+    const fs = fsPromises();
     const visit = async (folder: string, prefix: string, depth: number) => {
       let entries;
       try {
@@ -133,6 +138,11 @@ export class LocalMachine implements Machine {
     await visit(dir, "", 0);
     return found;
   }
+}
+
+/** node:fs/promises, fetched at its first use (see the top of this file). */
+function fsPromises(): typeof import("node:fs/promises") {
+  return process.getBuiltinModule("node:fs/promises");
 }
 
 /** The user's home folder (node:os only when HOME does not say). */

@@ -3,7 +3,8 @@
  * run's cookie. Linux reads /proc; macOS parses `ps`; Windows has neither here, so these read nothing there. Pure
  * parsers for each format, and the readers built on them; the sweep that acts on them is process-tree.ts.
  */
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
+import { nodeBuffer } from "../platform/node-buffer.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import { spawnChild } from "../platform/process.ts";
 
@@ -77,6 +78,7 @@ export function parsePsEnvOutput(output: string, cookie: EnvCookie): number[] {
 
 /** True when a NUL-separated environ block holds exactly `name=value`. */
 export function environHasCookie(environ: Uint8Array | string, cookie: EnvCookie): boolean {
+  const { Buffer } = nodeBuffer();
   const text = typeof environ === "string" ? environ : Buffer.from(environ).toString("latin1");
   const entry = Buffer.from(`${cookie.name}=${cookie.value}`, "utf8").toString("latin1");
   return `\0${text}\0`.includes(`\0${entry}\0`);
@@ -218,7 +220,7 @@ export async function runPs(args: string[]): Promise<string> {
     for await (const chunk of child.stdout) chunks.push(chunk);
     await drainStderr;
     await child.exited;
-    return Buffer.concat(chunks).toString("utf8");
+    return nodeBuffer().Buffer.concat(chunks).toString("utf8");
   } catch {
     return "";
   }

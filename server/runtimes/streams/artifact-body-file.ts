@@ -1,5 +1,5 @@
 /** An artifact body spooled to a private file while it streams (see ArtifactSpool in artifacts.ts). */
-import { Buffer } from "node:buffer";
+import { nodeBuffer } from "../../platform/node-buffer.ts";
 import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 
 /** Pending text is written once it reaches this many chars. */
@@ -46,8 +46,8 @@ export class BodyFile {
     if (!text) return;
     let end = text.length;
     while (end > 0 && /\s/.test(text[end - 1]!)) end--;
-    if (end > 0) this.#keptBytes = this.#bytes + Buffer.byteLength(end === text.length ? text : text.slice(0, end), "utf8");
-    this.#bytes += Buffer.byteLength(text, "utf8");
+    if (end > 0) this.#keptBytes = this.#bytes + nodeBuffer().Buffer.byteLength(end === text.length ? text : text.slice(0, end), "utf8");
+    this.#bytes += nodeBuffer().Buffer.byteLength(text, "utf8");
     this.#pending.push(text);
     this.#pendingChars += text.length;
     if (this.#pendingChars >= WRITE_CHARS) this.#flush();

@@ -3,7 +3,7 @@
  * characters split across chunks are reassembled before decoding), strips a trailing `\r`, and caps line length so a
  * CLI that prints a huge line without a newline cannot grow memory without bound.
  */
-import { Buffer } from "node:buffer";
+import { nodeBuffer } from "../../platform/node-buffer.ts";
 
 /** Default cap on one line: 8 MiB. */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
@@ -101,7 +101,7 @@ export class LineBuffer {
   private emit(line: string, out: LineItem[]): void {
     // UTF-16 length * 3 bounds the UTF-8 length; only measure exactly when the line might be over the cap.
     if (line.length * 3 > this.maxLineBytes) {
-      const bytes = Buffer.byteLength(line, "utf8");
+      const bytes = nodeBuffer().Buffer.byteLength(line, "utf8");
       if (bytes > this.maxLineBytes) {
         out.push(new LineTooLong(bytes, this.maxLineBytes));
         return;

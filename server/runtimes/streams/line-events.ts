@@ -4,7 +4,7 @@
  * runtime with a native JSON-lines parser, parses a chunk's complete lines in one call and feeds the records straight
  * to `parser.pushRecord`, so no line ever becomes a string (that and the per-line call were half the reading cost).
  */
-import { isAscii } from "node:buffer";
+import { nodeBuffer } from "../../platform/node-buffer.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { BulkJsonLines } from "../../platform/bulk-json-lines.ts";
 import { AsciiJsonRewriter } from "./ascii-json.ts";
@@ -89,7 +89,7 @@ class BulkJsonLineReader implements LineEventReader {
 
   /** `chunk[start, end)` is whole lines, each ending in a newline; the line buffer holds nothing meanwhile. */
   private completeLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
-    if (isAscii(chunk.subarray(start, end))) return this.bulkLines(chunk, chunk, start, end, out);
+    if (nodeBuffer().isAscii(chunk.subarray(start, end))) return this.bulkLines(chunk, chunk, start, end, out);
     const finder = new NonAsciiFinder(chunk);
     const ascii = this.rewriter.rewrite(chunk, start, end, finder);
     if (ascii) {
