@@ -156,9 +156,11 @@ export function agentsCommand(runtime: Pick<ServeRuntime, "openSqlite">): Comman
   return createAgentsCommand(async (io, dataDir) => {
     // Loaded when the command runs, so other commands (and `od serve`'s first request) never pay for the catalog.
     const { createAgentCatalog } = await import("../runtimes/catalog.ts");
-    const paths = dataPaths(resolveDataDir(io.env, dataDir));
+    const folder = resolveDataDir(io.env, dataDir);
+    const paths = dataPaths(folder);
     const config = await readAppConfig(paths.database, runtime.openSqlite);
-    return createAgentCatalog(io.env, {
+    // The data dir's own local profiles (agents.local.json), as the services read them for its runs.
+    return createAgentCatalog({ ...io.env, OD_DATA_DIR: folder }, {
       configuredEnv: (id) => config.agentCliEnv?.[id],
       machineEnv: (key) => config.machineEnv?.[key],
       machineProbeTimeouts: (key) => config.machineProbeTimeouts?.[key],

@@ -8,7 +8,7 @@ import type { RemoteContext } from "../machines/remote-exec.ts";
 import { MachineDetections } from "./machine-detections.ts";
 import type { AgentDiagnostic, AgentInfo } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef, RuntimeModelOption } from "./types.ts";
-import { AGENT_DEFS, LOCAL_PROFILE_DIAGNOSTICS } from "./registry.ts";
+import { loadAgentDefs } from "./registry.ts";
 import { CapabilityMemory } from "./capabilities.ts";
 import { LiveModelMemory } from "./models.ts";
 import { timeoutsOn, type AcpModelDiscoverer, type DetectionDeps } from "./detection.ts";
@@ -183,14 +183,15 @@ export class AgentCatalog {
 export type DetectionSettings = Pick<DetectionDeps, "configuredEnv" | "machineEnv" | "machineProbeTimeouts">;
 
 /**
- * The catalog of this process: shipped defs + local profiles, probed under `env` plus what the user configured per
- * agent and per machine, its last-good results kept in `cacheFile` when given.
+ * The catalog of this process: shipped defs + the local profiles of `env`'s data dir (OD_DATA_DIR), probed under `env`
+ * plus what the user configured per agent and per machine, its last-good results kept in `cacheFile` when given.
  */
 export function createAgentCatalog(env: EnvMap = process.env, options: DetectionSettings & { cacheFile?: string } = {}): AgentCatalog {
   const { cacheFile, ...settings } = options;
+  const { defs, diagnostics } = loadAgentDefs(env);
   return new AgentCatalog({
-    defs: AGENT_DEFS,
-    profileDiagnostics: LOCAL_PROFILE_DIAGNOSTICS,
+    defs,
+    profileDiagnostics: diagnostics,
     deps: () => ({ env, discoverAcpModels, ...settings }),
     ...(cacheFile ? { cache: new FileDetectionCache(cacheFile) } : {}),
     deadlineMs: passDeadlineFromEnv(env),

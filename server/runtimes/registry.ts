@@ -1,6 +1,7 @@
 /**
- * The only list of runtimes: the shipped defs in catalog order, plus the user's local profiles. Everything else
- * (detection, HTTP, tests) iterates `AGENT_DEFS`.
+ * The only list of runtimes: the shipped defs in catalog order (`BASE_AGENT_DEFS`, which tests iterate), plus the
+ * user's local profiles of a data dir (`loadAgentDefs`, read where the data dir is known: by the services, and by
+ * `od agents`).
  */
 import type { AgentDiagnostic } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
@@ -83,15 +84,7 @@ export function loadAgentDefs(env: EnvMap = process.env): { defs: RuntimeAgentDe
   return { defs, diagnostics: profiles.diagnostics };
 }
 
-const loaded = loadAgentDefs();
-
-/** Every def this process knows: shipped + local profiles (read once at startup). */
-export const AGENT_DEFS: readonly RuntimeAgentDef[] = loaded.defs;
-
-/** Why local profile entries were skipped at startup (shown by `od agents` and the API). */
-export const LOCAL_PROFILE_DIAGNOSTICS: readonly AgentDiagnostic[] = loaded.diagnostics;
-
 /** Lookup by id. */
-export function getAgentDef(id: string, defs: readonly RuntimeAgentDef[] = AGENT_DEFS): RuntimeAgentDef | undefined {
+export function getAgentDef(id: string, defs: readonly RuntimeAgentDef[] = BASE_AGENT_DEFS): RuntimeAgentDef | undefined {
   return defs.find((def) => def.id === id);
 }

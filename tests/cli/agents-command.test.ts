@@ -1,6 +1,6 @@
 /** `od agents`: table, --json, one agent in detail, unknown id → exit 2. */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { Store } from "../../server/store/store.ts";
@@ -163,6 +163,21 @@ describe("od agents over the data dir", () => {
     expect(pi.models.map((model) => model.id)).not.toContain("base/fake-model");
     const cached = JSON.parse(readFileSync(join(dataDir, "agents-cache.json"), "utf8")) as { agents: Record<string, { entry: string }> };
     expect(JSON.parse(cached.agents.pi!.entry).info.version).toBe("0.73.1");
+  }, 30_000);
+});
+
+describe("od agents, local profiles", () => {
+  test("lists the local profiles of the data dir it is given, not those of the environment's", async () => {
+    const dataDir = join(tmp.path, "data-with-profiles");
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, "agents.local.json"), JSON.stringify([{ id: "my-claude", baseAgent: "claude" }]));
+    const out = io();
+    out.env = { ...out.env, OD_DATA_DIR: join(tmp.path, "data-without-profiles") };
+    const command = agentsCommand({ openSqlite: openBunSqlite });
+    expect(await command.run({ flags: { json: true, "data-dir": dataDir }, positionals: [] }, out)).toBe(0);
+    const ids = (JSON.parse(out.out) as { id: string }[]).map((agent) => agent.id);
+    expect(ids).toContain("my-claude");
+    expect(ids).toContain("claude");
   }, 30_000);
 });
 
