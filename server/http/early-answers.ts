@@ -5,7 +5,7 @@
  * already let the request through; anything not listed here waits for the engine.
  * tests/http/early-answers.test.ts holds every early answer against the engine's.
  */
-import { storedAppConfigJson } from "../store/app-config-row.ts";
+import { storedAppConfig } from "../store/app-config-row.ts";
 import type { SqliteDatabase } from "../store/sqlite.ts";
 
 export type EarlyAnswers = (request: Request) => Response | Promise<Response> | undefined;
@@ -20,10 +20,10 @@ export function earlyAnswers(db: SqliteDatabase): EarlyAnswers {
 
 /**
  * As server/http/app-config.ts answers (Elysia sends a plain object as Response.json does). Nothing saved yet is
- * `{}` without the schema; a saved config goes through the engine's own repo, which loads zod (some 6 ms in the
- * binary) to validate it.
+ * `{}` without the schema; a saved config goes through the engine's own repo, which reads a row this od wrote as it
+ * is and loads zod (some 6 ms in the binary) only to validate a row another od's schema wrote.
  */
 function appConfigAnswer(db: SqliteDatabase): Response | Promise<Response> {
-  if (storedAppConfigJson(db) === undefined) return Response.json({ config: {} });
+  if (storedAppConfig(db) === undefined) return Response.json({ config: {} });
   return import("../store/app-config-repo.ts").then(({ AppConfigRepo }) => Response.json({ config: new AppConfigRepo(db).get() }));
 }

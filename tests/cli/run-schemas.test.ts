@@ -6,6 +6,8 @@ import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
+import { Store } from "../../server/store/store.ts";
+import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { childOutput } from "../support/child-output.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { tempDir } from "../support/temp.ts";
@@ -50,6 +52,16 @@ test("od run with nothing saved loads no schema, and not zod", async () => {
   // Nor jsdiff when the run changed no file, nor the yaml package when it selected no skill.
   expect(packageOf(loaded, "diff")).toEqual([]);
   expect(packageOf(loaded, "yaml")).toEqual([]);
+}, 30_000);
+
+test("a config this od saved (a theme) is read without its schema, and without zod", async () => {
+  const { loaded } = await odRun((project) => {
+    const store = Store.open(join(project, "..", "data", "od.db"), openBunSqlite);
+    store.appConfig.update({ theme: "dark" });
+    store.close();
+  });
+  expect(contractsOf(loaded).filter((path) => path.endsWith(join("contracts", "app-config.ts")))).toEqual([]);
+  expect(zodOf(loaded)).toEqual([]);
 }, 30_000);
 
 test("a saved MCP list is checked with its schema, loaded on first use", async () => {

@@ -1,6 +1,7 @@
 // The daemon's early answers (before the engine has loaded) are the engine's own answers, byte for byte.
 import { describe, expect, test } from "bun:test";
 import { earlyAnswers } from "../../server/http/early-answers.ts";
+import { APP_CONFIG_FORMAT } from "../../server/store/app-config-row.ts";
 import { startTestApp, TEST_TOKEN, ORIGIN } from "../support/app.ts";
 
 type Seen = { status: number; headers: [string, string][]; body: string };
@@ -29,8 +30,9 @@ describe("early answers", () => {
     await compare("/api/app-config?ignored=1");
     expect((await (await early(request("/api/app-config"))!).json()).config.theme).toBe("dark");
 
-    // A key this od does not know: the repo keeps nothing rather than failing, and so does the early answer.
-    t.store.db.prepare("UPDATE app_config SET json = ? WHERE id = 1").run(JSON.stringify({ theme: "dark", fromTheFuture: true }));
+    // A key this od does not know, in a newer od's format: the repo keeps nothing rather than failing, and so does the
+    // early answer.
+    t.store.db.prepare("UPDATE app_config SET json = ?, format = ? WHERE id = 1").run(JSON.stringify({ theme: "dark", fromTheFuture: true }), APP_CONFIG_FORMAT + 1);
     await compare("/api/app-config");
     expect(await (await early(request("/api/app-config"))!).json()).toEqual({ config: {} });
   });
