@@ -17,9 +17,10 @@ import { inTransaction, type SqliteDatabase, type SqliteOpener } from "./sqlite.
 export const PAGE_CACHE_KIB = 512;
 
 export function setUpDatabase(db: SqliteDatabase, migrations: Migration[] = MIGRATIONS): SqliteDatabase {
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
+  // First: the migrations wait for another od opening the database at the same moment.
   db.exec("PRAGMA busy_timeout = 5000");
+  switchToWal(db);
+  db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   migrate(db, migrations);
@@ -45,6 +46,28 @@ export function openExistingDatabase(path: string, open: SqliteOpener): SqliteDa
   }
 }
 
+/** How often, and how long apart, a new database's switch to WAL is tried while another connection holds its lock. */
+const WAL_SWITCH_TRIES = 200;
+const WAL_SWITCH_PAUSE_MS = 10;
+
+/**
+ * `PRAGMA journal_mode = WAL`, tried again while it is refused as busy. Switching a new database to WAL takes an
+ * exclusive lock from a read lock, and sqlite refuses that at once, without the busy timeout, while another connection
+ * does the same (each would wait for the other): two `od run`s started together on a fresh data dir. Once one has
+ * switched the file, the others find it in WAL mode.
+ */
+function switchToWal(db: SqliteDatabase): void {
+  for (let tries = 1; ; tries++) {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      if (tries >= WAL_SWITCH_TRIES || !/database is locked|SQLITE_BUSY/i.test(String((error as { code?: unknown })?.code ?? "") + String((error as Error)?.message ?? ""))) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, WAL_SWITCH_PAUSE_MS);
+    }
+  }
+}
+
 export function schemaVersion(db: SqliteDatabase): number {
   return Number(db.prepare("PRAGMA user_version").get()?.user_version ?? 0);
 }
@@ -58,6 +81,9 @@ function migrate(db: SqliteDatabase, migrations: Migration[]): void {
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     inTransaction(db, () => {
+      // Another od that opened the database at the same moment read the same version, and may have applied this one
+      // while this process waited for the write lock.
+      if (schemaVersion(db) >= migration.version) return;
       db.exec(migration.sql);
       db.exec(`PRAGMA user_version = ${migration.version}`);
     });
