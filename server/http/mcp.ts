@@ -76,12 +76,12 @@ export const mcpRoutes = (deps: McpRouteDeps) => {
 
 /** The user's own list, in the data dir. */
 function localScope(scope: McpScope["scope"], path: string): McpScope {
-  return { scope, path, read: async () => readMcpFile(path), write: async (file) => writeMcpFile(path, file) };
+  return { scope, path, read: async () => readMcpFile(path, { trustChecked: true }), write: async (file) => writeMcpFile(path, file) };
 }
 
 export async function describe(deps: McpRouteDeps, scope: McpScope): Promise<McpConfigResponse> {
   const own = await scope.read();
-  const user = scope.scope === "project" ? readMcpFile(deps.userPath) : own;
+  const user = scope.scope === "project" ? readMcpFile(deps.userPath, { trustChecked: true }) : own;
   const effective = mergeMcpServers(user.servers, scope.scope === "project" ? own.servers : []);
   const supported: McpConfigResponse["agents"]["supported"] = [];
   const unsupported: McpConfigResponse["agents"]["unsupported"] = [];

@@ -2,6 +2,12 @@
  * Reading and writing the MCP server lists. Reads are tolerant (a missing file is an empty list; an unreadable
  * one or a bad entry becomes a diagnostic and is left out); writes are validated and atomic, mode 0600 because
  * entries may carry tokens in `env`/`headers`.
+ *
+ * The user's list, in od's private data dir, is written with what od checked (`"checked": "<format>:<checksum of its
+ * servers>"`) and read back as it is while that still holds: an `od run` otherwise loaded zod and built the schemas
+ * (~5.5 ms before the agent started) to check a list the page had checked before saving it. An edit of its servers,
+ * or another format, and the list is checked again. A project's list (in its folder, from its repository) is always
+ * checked.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -9,6 +15,7 @@ import type * as McpContract from "../contracts/mcp.ts";
 import type { McpConfigFile, McpServer } from "../contracts/mcp.ts";
 import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import { PRIVATE_DIR_MODE } from "../private-data-dir.ts";
+import { textChecksum } from "../platform/text-checksum.ts";
 
 /** The schemas, built once a list has entries to check: with no MCP file, `od run` never loads zod. */
 const mcpContract = loadOnFirstUse<typeof McpContract>(import.meta.url, "../contracts/mcp.ts", () => require("../contracts/mcp.ts"));
@@ -20,7 +27,19 @@ export function projectMcpPath(projectDir: string): string {
 
 export type McpList = { servers: McpServer[]; diagnostics: string[] };
 
-export function readMcpFile(path: string): McpList {
+/**
+ * The McpServer schema a list was checked with. Bump it with any change to McpServer or McpConfigFile:
+ * tests/mcp/mcp-file-seal.test.ts pins it to the schemas and fails until it is.
+ */
+export const MCP_LIST_FORMAT = 1;
+
+/** What od writes beside the servers it checked, and finds again while they are as it wrote them. */
+function checkedMark(servers: unknown): string {
+  return `${MCP_LIST_FORMAT}:${textChecksum(JSON.stringify(servers))}`;
+}
+
+/** `trustChecked`: a list od wrote and checked (the user's, in the data dir) is read back without checking it again. */
+export function readMcpFile(path: string, options: { trustChecked?: boolean } = {}): McpList {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -34,7 +53,13 @@ export function readMcpFile(path: string): McpList {
   } catch (error) {
     return { servers: [], diagnostics: [`${path}: not valid JSON (${(error as Error).message})`] };
   }
+  if (options.trustChecked && isCheckedByOd(json)) return { servers: json.servers, diagnostics: [] };
   return parseMcpEntries(json, path);
+}
+
+function isCheckedByOd(json: unknown): json is { servers: McpServer[]; checked: string } {
+  const file = json as { servers?: unknown; checked?: unknown } | null;
+  return !!file && Array.isArray(file.servers) && file.checked === checkedMark(file.servers);
 }
 
 /**
@@ -71,10 +96,11 @@ function entriesOf(json: unknown): unknown[] | undefined {
   return undefined;
 }
 
+/** `file` as the API checked it (PutMcpRequest), marked as checked. */
 export function writeMcpFile(path: string, file: McpConfigFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = `${path}.${Date.now()}.tmp`;
-  writeFileSync(temp, `${JSON.stringify({ servers: file.servers }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(temp, `${JSON.stringify({ servers: file.servers, checked: checkedMark(file.servers) }, null, 2)}\n`, { mode: 0o600 });
   renameSync(temp, path);
 }
 

@@ -48,6 +48,6 @@ export async function mcpServersForRun(
   note: Parameters<typeof runMcpServers>[2],
   consent: ProjectMcpConsent | undefined,
 ): Promise<McpServer[]> {
-  const user = userMcpPath ? readMcpFile(userMcpPath) : { servers: [], diagnostics: [] };
+  const user = userMcpPath ? readMcpFile(userMcpPath, { trustChecked: true }) : { servers: [], diagnostics: [] };
   return runMcpServers(user, await readProjectMcpList(place), note, consent);
 }

@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import type { DetectionCacheFile, LastGoodDetection } from "../contracts/agent-detection.ts";
 import type { DetectedAgent } from "./detection.ts";
 import { sameExecutable } from "./executable-stamp.ts";
+import { textChecksum } from "../platform/text-checksum.ts";
 
 export type { LastGoodDetection };
 
@@ -123,13 +124,13 @@ export class FileDetectionCache implements DetectionCache {
 
 function seal(entry: LastGoodDetection): SealedEntry {
   const text = JSON.stringify(entry);
-  return { sum: checksum(text), entry: text };
+  return { sum: textChecksum(text), entry: text };
 }
 
 function isIntact(sealed: unknown): sealed is SealedEntry {
   if (!sealed || typeof sealed !== "object") return false;
   const { sum, entry } = sealed as Partial<SealedEntry>;
-  return typeof sum === "string" && typeof entry === "string" && checksum(entry) === sum;
+  return typeof sum === "string" && typeof entry === "string" && textChecksum(entry) === sum;
 }
 
 function unseal(sealed: unknown): LastGoodDetection | undefined {
@@ -139,14 +140,4 @@ function unseal(sealed: unknown): LastGoodDetection | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** FNV-1a over the text's UTF-16 code units, as 8 hex digits: tells an entry as od wrote it from an edited one. */
-function checksum(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, "0");
 }

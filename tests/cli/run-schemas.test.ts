@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
+import { writeMcpFile } from "../../server/mcp/config-files.ts";
 import { Store } from "../../server/store/store.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { childOutput } from "../support/child-output.ts";
@@ -61,6 +62,16 @@ test("a config this od saved (a theme) is read without its schema, and without z
     store.close();
   });
   expect(contractsOf(loaded).filter((path) => path.endsWith(join("contracts", "app-config.ts")))).toEqual([]);
+  expect(zodOf(loaded)).toEqual([]);
+}, 30_000);
+
+test("the user's MCP list as the page saved it is read without its schema, and without zod", async () => {
+  const { stdout, loaded } = await odRun((project) => {
+    mkdirSync(join(project, "..", "data"), { recursive: true, mode: 0o700 });
+    writeMcpFile(join(project, "..", "data", "mcp.json"), { servers: [{ name: "fs", type: "stdio", command: "mcp-fs" }] });
+  });
+  expect(stdout).not.toContain("mcp_config_invalid");
+  expect(contractsOf(loaded).filter((path) => path.endsWith(join("contracts", "mcp.ts")))).toEqual([]);
   expect(zodOf(loaded)).toEqual([]);
 }, 30_000);
 
