@@ -12,6 +12,8 @@ export const dataPaths = (dataDir: string) => ({
   database: join(dataDir, "od.db"),
   localProfiles: join(dataDir, "agents.local.json"),
   agentCache: join(dataDir, "agents-cache.json"),
+  /** SKILL.md frontmatters checked before (skills/checked-frontmatter.ts). */
+  skillsCache: join(dataDir, "skills-cache.json"),
   skills: join(dataDir, "skills"),
   /** Scratch folders of connection tests, one per test (removed when it ends). */
   connectionTests: join(dataDir, "connection-tests"),

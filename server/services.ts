@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createRunInputs } from "./inputs/run-inputs.ts";
 import { dataPaths } from "./paths.ts";
 import { bundledSkillsResolver, type BundledSkillFiles } from "./skills/bundled-root.ts";
+import { CheckedFrontmatters } from "./skills/checked-frontmatter.ts";
 import { SkillLibrary } from "./skills/library.ts";
 import { ProjectService } from "./projects/project-service.ts";
 import { loadAgentDefs } from "./runtimes/registry.ts";
@@ -82,6 +83,7 @@ export function createServices(options: ServicesOptions): Services {
   const skills = new SkillLibrary({
     bundled: bundledSkillsResolver({ embedded: options.bundledSkillFiles, cacheRoot: join(options.dataDir, "bundled-skills") }),
     user: paths.skills,
+    checked: new CheckedFrontmatters(paths.skillsCache),
   });
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp, remoteUploadsDir: paths.remoteUploads });
   // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.

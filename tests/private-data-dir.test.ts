@@ -187,7 +187,7 @@ describe("private data dir", () => {
         new SkillLibrary({ bundled: () => undefined, user: paths.skills }).importSkill({ name: "deck", body: "Make slides." });
         const bundledSource = join(temp.path, "SKILL.md");
         writeFileSync(bundledSource, "---\nname: b\n---\nbody");
-        materializeBundledSkills({ "b/SKILL.md": bundledSource }, join(dataDir, "bundled-skills"));
+        materializeBundledSkills({ version: "0123456789ab", files: { "b/SKILL.md": bundledSource } }, join(dataDir, "bundled-skills"));
         storeUpload(remoteUploadsRoot(paths.remoteUploads, "proj_1"), "shot.png", PNG);
         writeMcpFile(paths.mcp, { servers: [] });
         expect(loosePaths(dataDir)).toEqual([]);

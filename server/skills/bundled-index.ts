@@ -8,12 +8,15 @@ import f4 from "./bundled/html-slides/SKILL.md" with { type: "file" };
 import f5 from "./bundled/html-slides/references/deck-skeleton.md" with { type: "file" };
 import type { BundledSkillFiles } from "./bundled-root.ts";
 
-/** Bundled skill files: skill-relative path → readable path. */
+/** Bundled skill files: skill-relative path → readable path, and the hash of their content. */
 export const BUNDLED_SKILL_FILES: BundledSkillFiles = {
-  "design-system-audit/SKILL.md": f0 as unknown as string,
-  "design-system-audit/references/report-template.md": f1 as unknown as string,
-  "html-prototype/SKILL.md": f2 as unknown as string,
-  "html-prototype/references/prototype-checklist.md": f3 as unknown as string,
-  "html-slides/SKILL.md": f4 as unknown as string,
-  "html-slides/references/deck-skeleton.md": f5 as unknown as string,
+  version: "55af680b0251",
+  files: {
+    "design-system-audit/SKILL.md": f0 as unknown as string,
+    "design-system-audit/references/report-template.md": f1 as unknown as string,
+    "html-prototype/SKILL.md": f2 as unknown as string,
+    "html-prototype/references/prototype-checklist.md": f3 as unknown as string,
+    "html-slides/SKILL.md": f4 as unknown as string,
+    "html-slides/references/deck-skeleton.md": f5 as unknown as string,
+  },
 };

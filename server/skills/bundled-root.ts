@@ -8,8 +8,12 @@ import { dirname, join } from "node:path";
 import { sha256 } from "../node-crypto.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-data-dir.ts";
 
-/** Embedded bundled skills: skill-relative path (`html-prototype/SKILL.md`) → a path node:fs can read. */
-export type BundledSkillFiles = Readonly<Record<string, string>>;
+/**
+ * Embedded bundled skills: skill-relative path (`html-prototype/SKILL.md`) → a path node:fs can read, and the hash of
+ * their content (`bundledSkillsVersion`), worked out when the index is generated: a run that uses a bundled skill
+ * neither reads every embedded file nor loads node:crypto (~2.5 ms) to find out which folder holds them.
+ */
+export type BundledSkillFiles = { readonly version: string; readonly files: Readonly<Record<string, string>> };
 
 const COMPLETE_MARKER = ".od-complete";
 
@@ -24,17 +28,22 @@ export function sourceBundledSkillsDir(): string | undefined {
   }
 }
 
-/** Writes the embedded files under `cacheRoot/<content hash>/` (once per content) and returns that folder. */
-export function materializeBundledSkills(files: BundledSkillFiles, cacheRoot: string): string {
-  const entries = Object.entries(files)
-    .filter(([rel]) => isSafeRelative(rel))
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([rel, from]) => [rel, readFileSync(from)] as const);
+/** The content hash of skill files (skill-relative path, bytes): the name of the folder they are extracted to. */
+export function bundledSkillsVersion(entries: readonly (readonly [string, Uint8Array])[]): string {
   const hash = sha256();
-  for (const [rel, bytes] of entries) hash.update(rel).update("\0").update(bytes).update("\0");
-  const version = hash.digest("hex").slice(0, 12);
+  for (const [rel, bytes] of [...entries].sort(([a], [b]) => a.localeCompare(b))) hash.update(rel).update("\0").update(bytes).update("\0");
+  return hash.digest("hex").slice(0, 12);
+}
+
+/** Writes the embedded files under `cacheRoot/<version>/` (once per version) and returns that folder. */
+export function materializeBundledSkills(bundled: BundledSkillFiles, cacheRoot: string): string {
+  const { version } = bundled;
+  if (!/^[0-9a-f]{12}$/.test(version)) throw new Error(`bundled skills: not a content hash: ${version}`);
   const target = join(cacheRoot, version);
   if (existsSync(join(target, COMPLETE_MARKER))) return target;
+  const entries = Object.entries(bundled.files)
+    .filter(([rel]) => isSafeRelative(rel))
+    .map(([rel, from]) => [rel, readFileSync(from)] as const);
   const temp = join(cacheRoot, `.${version}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   for (const [rel, bytes] of entries) {
     mkdirSync(dirname(join(temp, rel)), { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -59,7 +68,7 @@ export function bundledSkillsResolver(options: { embedded?: BundledSkillFiles; c
     if (resolved) return resolved.dir;
     let dir: string | undefined;
     try {
-      dir = options.embedded && Object.keys(options.embedded).length ? materializeBundledSkills(options.embedded, options.cacheRoot) : sourceBundledSkillsDir();
+      dir = options.embedded && Object.keys(options.embedded.files).length ? materializeBundledSkills(options.embedded, options.cacheRoot) : sourceBundledSkillsDir();
     } catch (error) {
       console.error(`od: bundled skills unavailable: ${(error as Error).message}`);
     }

@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { join, resolve } from "node:path";
 import { SKILL_ID_PATTERN } from "../contracts/skill-id.ts";
 import type { ImportSkillRequest, SkillDetail, SkillFile, SkillSource, SkillSummary } from "../contracts/skills.ts";
-import { parseSkillFile, renderSkillFile } from "./skill-file.ts";
+import type { CheckedFrontmatters } from "./checked-frontmatter.ts";
+import { checkFrontmatter, parseSkillFile, renderSkillFile, type FrontmatterCheck } from "./skill-file.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-data-dir.ts";
 
 /** A skill with its instructions, as composition needs it. */
@@ -27,6 +28,8 @@ export type SkillRoots = {
   bundled: () => string | undefined;
   /** `<data dir>/skills`. */
   user: string;
+  /** Frontmatters checked before (the data dir's): a listing parses only the ones it has not seen. */
+  checked?: CheckedFrontmatters;
 };
 
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
@@ -74,6 +77,7 @@ export class SkillLibrary {
         byId.set(skill.id, hidden ? { ...skill, shadows: [...hidden.shadows, hidden.source] } : skill);
       }
     }
+    this.roots.checked?.save();
     return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
   }
 
@@ -111,14 +115,14 @@ export class SkillLibrary {
     const temp = join(dir, `.SKILL.md.${Date.now()}.tmp`);
     writeFileSync(temp, text, { mode: PRIVATE_FILE_MODE });
     renameSync(temp, join(dir, "SKILL.md"));
-    const skill = readRoot(this.roots.user, "user").find((s) => s.id === id);
+    const skill = readRoot(this.roots.user, "user", this.#check).find((s) => s.id === id);
     if (!skill) throw new Error(`imported skill ${id} could not be read back`);
     return skill;
   }
 
   /** Deletes a user skill (a bundled one it shadowed becomes visible again). */
   deleteUserSkill(id: string): void {
-    const userSkill = readRoot(this.roots.user, "user").find((s) => s.id === id);
+    const userSkill = readRoot(this.roots.user, "user", this.#check).find((s) => s.id === id);
     if (userSkill) {
       rmSync(userSkill.dir, { recursive: true, force: true });
       return;
@@ -128,18 +132,22 @@ export class SkillLibrary {
     throw new SkillError("SKILL_NOT_FOUND", `no skill '${id}'`);
   }
 
+  get #check(): FrontmatterCheck {
+    return this.roots.checked?.check ?? checkFrontmatter;
+  }
+
   /** Bundled, then the user's, then the project's: each layer shadows the ones before it. */
   *#layers(project?: ProjectSkills): Iterable<LoadedSkill[]> {
     const bundled = this.roots.bundled();
-    if (bundled) yield readRoot(bundled, "bundled");
-    yield readRoot(this.roots.user, "user");
-    if (typeof project === "string") yield readRoot(projectSkillsDir(project), "project");
+    if (bundled) yield readRoot(bundled, "bundled", this.#check);
+    yield readRoot(this.roots.user, "user", this.#check);
+    if (typeof project === "string") yield readRoot(projectSkillsDir(project), "project", this.#check);
     else if (project) yield project.skills;
   }
 }
 
 /** Skills in one root folder: each sub-folder with a SKILL.md. Unreadable entries are skipped. */
-export function readRoot(root: string, source: SkillSource): LoadedSkill[] {
+export function readRoot(root: string, source: SkillSource, check: FrontmatterCheck = checkFrontmatter): LoadedSkill[] {
   let entries: string[];
   try {
     entries = readdirSync(root).sort();
@@ -157,12 +165,12 @@ export function readRoot(root: string, source: SkillSource): LoadedSkill[] {
     const id = SKILL_ID_PATTERN.test(entry) ? entry : skillIdFrom(entry);
     if (seen.has(id)) continue;
     seen.add(id);
-    skills.push(loadSkill(dir, id, source, stat.size));
+    skills.push(loadSkill(dir, id, source, stat.size, check));
   }
   return skills;
 }
 
-function loadSkill(dir: string, id: string, source: SkillSource, size: number): LoadedSkill {
+function loadSkill(dir: string, id: string, source: SkillSource, size: number, check: FrontmatterCheck): LoadedSkill {
   let text = "";
   let readError: string | undefined;
   if (size > MAX_SKILL_FILE_BYTES) readError = "SKILL.md is larger than 1 MB";
@@ -173,12 +181,12 @@ function loadSkill(dir: string, id: string, source: SkillSource, size: number): 
       readError = `SKILL.md is unreadable: ${(error as Error).message}`;
     }
   }
-  return skillFromText(dir, id, source, text, readError);
+  return skillFromText(dir, id, source, text, readError, check);
 }
 
 /** A skill from its SKILL.md text, or from why that could not be read (the skill is then listed, unusable). */
-export function skillFromText(dir: string, id: string, source: SkillSource, text: string, readError?: string): LoadedSkill {
-  const parsed = parseSkillFile(text, id);
+export function skillFromText(dir: string, id: string, source: SkillSource, text: string, readError?: string, check: FrontmatterCheck = checkFrontmatter): LoadedSkill {
+  const parsed = parseSkillFile(text, id, check);
   const diagnostics = readError ? [{ severity: "error" as const, path: "SKILL.md", message: readError }] : parsed.diagnostics;
   if (!readError && parsed.meta.name !== id && typeof parsed.frontmatter.name === "string") {
     diagnostics.push({ severity: "warning", path: "name", message: `name '${parsed.meta.name}' differs from the folder name; the skill's id is '${id}'` });

@@ -20,6 +20,18 @@ export type SkillMeta = {
   examplePrompt?: string;
 };
 
+/** A frontmatter as parsed, and what its YAML or the schema found wrong with it: all that depends on its text alone. */
+export type CheckedFrontmatter = {
+  frontmatter: YamlMap;
+  /** Why the text is not valid YAML (the frontmatter is then empty). */
+  yamlError?: string;
+  /** What SkillFrontmatter says of the parsed frontmatter. */
+  issues: SkillDiagnostic[];
+};
+
+/** How a frontmatter's text is checked: `checkFrontmatter`, or a memory of earlier checks (checked-frontmatter.ts). */
+export type FrontmatterCheck = (yaml: string) => CheckedFrontmatter;
+
 export type ParsedSkillFile = {
   meta: SkillMeta;
   /** The frontmatter as parsed (empty when unreadable). */
@@ -31,28 +43,36 @@ export type ParsedSkillFile = {
 /** Fields whose absence still leaves a usable skill (defaults apply); the rest are errors. */
 const WARNING_FIELDS = new Set(["triggers", "od", "od.mode", "od.preview", "od.preview.type", "od.example_prompt", "description"]);
 
-export function parseSkillFile(text: string, folderName: string): ParsedSkillFile {
+/** Parses a frontmatter's text (the YAML package) and checks it against SkillFrontmatter (zod): both load on first use. */
+export function checkFrontmatter(yaml: string): CheckedFrontmatter {
+  const parsed = parseFrontmatterYaml(yaml, 2);
+  if (!parsed.ok) return { frontmatter: {}, yamlError: `frontmatter is not valid YAML (line ${parsed.line}): ${parsed.error}`, issues: [] };
+  const checked = skillsContract().SkillFrontmatter.safeParse(parsed.value);
+  const issues: SkillDiagnostic[] = checked.success
+    ? []
+    : checked.error.issues.map((issue) => {
+        const path = issue.path.map(String).join(".");
+        return { severity: WARNING_FIELDS.has(path) ? "warning" : "error", path, message: issue.message.replace(/^Invalid input: /, "") };
+      });
+  return { frontmatter: parsed.value, issues };
+}
+
+export function parseSkillFile(text: string, folderName: string, check: FrontmatterCheck = checkFrontmatter): ParsedSkillFile {
   const diagnostics: SkillDiagnostic[] = [];
   const split = splitFrontmatter(text);
   let frontmatter: YamlMap = {};
+  let issues: SkillDiagnostic[] = [];
   if (split.yaml === null) {
     diagnostics.push({ severity: "error", path: "SKILL.md", message: "SKILL.md has no YAML frontmatter (it must start with a '---' line)" });
   } else {
-    const parsed = parseFrontmatterYaml(split.yaml, 2);
-    if (parsed.ok) frontmatter = parsed.value;
-    else diagnostics.push({ severity: "error", path: "SKILL.md", message: `frontmatter is not valid YAML (line ${parsed.line}): ${parsed.error}` });
+    const checked = check(split.yaml);
+    frontmatter = checked.frontmatter;
+    issues = checked.issues;
+    if (checked.yamlError !== undefined) diagnostics.push({ severity: "error", path: "SKILL.md", message: checked.yamlError });
   }
   if (!split.body.trim()) diagnostics.push({ severity: "error", path: "SKILL.md", message: "the skill has no instructions after the frontmatter" });
-
-  if (diagnostics.length === 0) {
-    const checked = skillsContract().SkillFrontmatter.safeParse(frontmatter);
-    if (!checked.success) {
-      for (const issue of checked.error.issues) {
-        const path = issue.path.map(String).join(".");
-        diagnostics.push({ severity: WARNING_FIELDS.has(path) ? "warning" : "error", path, message: issue.message.replace(/^Invalid input: /, "") });
-      }
-    }
-  }
+  // The schema's word only counts for a file that is otherwise whole.
+  if (diagnostics.length === 0) diagnostics.push(...issues);
 
   const od = asMap(frontmatter.od);
   const preview = asMap(od.preview);

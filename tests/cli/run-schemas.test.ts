@@ -16,8 +16,15 @@ import { tempDir } from "../support/temp.ts";
 const root = join(import.meta.dir, "..", "..");
 const textFixture = join(root, "tests", "fixtures", "copilot", "text.jsonl");
 
+type OdRun = { stdout: string; loaded: string[] };
+
 /** One source run of `od run --json` in a fresh folder; its stdout and the paths of every module it loaded. */
-async function odRun(setUp: (project: string) => void = () => {}): Promise<{ stdout: string; loaded: string[] }> {
+async function odRun(setUp: (project: string) => void = () => {}): Promise<OdRun> {
+  return (await odRuns(["hello"], setUp))[0]!;
+}
+
+/** Source runs of `od run --json`, one per prompt, one after another in one fresh folder and data dir. */
+async function odRuns(prompts: string[], setUp: (project: string) => void = () => {}): Promise<OdRun[]> {
   using dir = tempDir("od-run-schemas-");
   const bin = join(dir.path, "bin");
   const project = join(dir.path, "project");
@@ -26,16 +33,20 @@ async function odRun(setUp: (project: string) => void = () => {}): Promise<{ std
   setUp(project);
   writeShim(bin, "copilot");
   writeFileSync(join(dir.path, "script.json"), JSON.stringify([{ readAll: true }, { outFile: textFixture }]));
-  const loaded = join(dir.path, "loaded.txt");
-  const child = await spawnChild({
-    argv: [process.execPath, "--preload", join(root, "tests", "support", "loaded-modules-preload.ts"), join(root, "server", "main.ts"), "run", "--agent", "copilot", "--json", "--project", project, "--data-dir", join(dir.path, "data"), "hello"],
-    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${join(dir.path, "script.json")}`, OD_TEST_LOADED_MODULES: loaded },
-    stdin: "ignore",
-  });
-  const { stdout, code } = await childOutput(child);
-  expect(code).toBe(0);
-  expect(stdout).toContain('"status":"succeeded"');
-  return { stdout, loaded: readFileSync(loaded, "utf8").split("\n") };
+  const runs: OdRun[] = [];
+  for (const [index, prompt] of prompts.entries()) {
+    const loaded = join(dir.path, `loaded-${index}.txt`);
+    const child = await spawnChild({
+      argv: [process.execPath, "--preload", join(root, "tests", "support", "loaded-modules-preload.ts"), join(root, "server", "main.ts"), "run", "--agent", "copilot", "--json", "--project", project, "--data-dir", join(dir.path, "data"), prompt],
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${join(dir.path, "script.json")}`, OD_TEST_LOADED_MODULES: loaded },
+      stdin: "ignore",
+    });
+    const { stdout, code } = await childOutput(child);
+    expect(code).toBe(0);
+    expect(stdout).toContain('"status":"succeeded"');
+    runs.push({ stdout, loaded: readFileSync(loaded, "utf8").split("\n") });
+  }
+  return runs;
 }
 
 const contractsOf = (loaded: string[]) => loaded.filter((path) => path.includes(join("server", "contracts")));
@@ -73,6 +84,14 @@ test("the user's MCP list as the page saved it is read without its schema, and w
   expect(stdout).not.toContain("mcp_config_invalid");
   expect(contractsOf(loaded).filter((path) => path.endsWith(join("contracts", "mcp.ts")))).toEqual([]);
   expect(zodOf(loaded)).toEqual([]);
+}, 30_000);
+
+test("a run that uses a skill parses its frontmatter once: the next one loads neither the yaml package nor zod", async () => {
+  const [first, second] = await odRuns(["use @html-slides", "use @html-slides again"]);
+  for (const run of [first!, second!]) expect(run.stdout).toContain("html-slides");
+  expect(packageOf(first!.loaded, "yaml").length).toBeGreaterThan(0);
+  expect(packageOf(second!.loaded, "yaml")).toEqual([]);
+  expect(zodOf(second!.loaded)).toEqual([]);
 }, 30_000);
 
 test("a saved MCP list is checked with its schema, loaded on first use", async () => {

@@ -3,9 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { bundledFiles, renderBundledIndex, INDEX_PATH } from "../../server/skills/bundled-index-gen.ts";
+import { BUNDLED_DIR, bundledFiles, renderBundledIndex, INDEX_PATH } from "../../server/skills/bundled-index-gen.ts";
 import { BUNDLED_SKILL_FILES } from "../../server/skills/bundled-index.ts";
-import { bundledSkillsResolver, materializeBundledSkills, sourceBundledSkillsDir } from "../../server/skills/bundled-root.ts";
+import { bundledSkillsResolver, bundledSkillsVersion, materializeBundledSkills, sourceBundledSkillsDir } from "../../server/skills/bundled-root.ts";
 import { referencedSideFiles } from "../../server/skills/compose.ts";
 import { SkillLibrary, listFiles } from "../../server/skills/library.ts";
 import { tempDir } from "../support/temp.ts";
@@ -36,14 +36,16 @@ describe("the shipped skills", () => {
 describe("embedding", () => {
   test("bundled-index.ts is current (regenerate with: bun server/skills/bundled-index-gen.ts)", () => {
     expect(readFileSync(INDEX_PATH, "utf8")).toBe(renderBundledIndex(bundledFiles()));
-    expect(Object.keys(BUNDLED_SKILL_FILES)).toEqual(bundledFiles());
+    expect(Object.keys(BUNDLED_SKILL_FILES.files)).toEqual(bundledFiles());
+    // The version is the hash of the files' content, worked out when the index was generated.
+    expect(BUNDLED_SKILL_FILES.version).toBe(bundledSkillsVersion(bundledFiles().map((file) => [file, readFileSync(join(BUNDLED_DIR, file))] as const)));
   });
 
   test("embedded files are extracted once into a content-addressed folder that lists the same skills", () => {
     using temp = tempDir("od-bundled-");
     const dir = materializeBundledSkills(BUNDLED_SKILL_FILES, temp.path);
     expect(materializeBundledSkills(BUNDLED_SKILL_FILES, temp.path)).toBe(dir);
-    expect(readdirSync(temp.path)).toEqual([dir.split("/").pop()!]);
+    expect(readdirSync(temp.path)).toEqual([BUNDLED_SKILL_FILES.version]);
     const fromEmbedded = new SkillLibrary({ bundled: () => dir, user: join(temp.path, "user") }).list();
     const fromSource = new SkillLibrary({ bundled: () => sourceBundledSkillsDir(), user: join(temp.path, "user") }).list();
     expect(fromEmbedded.map((s) => [s.id, s.body])).toEqual(fromSource.map((s) => [s.id, s.body]));
