@@ -5,11 +5,11 @@
  * of every entry, in order): a changed file, or another machine's copy that differs, asks again.
  */
 import type { McpServer } from "../contracts/mcp.ts";
+import { sha256 } from "../node-crypto.ts";
 
 /** The hash a consent is given to: SHA-256 of the servers' JSON, as parsed (so the same list in Claude's format or od's is the same list). */
 export function projectServersHash(servers: readonly McpServer[]): string {
-  // Loaded here, not at the top: `od run` reaches this file on every run, and most projects have no servers to hash.
-  return process.getBuiltinModule("node:crypto").createHash("sha256").update(JSON.stringify(servers)).digest("hex");
+  return sha256().update(JSON.stringify(servers)).digest("hex");
 }
 
 /** Whether a run may start a project's servers whose list has this hash. */
