@@ -39,8 +39,8 @@ export type ServicesOptions = {
   env: EnvMap;
   /** Only these agents (od run detects just the one it needs). */
   onlyAgentIds?: string[];
-  /** Probe only what starting a run needs: no auth probe, no model discovery (od run without --model). */
-  detectForRun?: boolean;
+  /** Probe only what starting a run needs: no auth probe, and no model discovery unless the run names a model. */
+  detectForRun?: boolean | "with-model";
   runTimeouts?: RunServiceDeps["timeouts"];
   /** Checkpoint the WAL once each run has ended (the daemon; `od run` checkpoints when it closes the database). */
   checkpointAfterRuns?: boolean;
@@ -67,6 +67,7 @@ export function createServices(options: ServicesOptions): Services {
       machineEnv: (key) => options.store.appConfig.get().machineEnv?.[key],
       machineProbeTimeouts: (key) => options.store.appConfig.get().machineProbeTimeouts?.[key],
       ...(options.detectForRun ? { forRun: true } : {}),
+      ...(options.detectForRun === "with-model" ? { forRunWithModel: true } : {}),
     }),
     cache: new FileDetectionCache(dataPaths(options.dataDir).agentCache),
     remote,

@@ -65,6 +65,11 @@ export type DetectionDeps = {
    * can take seconds (opencode lists models over the network). `od run` uses this.
    */
   forRun?: boolean;
+  /**
+   * With `forRun`: the run names a model, which is checked against the models the CLI lists (`od run --model`). Its
+   * CLI's models are discovered, and the last probe of the same executable is reused only when it has them.
+   */
+  forRunWithModel?: boolean;
 };
 
 /** One def's detection result: the wire info plus what arg builders and model validation need in process. */
@@ -172,6 +177,11 @@ async function probeCapabilities(p: Probing): Promise<{ caps: Record<string, boo
   return { caps, ms: Math.round(performance.now() - started), ...(diagnostic ? { diagnostic } : {}) };
 }
 
+/** Whether the def's CLI lists its models (a run's model is then checked against them, not the def's own list). */
+function discoversModels(def: RuntimeAgentDef): boolean {
+  return !!(def.fetchModels || def.listModels || def.acpModelDiscovery);
+}
+
 async function probeModels(p: Probing): Promise<{ models: RuntimeModelOption[] | null; ms?: number }> {
   const { def, launch, run, deps } = p;
   const started = performance.now();
@@ -270,8 +280,11 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   const executable = deps.remote ? undefined : stampExecutable(resolved.launch.path);
   if (deps.forRun && executable) {
     // A run needs what the last probe of this same executable found: three CLI processes fewer before it starts.
+    // A run that names a model needs its models too, when the CLI lists any: a probe that found them (a whole pass,
+    // or an earlier such run) has them.
     const lastGood = deps.lastGood?.(def.id);
-    if (lastGood?.info && sameExecutable(lastGood.executable, executable)) {
+    const hasWhatRunNeeds = !deps.forRunWithModel || !discoversModels(def) || !!lastGood?.liveModels;
+    if (lastGood?.info && sameExecutable(lastGood.executable, executable) && hasWhatRunNeeds) {
       return { info: lastGood.info, capabilities: lastGood.capabilities, liveModels: lastGood.liveModels ?? null, executable, reused: true };
     }
   }
@@ -314,7 +327,7 @@ export async function detectAgent(def: RuntimeAgentDef, deps: DetectionDeps): Pr
   const [help, auth, { compatibility, models }, sandbox] = await Promise.all([
     probeCapabilities(probing),
     deps.forRun ? ({} as Awaited<ReturnType<typeof probeAuth>>) : probeAuth(probing),
-    deps.forRun && !def.compatibilityProbe
+    deps.forRun && !deps.forRunWithModel && !def.compatibilityProbe
       ? ({ compatibility: {}, models: { models: null } } as Awaited<ReturnType<typeof probeModelsWhenCompatible>>)
       : probeModelsWhenCompatible(probing),
     deps.forRun ? ({} as SandboxProbeResult) : probeSandbox(def, launch, run, { settingsEnv, ...where, timeoutMs: timeouts.helpMs, signal: deps.signal }),

@@ -43,7 +43,7 @@ export function unreachableInfos(machine: Machine, defs: readonly RuntimeAgentDe
  */
 export function machineDetectionDeps(
   machine: Machine,
-  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "machineProbeTimeouts" | "timeouts" | "forRun" | "lastGood">,
+  deps: Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "machineProbeTimeouts" | "timeouts" | "forRun" | "forRunWithModel" | "lastGood">,
 ): DetectionDeps {
   // The machine's own settings, then the agent's (which win).
   const configuredEnv = (id: string) => ({ ...deps.machineEnv?.(machine.key), ...deps.configuredEnv?.(id) });
@@ -58,6 +58,7 @@ export function machineDetectionDeps(
     ...(deps.machineProbeTimeouts ? { machineProbeTimeouts: deps.machineProbeTimeouts } : {}),
     ...(deps.timeouts ? { timeouts: deps.timeouts } : {}),
     ...(deps.forRun ? { forRun: true } : {}),
+    ...(deps.forRunWithModel ? { forRunWithModel: true } : {}),
     ...(deps.lastGood ? { lastGood: deps.lastGood } : {}),
     runProbe: machineProbeRunner(machine),
     remote: { launch, where: machine.label, key: machine.key },

@@ -36,7 +36,7 @@ export type MachineAgents = {
 export type MachineDetectionsOptions = {
   defs: readonly RuntimeAgentDef[];
   /** Read at each probe: the daemon's env, what the user configured per agent, probe limits. */
-  deps: () => Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "machineProbeTimeouts" | "timeouts" | "forRun">;
+  deps: () => Pick<DetectionDeps, "env" | "configuredEnv" | "machineEnv" | "machineProbeTimeouts" | "timeouts" | "forRun" | "forRunWithModel">;
   /** How long a pass waits for the slowest CLI there (`Infinity`: no limit). */
   deadlineMs: number;
   ttlMs?: number;

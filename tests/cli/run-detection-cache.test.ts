@@ -50,4 +50,18 @@ describe("od run and the detection cache", () => {
     expect(third.probes.some((argv) => argv[0] === "--version")).toBe(true);
     expect((await odRun(dir.path)).probes).toEqual([]);
   }, TIMEOUT);
+
+  test("a run that names a model reuses the last probe too, when the CLI lists no models of its own", async () => {
+    using dir = tempDir("od-run-cache-");
+    mkdirSync(join(dir.path, "bin"));
+    mkdirSync(join(dir.path, "project"));
+    writeShim(join(dir.path, "bin"), "copilot");
+    writeFileSync(join(dir.path, "script.json"), JSON.stringify([{ readAll: true }, { outFile: textFixture }]));
+    expect((await odRun(dir.path)).code).toBe(0);
+    // Copilot's models are the def's own list: nothing to discover, so nothing to probe.
+    const named = await odRun(dir.path, ["--model", "gpt-5"]);
+    expect(named.code).toBe(0);
+    expect(named.probes).toEqual([]);
+    expect(named.stdout).toContain('"status":"succeeded"');
+  }, TIMEOUT);
 });

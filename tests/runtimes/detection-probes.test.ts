@@ -56,3 +56,25 @@ test("forRun reuses the last probe of the same executable: no probe, and the pro
   expect(configuredReads).toEqual(["reused"]);
   expect((await Bun.file(join(tmp.path, "reused-calls.log")).text()).trim().split("\n")).toEqual(["--version"]);
 });
+
+test("a run that names a model discovers the models (not auth), and reuses a last probe only when it has them", async () => {
+  const log = join(tmp.path, "model-calls.log");
+  writeFakeCli(bin, "od-fake-models", `echo "$@" >> "${log}"; case "$1" in --version) echo 4.0;; models) echo m1;; esac`);
+  const def = testDef("models", { authProbe: { args: ["status"] }, listModels: { args: ["models"], parse: (out) => out.trim().split("\n").map((id) => ({ id, label: id })) } });
+  const calls = async () => (await Bun.file(log).text()).trim().split("\n").sort();
+  // What a plain run's probe keeps: no models.
+  const plain = await detectAgent(def, { ...deps(), forRun: true });
+  expect(plain.liveModels).toBeNull();
+  const withoutModels = { info: plain.info, capabilities: plain.capabilities, liveModels: plain.liveModels, executable: plain.executable! };
+  // A plain run reuses it; a run that names a model does not, and lists the models (no auth probe).
+  expect((await detectAgent(def, { ...deps(), forRun: true, lastGood: () => withoutModels })).reused).toBe(true);
+  const named = await detectAgent(def, { ...deps(), forRun: true, forRunWithModel: true, lastGood: () => withoutModels });
+  expect(named.reused).toBeUndefined();
+  expect(named.liveModels?.map((m) => m.id)).toContain("m1");
+  expect(await calls()).toEqual(["--version", "--version", "models"]);
+  // The next run that names a model reuses the probe that listed them: no CLI process at all.
+  const withModels = { info: named.info, capabilities: named.capabilities, liveModels: named.liveModels, executable: named.executable! };
+  const again = await detectAgent(def, { ...deps(), forRun: true, forRunWithModel: true, lastGood: () => withModels });
+  expect(again.reused).toBe(true);
+  expect(await calls()).toEqual(["--version", "--version", "models"]);
+});
