@@ -9,7 +9,7 @@ import type { DetectedAgents } from "./detected-agents.ts";
 import type { RunEventLog } from "./event-log.ts";
 import type { RunEnding } from "./outcome.ts";
 import type { RunOutputFile } from "./output-file.ts";
-import type { TranscriptTurn } from "./prompt.ts";
+import type { ConversationHistory } from "./conversation-history.ts";
 import type { RunPlace } from "./run-place.ts";
 
 /** Ends a run: records what it changed, appends `end`, stores the outcome and the folded message. */
@@ -40,8 +40,8 @@ export type RunPlan = {
   model: string | null;
   reasoning: string | null;
   permissionMode: PermissionMode;
-  /** The conversation's turns so far (role and text): the transcript a prompt carries. */
-  history: TranscriptTurn[];
+  /** The conversation so far: its turns, read when a prompt carries them as a transcript. */
+  history: ConversationHistory;
   /** What detection found where the run goes: its flags and models shape the invocation. */
   detected: DetectedAgents;
   /** Where the run works: its machine, its folder there, and how it works with them. */

@@ -174,7 +174,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
   for (let attemptIndex = 0; attemptIndex < 2; attemptIndex++) {
     const useNative = Boolean(handle);
     const newSessionId = resumeStyle === "specify" && !handle ? crypto.randomUUID() : undefined;
-    const prompt = composePrompt({ message: run.request.message, history: run.history, includeTranscript: !useNative, systemPreamble: inputs.systemPreamble });
+    const prompt = composePrompt({ message: run.request.message, history: useNative ? [] : run.history.transcript(), includeTranscript: !useNative, systemPreamble: inputs.systemPreamble });
 
     const budget = def.maxPromptArgBytes ? checkPromptArgvBudget(def, prompt, env.platform) : null;
     if (budget) return failBudget(emit, finish, budget);
@@ -198,7 +198,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
       liveModels: run.detected.liveModels(def.id),
       platform: env.platform,
       env: place.settingsEnv,
-      hasPriorAssistantTurn: run.history.some((m) => m.role === "assistant"),
+      hasPriorAssistantTurn: run.history.answered,
       ...inputs.context,
     };
     let invocation: Invocation;
@@ -226,7 +226,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
       model: run.model,
       reasoning: run.reasoning,
       attemptIndex,
-      resume: useNative ? "native" : run.history.length ? "transcript" : "new",
+      resume: useNative ? "native" : run.history.turns ? "transcript" : "new",
     });
     if (promptFilePath && inputs.promptFile) {
       try {

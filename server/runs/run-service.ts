@@ -26,6 +26,7 @@ import type { AnswerResult } from "./approvals.ts";
 import { endEvent } from "./end-event.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
+import { historyBefore } from "./conversation-history.ts";
 import { RunHistory } from "./history.ts";
 import type { LiveRun } from "./live-run.ts";
 import { readOutputRange, type OutputRange } from "./output-file.ts";
@@ -197,12 +198,12 @@ export class RunService {
         }
         const conversationId = request.conversationId ?? store.conversations.create(project.id, titleFrom(request.message)).id;
         if (made) store.worktrees.add({ conversationId, projectId: project.id, ...made });
-        const history = request.conversationId ? store.messages.transcript(conversationId) : []; // a new one has none
+        const earlier = request.conversationId ? store.messages.summary(conversationId) : undefined; // a new one has none
         store.runs.create({ id: runId, projectId: project.id, conversationId, agentId: def.id, model, reasoning, owner: ownProcessIdentity(), isolation: worktree ? "worktree" : "none", ...(grouping.groupId ? { groupId: grouping.groupId } : {}) });
-        store.messages.add({ conversationId, role: "user", text: request.message });
+        const asked = store.messages.add({ conversationId, role: "user", text: request.message });
         const assistantMessageId = store.messages.add({ conversationId, role: "assistant", text: "", runId, agentId: def.id, startedAt: Date.now() });
         store.conversations.touch(conversationId);
-        return { conversationId, history, assistantMessageId };
+        return { conversationId, history: historyBefore(store.messages, conversationId, asked, earlier), assistantMessageId };
       }));
     } catch (error) {
       await this.#workplaces.abandon(workplace, project, plan);
@@ -234,8 +235,6 @@ export class RunService {
     if (!project) throw new OdError("not_found", "PROJECT_NOT_FOUND", `no project ${request.projectId}`);
     await this.#agentChoice.choose(request, project.id, this.#placeOf(project.path).machine);
   }
-
-
 
   /** A run's summary; a live run's lists the approval requests waiting for an answer. */
   get(runId: string): RunSummary | undefined {

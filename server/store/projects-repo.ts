@@ -148,9 +148,18 @@ export class MessagesRepo {
     yield "]}";
   }
 
-  /** The conversation's turns as a prompt's transcript needs them: role and text (cut as in `list`), no events. */
-  transcript(conversationId: string): Pick<Message, "role" | "text">[] {
-    return [...this.#rows(conversationId, { events: false })].map(({ fields, text }) => ({ role: fields.role, text }));
+  /**
+   * The conversation's turns as a prompt's transcript needs them: role and text (cut as in `list`), no events; with
+   * `before`, only the turns added before that message.
+   */
+  transcript(conversationId: string, before?: string): Pick<Message, "role" | "text">[] {
+    return [...this.#rows(conversationId, { events: false, before })].map(({ fields, text }) => ({ role: fields.role, text }));
+  }
+
+  /** How many turns the conversation has, and whether one is an answer: what a run asks before its prompt. */
+  summary(conversationId: string): { turns: number; answered: boolean } {
+    const row = this.db.prepare("SELECT count(*) AS turns, coalesce(max(role = 'assistant'), 0) AS answered FROM messages WHERE conversation_id = ?").get(conversationId);
+    return { turns: Number(row?.turns ?? 0), answered: Number(row?.answered ?? 0) === 1 };
   }
 
   /**
@@ -159,15 +168,16 @@ export class MessagesRepo {
    * folded events, checked to be JSON by sqlite (a row whose events are not gives way to its text, as one too large
    * does); `events`: those derived from the text.
    */
-  *#rows(conversationId: string, options: { events?: boolean } = {}): Generator<{ fields: Omit<Message, "text" | "events">; text: string; eventsJson?: string; events?: PersistedEvent[] }> {
+  *#rows(conversationId: string, options: { events?: boolean; before?: string } = {}): Generator<{ fields: Omit<Message, "text" | "events">; text: string; eventsJson?: string; events?: PersistedEvent[] }> {
     const withEvents = options.events ?? true;
     const listed = this.db
       .prepare(
         `SELECT m.id, m.conversation_id, m.role, m.run_id, m.agent_id, m.started_at, m.ended_at, m.files_json, m.created_at,
            m.text_in_events, r.status AS run_status
-         FROM messages m LEFT JOIN runs r ON r.id = m.run_id WHERE m.conversation_id = ? ORDER BY m.created_at, m.rowid`,
+         FROM messages m LEFT JOIN runs r ON r.id = m.run_id WHERE m.conversation_id = ?
+         ${options.before === undefined ? "" : "AND m.rowid < (SELECT rowid FROM messages WHERE id = ?)"} ORDER BY m.created_at, m.rowid`,
       )
-      .all(conversationId);
+      .all(...(options.before === undefined ? [conversationId] : [conversationId, options.before]));
     // A text of its own (a user's turn, an answer stored before migration 9): cut by sqlite when too long.
     const storedBody = this.db.prepare(
       `SELECT length(text) AS text_chars,

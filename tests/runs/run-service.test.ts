@@ -346,8 +346,13 @@ describe("resume", () => {
     await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text") });
     const first = await h.run({ agentId: "claude", message: "first message" });
     const minted = h.store.agentSessions.get(first.conversationId, "claude")!;
+    // The agent remembers the conversation itself: its turns are never read for a transcript.
+    const transcript = h.store.messages.transcript.bind(h.store.messages);
+    let transcriptReads = 0;
+    h.store.messages.transcript = (...args) => (transcriptReads++, transcript(...args));
     const second = await h.run({ agentId: "claude", message: "second message", conversationId: first.conversationId });
     expect(second.events[0]).toMatchObject({ type: "start", resume: "native" });
+    expect(transcriptReads).toBe(0);
     const starts = h.ledger().filter((l) => l.event === "start");
     expect(starts[1]!.argv).toEqual(expect.arrayContaining(["--resume", minted]));
     const lines = h.ledger().filter((l) => l.event === "stdin-line").map((l) => JSON.parse(l.line as string).message.content[0].text);

@@ -105,3 +105,21 @@ test("transcript: each turn's role and text (cut as in list), an older answer's 
     { role: "assistant", text: "a" },
   ]);
 });
+
+test("a conversation's summary counts its turns and answers; its transcript can stop before a message", () => {
+  using t = storeWithConversation();
+  const { store, conversationId } = t;
+  expect(store.messages.summary(conversationId)).toEqual({ turns: 0, answered: false });
+  store.messages.add({ conversationId, role: "user", text: "first" });
+  expect(store.messages.summary(conversationId)).toEqual({ turns: 1, answered: false });
+  const answer = store.messages.add({ conversationId, role: "assistant", text: "" });
+  store.messages.complete(answer, { events: [{ type: "text", text: "an answer" }], endedAt: 1, files: [] });
+  const next = store.messages.add({ conversationId, role: "user", text: "second" });
+  store.messages.add({ conversationId, role: "assistant", text: "" });
+  expect(store.messages.summary(conversationId)).toEqual({ turns: 4, answered: true });
+  expect(store.messages.transcript(conversationId, next)).toEqual([
+    { role: "user", text: "first" },
+    { role: "assistant", text: "an answer" },
+  ]);
+  expect(store.messages.transcript(conversationId).map((m) => m.text)).toEqual(["first", "an answer", "second", ""]);
+});
