@@ -26,13 +26,18 @@ async function odRun(dir: string, extraArgs: string[] = []): Promise<{ code: num
   return { code, probes, stdout };
 }
 
+/** bin/ with a copilot shim, an empty project/, and the fake CLI's script, in `dir`. */
+function setUp(dir: string): void {
+  mkdirSync(join(dir, "bin"));
+  mkdirSync(join(dir, "project"));
+  writeShim(join(dir, "bin"), "copilot");
+  writeFileSync(join(dir, "script.json"), JSON.stringify([{ readAll: true }, { outFile: textFixture }]));
+}
+
 describe("od run and the detection cache", () => {
   test("a second run of the same executable starts without probing; a changed executable is probed again", async () => {
     using dir = tempDir("od-run-cache-");
-    mkdirSync(join(dir.path, "bin"));
-    mkdirSync(join(dir.path, "project"));
-    writeShim(join(dir.path, "bin"), "copilot");
-    writeFileSync(join(dir.path, "script.json"), JSON.stringify([{ readAll: true }, { outFile: textFixture }]));
+    setUp(dir.path);
 
     const first = await odRun(dir.path);
     expect(first.code).toBe(0);
@@ -53,10 +58,7 @@ describe("od run and the detection cache", () => {
 
   test("a run that names a model reuses the last probe too, when the CLI lists no models of its own", async () => {
     using dir = tempDir("od-run-cache-");
-    mkdirSync(join(dir.path, "bin"));
-    mkdirSync(join(dir.path, "project"));
-    writeShim(join(dir.path, "bin"), "copilot");
-    writeFileSync(join(dir.path, "script.json"), JSON.stringify([{ readAll: true }, { outFile: textFixture }]));
+    setUp(dir.path);
     expect((await odRun(dir.path)).code).toBe(0);
     // Copilot's models are the def's own list: nothing to discover, so nothing to probe.
     const named = await odRun(dir.path, ["--model", "gpt-5"]);
