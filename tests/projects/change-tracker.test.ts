@@ -168,6 +168,7 @@ describe("change tracking outside git", () => {
     writeFileSync(join(temp.path, "gone.txt"), "bye\n");
     const tracker = await trackChanges(temp.path);
     expect(tracker.source).toBe("walk");
+    await tracker.kept; // the content before the run, read while the agent starts
     await Bun.sleep(5); // a distinct mtime
     writeFileSync(join(temp.path, "a.txt"), "one\ntwo\n");
     writeFileSync(join(temp.path, "b.txt"), "new\n");
@@ -175,5 +176,25 @@ describe("change tracking outside git", () => {
     const changes = await tracker.finish();
     expect(changes.map((c) => [c.path, c.kind])).toEqual([["a.txt", "modified"], ["b.txt", "created"], ["gone.txt", "deleted"]]);
     expect(changes[0]!.diff).toBe("--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,2 @@\n one\n+two\n");
+  });
+});
+
+describe("change tracking outside git, while the agent starts", () => {
+  test("a file changed before its content was kept shows as changed without a diff, never with a wrong one", async () => {
+    using temp = tempDir("od-changes-walk-early-");
+    // Many files: their content is read after the tracker starts, newest first, so the oldest is read last.
+    for (let i = 0; i < 300; i++) writeFileSync(join(temp.path, `f${i}.txt`), `file ${i}\n`);
+    writeFileSync(join(temp.path, "early.txt"), "before\n");
+    utimesSync(join(temp.path, "early.txt"), new Date(1_000_000), new Date(1_000_000));
+    const tracker = await trackChanges(temp.path);
+    // Changed at once, before the tracker can have read it (its reads need the event loop): its content then is unknown.
+    writeFileSync(join(temp.path, "early.txt"), "after, a longer text\n");
+    await tracker.kept;
+    await Bun.sleep(5); // a distinct mtime
+    writeFileSync(join(temp.path, "f0.txt"), "file 0\nand more\n");
+    const changes = await tracker.finish();
+    expect(changes.map((c) => [c.path, c.kind])).toEqual([["early.txt", "modified"], ["f0.txt", "modified"]]);
+    expect(changes[0]!.diff).toBeNull();
+    expect(changes[1]!.diff).toBe("--- a/f0.txt\n+++ b/f0.txt\n@@ -1,1 +1,2 @@\n file 0\n+and more\n");
   });
 });
