@@ -161,14 +161,20 @@ describe("a long run in Chromium", () => {
       await settled(page);
       await page.waitForTimeout(400); // the scroll position is saved at most every 250 ms
       const firstQuestion = async () => (await firstQuestionInView(page)).turn;
-      const before = await firstQuestion();
+      const spotBefore = await firstQuestionInView(page);
+      const before = spotBefore.turn;
       expect(before).toBeGreaterThan(0);
       const scrollBefore = await page.$eval("[data-testid=timeline]", (timeline) => timeline.scrollTop);
       historyCalls.length = 0;
       await page.reload();
       try {
-        // Within a few px: the place is the row that was at the top and how far into it, which rounds.
-        await page.waitForFunction((top) => Math.abs(document.querySelector("[data-testid=timeline]")!.scrollTop - top) < 8, scrollBefore, { timeout: 30_000 });
+        // The place is the row that was at the top and how far into it: the same question first in view, about as far
+        // down. Not the same offset: turns the page before had only guessed (never shown) may measure otherwise now.
+        await until(async () => {
+          await settled(page);
+          const now = await firstQuestionInView(page);
+          return now.turn === spotBefore.turn && Math.abs(now.offset - spotBefore.offset) <= 40;
+        }, 30_000);
       } catch (error) {
         // What the page shows instead, so a failure says why the place was not gone back to.
         const shown = await page.$eval("[data-testid=timeline]", (timeline) => ({
@@ -178,7 +184,7 @@ describe("a long run in Chromium", () => {
           loadingTurns: timeline.querySelectorAll("[data-testid=run-status][data-status=loading]").length,
           saved: Object.entries(sessionStorage).filter(([key]) => key.startsWith("od.scroll.")),
         }));
-        throw new Error(`the timeline did not go back to ${scrollBefore} px: ${JSON.stringify({ shown, historyCalls: historyCalls.length })}`, { cause: error });
+        throw new Error(`the timeline did not go back to ${JSON.stringify(spotBefore)} (${scrollBefore} px): ${JSON.stringify({ shown, firstInView: await firstQuestionInView(page), historyCalls: historyCalls.length })}`, { cause: error });
       }
       await settled(page);
       await settled(page);
