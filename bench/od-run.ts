@@ -19,7 +19,7 @@
  *    short run (also in the crowd): the fixed price of keeping a run, which the line relay does not pay. Per line it is
  *    no floor: written plainly (a row per chunk read), it costs about what od does, so there it is only printed.
  * And od's short run in a git work tree, as most projects are (change tracking asks `git status` before and after the
- * run).
+ * run), and as people start it: a setting saved in the page, an MCP list of their own, a bundled skill named (noted).
  *   bun run bench/od-run.ts            (OD_BENCH_REPS=N for N rounds, default 5)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -30,6 +30,9 @@ import { benchEnv, compileFixture, fakeBin, FAKE_CLI, odBinary, workDir } from "
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
 import { loadText, note, reportFigures } from "./support/report.ts";
 import { summarize } from "./support/stats.ts";
+import { writeMcpFile } from "../server/mcp/config-files.ts";
+import { openBunSqlite } from "../server/platform/sqlite-bun.ts";
+import { Store } from "../server/store/store.ts";
 
 const SHORT_LINES = 20;
 const LONG_LINES = 100_000;
@@ -71,6 +74,9 @@ export async function measureOdRun(): Promise<Figure[]> {
   const cli = (script: string) => () => measureProcess([join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   const viaOd = (script: string, folder = project) => () =>
     measureProcess([od, "run", "--agent", "claude", "--project", folder, "--data-dir", dataDir, "--json", "go"], { env: envFor(script), cwd: folder });
+  const livedIn = livedInDataDir(join(dir.path, "lived-in"));
+  const viaOdLivedIn = (script: string) => () =>
+    measureProcess([od, "run", "--agent", "claude", "--project", livedIn.project, "--data-dir", livedIn.dataDir, "--json", LIVED_IN_PROMPT], { env: envFor(script), cwd: livedIn.project });
   const viaRelay = (script: string, flags: string[] = []) => () =>
     measureProcess([relay, ...flags, join(bin, "claude"), ...CLAUDE_ARGS], { env: envFor(script), cwd: project, stdin: CLAUDE_STDIN });
   const viaRecorder = (script: string) => () =>
@@ -96,6 +102,7 @@ export async function measureOdRun(): Promise<Figure[]> {
     relayShort: viaRelay(scripts.short),
     // Without git on the machine, the plain folder again (and no note).
     odShortGit: viaOd(scripts.short, gitProject ?? project),
+    odShortLivedIn: viaOdLivedIn(scripts.short),
   });
   const crowded = await withIdleProcesses(CROWD, () =>
     interleaved(benchReps() * SHORT_ROUNDS_PER_REP, { cliShortCrowded: cli(scripts.short), odShortCrowded: viaOd(scripts.short), recorderShortCrowded: viaRecorder(scripts.short) }),
@@ -111,6 +118,7 @@ export async function measureOdRun(): Promise<Figure[]> {
   const perLine = (a: typeof runs.odLong) => formatStats(summarize(pairs(a, runs.cliLong, (x, y) => ((x - y) * 1000) / LONG_LINES)), "µs/line");
   note(`od run: the short run's cost over the CLI: od ${over(short.odShort, short.cliShort)}; the recording relay ${over(short.recorderShort, short.cliShort)}; the line relay ${over(short.relayShort, short.cliShort)} (${short.cliShort.length} rounds)`);
   note(`od run: per line: od ${perLine(runs.odLong)}; the recording relay ${perLine(runs.recorderLong)}; the line relay ${perLine(runs.relayLong)}; collecting every MiB ${perLine(runs.leanRelayLong)}`);
+  note(`od run: as people start it (a saved setting, an MCP list, a bundled skill named): od ${over(short.odShortLivedIn, short.cliShort)} over the CLI, ${over(short.odShortLivedIn, short.odShort)} over the plain od run`);
   if (gitProject) {
     note(`od run: in a git work tree: od ${over(short.odShortGit, short.cliShort)} over the CLI, ${over(short.odShortGit, short.odShort)} over od in a plain folder`);
   }
@@ -156,6 +164,25 @@ export async function measureOdRun(): Promise<Figure[]> {
       floor: { what: `${LINE_RELAY} ${LEAN_RELAY_FLAGS.join(" ")}`, judged: runs.leanRelayLong.map((run, i) => run.peakMb - runs.leanRelayShort[i]!.peakMb) },
     }),
   ];
+}
+
+/** What the lived-in short run names: a bundled skill, which od finds, copies into the project and puts in the prompt. */
+const LIVED_IN_PROMPT = "use @html-slides";
+
+/**
+ * A data dir as a person's is after using the page: a setting saved (the theme) and an MCP server in their own list,
+ * both written as od writes them; and a project folder of its own (the runs stage the skill into it).
+ */
+function livedInDataDir(root: string): { dataDir: string; project: string } {
+  const dataDir = join(root, "data");
+  const project = join(root, "project");
+  mkdirSync(project, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
+  store.appConfig.update({ theme: "dark" });
+  store.close();
+  writeMcpFile(join(dataDir, "mcp.json"), { servers: [{ name: "files", type: "stdio", command: "mcp-files", args: ["--root", "."] }] });
+  return { dataDir, project };
 }
 
 /** A git work tree of a few committed files at `path`, as most projects are; undefined when git cannot make one. */
