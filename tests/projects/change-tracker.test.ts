@@ -77,6 +77,7 @@ describe("change tracking in a git work tree", () => {
     gitRepo(temp.path, { "notes.txt": "one\n" });
     writeFileSync(join(temp.path, "notes.txt"), "one\ntwo\n");
     const tracker = await trackChanges(temp.path);
+    await tracker.kept; // the dirty file's content before the run, read while the agent starts
     writeFileSync(join(temp.path, "notes.txt"), "one\ntwo\nthree\n");
     const [change] = await tracker.finish();
     expect(change!.diff).toBe("--- a/notes.txt\n+++ b/notes.txt\n@@ -1,2 +1,3 @@\n one\n two\n+three\n");
@@ -196,5 +197,24 @@ describe("change tracking outside git, while the agent starts", () => {
     expect(changes.map((c) => [c.path, c.kind])).toEqual([["early.txt", "modified"], ["f0.txt", "modified"]]);
     expect(changes[0]!.diff).toBeNull();
     expect(changes[1]!.diff).toBe("--- a/f0.txt\n+++ b/f0.txt\n@@ -1,1 +1,2 @@\n file 0\n+and more\n");
+  });
+});
+
+describe("change tracking in git, while the agent starts", () => {
+  test("a file already dirty and then deleted before its content was kept is reported deleted, without a diff", async () => {
+    using temp = tempDir("od-changes-git-early-");
+    gitRepo(temp.path, { "kept.txt": "one\n" });
+    writeFileSync(join(temp.path, "kept.txt"), "one\ndirty\n");
+    writeFileSync(join(temp.path, "scratch.txt"), "untracked\n");
+    const tracker = await trackChanges(temp.path);
+    expect(tracker.source).toBe("git");
+    // Gone at once, before the tracker can have read it: never taken for a file that was absent (and so unchanged).
+    rmSync(join(temp.path, "scratch.txt"));
+    await tracker.kept;
+    writeFileSync(join(temp.path, "kept.txt"), "one\ndirty\nand the run's\n");
+    const changes = await tracker.finish();
+    expect(changes.map((c) => [c.path, c.kind])).toEqual([["kept.txt", "modified"], ["scratch.txt", "deleted"]]);
+    expect(changes[0]!.diff).toBe("--- a/kept.txt\n+++ b/kept.txt\n@@ -1,2 +1,3 @@\n one\n dirty\n+and the run's\n");
+    expect(changes[1]!.diff).toBeNull();
   });
 });

@@ -7,7 +7,7 @@
  * od's own folders in a project (`.od/`, `.od-skills/`) are never reported. Nothing here throws at the caller: a git
  * that fails falls back to the walk, an unreadable file becomes a change without a diff.
  */
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { FileChange } from "../../contracts/changes.ts";
 import { runProbe, type ProbeRunner } from "../../runtimes/probe.ts";
@@ -118,15 +118,28 @@ async function gitDirty(dir: string, git: ProbeRunner, env: Record<string, strin
 }
 
 async function gitTracker(dir: string, git: ProbeRunner, env: Record<string, string | undefined>, prefix: string, dirtyBefore: Set<string>): Promise<ChangeTracker> {
-  const kept = new ContentBudget();
-  const before = new Map<string, Content>();
-  for (const path of [...dirtyBefore].sort()) before.set(path, await kept.read(join(dir, path)));
+  // The files already changed before the run keep their content then, read while the agent starts, as the walk's is
+  // (500 untracked files held every run back ~12 ms); a dirty file missing then was absent.
+  const stamps = new Map<string, FileStamp>();
+  const absent = new Map<string, Content>();
+  for (const path of dirtyBefore) {
+    const stat = lstatSync(join(dir, path), { throwIfNoEntry: false });
+    if (stat) stamps.set(path, { size: stat.size, mtimeMs: stat.mtimeMs });
+    else absent.set(path, { kind: "absent" });
+  }
+  const kept = keptContents(dir, stamps);
   return {
     source: "git",
+    kept,
     async finish() {
+      const before = new Map([...absent, ...(await kept)]);
       const dirtyAfter = (await gitDirty(dir, git, env, prefix)) ?? new Set<string>();
       const changes: FileChange[] = [];
       for (const path of [...new Set([...dirtyBefore, ...dirtyAfter])].sort()) {
+        // Dirty before the run and as it was then (its stamp), as the walk judges files: not changed by the run.
+        const stamp = stamps.get(path);
+        const now = stamp && lstatSync(join(dir, path), { throwIfNoEntry: false });
+        if (stamp && now && sameStamp(stamp, now)) continue;
         // Clean before the run: its content then was the index's.
         const old = before.get(path) ?? (await indexContent(dir, path, git, env));
         const change = describeChange(path, old, await readContent(join(dir, path)));
@@ -185,22 +198,33 @@ async function keptContents(dir: string, before: Map<string, FileStamp>): Promis
   const contents = new Map<string, Content>();
   await nextTurn();
   for (const [path, stamp] of [...before].sort((a, b) => b[1].mtimeMs - a[1].mtimeMs)) {
-    if (isOdOwn(path) || stamp.size > MAX_KEPT_FILE_BYTES) continue;
+    if (isOdOwn(path)) continue;
+    if (stamp.size > MAX_KEPT_FILE_BYTES) {
+      contents.set(path, { kind: "unknown" });
+      continue;
+    }
     await share.take();
     contents.set(path, budget.keep(() => contentAsStamped(join(dir, path), stamp)));
   }
   return contents;
 }
 
-/** A regular file's content while it has `stamp` (checked before and after it is read); unknown once it has not. */
+/**
+ * A file's content (a symlink's: where it points) while it has `stamp` (checked before and after it is read); unknown
+ * once it has not, or when it is neither.
+ */
 function contentAsStamped(path: string, stamp: FileStamp): Content {
   try {
     const stat = lstatSync(path);
-    if (!stat.isFile() || stat.size > MAX_KEPT_FILE_BYTES || !sameStamp(stamp, stat)) return { kind: "unknown" };
-    const content = contentOf(readFileSync(path));
+    if (!sameStamp(stamp, stat) || stat.size > MAX_KEPT_FILE_BYTES) return { kind: "unknown" };
+    let content: Content;
+    if (stat.isSymbolicLink()) content = { kind: "text", text: readlinkSync(path) };
+    else if (stat.isFile()) content = contentOf(readFileSync(path));
+    else return { kind: "unknown" };
     return sameStamp(stamp, lstatSync(path)) ? content : { kind: "unknown" };
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? { kind: "absent" } : { kind: "unknown" };
+  } catch {
+    // Gone or unreadable since its stamp was taken: what it held then is not known (never "absent": it existed).
+    return { kind: "unknown" };
   }
 }
 
@@ -211,13 +235,6 @@ class ContentBudget {
   keep(read: () => Content): Content {
     if (this.#left <= 0) return { kind: "unknown" };
     const content = read();
-    if (content.kind === "text") this.#left -= content.text.length;
-    return content;
-  }
-
-  async read(path: string): Promise<Content> {
-    if (this.#left <= 0) return { kind: "unknown" };
-    const content = await readContent(path);
     if (content.kind === "text") this.#left -= content.text.length;
     return content;
   }
