@@ -121,25 +121,27 @@ async function gitTracker(dir: string, git: ProbeRunner, env: Record<string, str
   // The files already changed before the run keep their content then, read while the agent starts, as the walk's is
   // (500 untracked files held every run back ~12 ms); a dirty file missing then was absent.
   const stamps = new Map<string, FileStamp>();
-  const absent = new Map<string, Content>();
+  const unstamped = new Map<string, Content>();
   for (const path of dirtyBefore) {
-    const stat = lstatSync(join(dir, path), { throwIfNoEntry: false });
-    if (stat) stamps.set(path, { size: stat.size, mtimeMs: stat.mtimeMs });
-    else absent.set(path, { kind: "absent" });
+    try {
+      const stat = lstatSync(join(dir, path));
+      stamps.set(path, { size: stat.size, mtimeMs: stat.mtimeMs });
+    } catch (error) {
+      unstamped.set(path, { kind: (error as NodeJS.ErrnoException).code === "ENOENT" ? "absent" : "unknown" });
+    }
   }
   const kept = keptContents(dir, stamps);
   return {
     source: "git",
     kept,
     async finish() {
-      const before = new Map([...absent, ...(await kept)]);
+      const before = new Map([...unstamped, ...(await kept)]);
       const dirtyAfter = (await gitDirty(dir, git, env, prefix)) ?? new Set<string>();
       const changes: FileChange[] = [];
       for (const path of [...new Set([...dirtyBefore, ...dirtyAfter])].sort()) {
         // Dirty before the run and as it was then (its stamp), as the walk judges files: not changed by the run.
         const stamp = stamps.get(path);
-        const now = stamp && lstatSync(join(dir, path), { throwIfNoEntry: false });
-        if (stamp && now && sameStamp(stamp, now)) continue;
+        if (stamp && sameStamp(stamp, stampOf(join(dir, path)))) continue;
         // Clean before the run: its content then was the index's.
         const old = before.get(path) ?? (await indexContent(dir, path, git, env));
         const change = describeChange(path, old, await readContent(join(dir, path)));
@@ -258,8 +260,17 @@ async function readContent(path: string): Promise<Content> {
   }
 }
 
-function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs;
+function sameStamp(a: FileStamp, b: FileStamp | undefined): boolean {
+  return a.size === b?.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** A path's stamp now, not following a symlink; undefined when it cannot be had. */
+function stampOf(path: string): FileStamp | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True for paths in od's own folders of a project (`.od/`, `.od-skills/`): never reported as a run's changes. */
