@@ -9,7 +9,7 @@ import { dirname } from "node:path";
 import type { DetectionCacheFile, LastGoodDetection } from "../contracts/agent-detection.ts";
 import type { DetectedAgent } from "./detection.ts";
 import { sameExecutable } from "./executable-stamp.ts";
-import { textChecksum } from "../platform/text-checksum.ts";
+import { isIntact, seal, unseal } from "../platform/text-checksum.ts";
 
 export type { LastGoodDetection };
 
@@ -67,8 +67,6 @@ export class MemoryDetectionCache implements DetectionCache {
  */
 export const DETECTION_CACHE_FORMAT = 3;
 
-type SealedEntry = DetectionCacheFile["agents"][string];
-
 /**
  * `<data dir>/agents-cache.json`, read once, rewritten whole (write-then-rename) on each remembered result. Each entry
  * is the JSON text of a LastGoodDetection with a checksum of that text: an entry read back intact, in this format, is
@@ -98,7 +96,7 @@ export class FileDetectionCache implements DetectionCache {
 
   get(agentId: string): LastGoodDetection | undefined {
     this.#sealed ??= this.#readSealed();
-    if (!this.#opened.has(agentId)) this.#opened.set(agentId, unseal(this.#sealed[agentId]));
+    if (!this.#opened.has(agentId)) this.#opened.set(agentId, unseal<LastGoodDetection>(this.#sealed[agentId]));
     return this.#opened.get(agentId);
   }
 
@@ -107,7 +105,7 @@ export class FileDetectionCache implements DetectionCache {
     // Re-read first: another od process may have written other agents since this one last looked.
     const current: DetectionCacheFile["agents"] = {};
     for (const [id, sealed] of Object.entries(this.#readSealed())) if (isIntact(sealed)) current[id] = sealed;
-    if (!worthKeeping(agent, partial, unseal(current[agent.info.id]))) return;
+    if (!worthKeeping(agent, partial, unseal<LastGoodDetection>(current[agent.info.id]))) return;
     const agents = { ...current, [agent.info.id]: seal(toLastGood(agent, at, partial)) };
     this.#sealed = agents;
     this.#opened.clear();
@@ -119,25 +117,5 @@ export class FileDetectionCache implements DetectionCache {
     } catch {
       // A read-only data dir: detection works without the cache.
     }
-  }
-}
-
-function seal(entry: LastGoodDetection): SealedEntry {
-  const text = JSON.stringify(entry);
-  return { sum: textChecksum(text), entry: text };
-}
-
-function isIntact(sealed: unknown): sealed is SealedEntry {
-  if (!sealed || typeof sealed !== "object") return false;
-  const { sum, entry } = sealed as Partial<SealedEntry>;
-  return typeof sum === "string" && typeof entry === "string" && textChecksum(entry) === sum;
-}
-
-function unseal(sealed: unknown): LastGoodDetection | undefined {
-  if (!isIntact(sealed)) return undefined;
-  try {
-    return JSON.parse(sealed.entry) as LastGoodDetection;
-  } catch {
-    return undefined;
   }
 }

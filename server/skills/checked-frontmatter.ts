@@ -10,7 +10,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { textChecksum } from "../platform/text-checksum.ts";
+import { seal, unseal, type Sealed } from "../platform/text-checksum.ts";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-data-dir.ts";
 import { checkFrontmatter, type CheckedFrontmatter } from "./skill-file.ts";
 
@@ -20,8 +20,7 @@ export const FRONTMATTER_CHECK_FORMAT = 1;
 const MAX_KEPT = 200;
 
 type KeptEntry = { yaml: string; checked: CheckedFrontmatter };
-type SealedEntry = { sum: string; entry: string };
-type KeptFile = { format: number; entries: SealedEntry[] };
+type KeptFile = { format: number; entries: Sealed[] };
 
 export class CheckedFrontmatters {
   readonly #file: string | undefined;
@@ -48,7 +47,7 @@ export class CheckedFrontmatters {
   save(): void {
     if (!this.#changed || !this.#file || !this.#kept) return;
     this.#changed = false;
-    const entries = [...this.#kept].slice(-MAX_KEPT).map(([yaml, checked]) => seal({ yaml, checked }));
+    const entries = [...this.#kept].slice(-MAX_KEPT).map(([yaml, checked]) => seal({ yaml, checked } satisfies KeptEntry));
     const temp = `${this.#file}.${process.pid}.tmp`;
     try {
       mkdirSync(dirname(this.#file), { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -71,24 +70,9 @@ export class CheckedFrontmatters {
     try {
       const file = JSON.parse(readFileSync(this.#file, "utf8")) as Partial<KeptFile> | null;
       if (file?.format !== FRONTMATTER_CHECK_FORMAT || !Array.isArray(file.entries)) return [];
-      return file.entries.flatMap((sealed) => unseal(sealed) ?? []);
+      return file.entries.flatMap((sealed) => unseal<KeptEntry>(sealed) ?? []);
     } catch {
       return [];
     }
-  }
-}
-
-function seal(entry: KeptEntry): SealedEntry {
-  const text = JSON.stringify(entry);
-  return { sum: textChecksum(text), entry: text };
-}
-
-function unseal(sealed: unknown): KeptEntry | undefined {
-  const { sum, entry } = (sealed ?? {}) as Partial<SealedEntry>;
-  if (typeof sum !== "string" || typeof entry !== "string" || textChecksum(entry) !== sum) return undefined;
-  try {
-    return JSON.parse(entry) as KeptEntry;
-  } catch {
-    return undefined;
   }
 }
