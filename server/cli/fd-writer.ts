@@ -17,9 +17,19 @@ const writeSync: WriteFd = (fd, bytes) => (nodeFs ??= process.getBuiltinModule("
 /**
  * Text is encoded into one reused buffer, a slice at a time, rather than into a new array per write: a long `od parse`
  * or `od run --json` writes its whole output through here, and a fresh array per batch is 50 MB of garbage (and of
- * page faults) per 50 MB written. Only text the stream has to keep is copied.
+ * page faults) per 50 MB written. Only text the stream has to keep is copied. The buffer starts small and grows with
+ * the text written, up to its largest size: the daemon writes one line to stdout and kept a 256 KiB buffer for it
+ * (a quarter of a MB of its idle memory).
  */
 const ENCODE_BUFFER_BYTES = 256 * 1024;
+const FIRST_BUFFER_BYTES = 4 * 1024;
+
+/** The buffer for encoding `chars` UTF-16 units (at most 3 bytes each): a power of two, within the sizes above. */
+function bufferBytesFor(chars: number): number {
+  let bytes = FIRST_BUFFER_BYTES;
+  while (bytes < chars * 3 && bytes < ENCODE_BUFFER_BYTES) bytes *= 2;
+  return bytes;
+}
 
 export function fdWriter(fd: number, stream: () => Stream, write: WriteFd = writeSync): (text: string) => void {
   const encoder = new TextEncoder();
@@ -29,7 +39,7 @@ export function fdWriter(fd: number, stream: () => Stream, write: WriteFd = writ
     if (mode === "dropped" || text === "") return;
     let rest = text;
     while (mode === "fd" && rest !== "") {
-      buffer ??= new Uint8Array(ENCODE_BUFFER_BYTES);
+      if (!buffer || (buffer.length < ENCODE_BUFFER_BYTES && buffer.length < rest.length * 3)) buffer = new Uint8Array(bufferBytesFor(rest.length));
       const { read, written } = encoder.encodeInto(rest, buffer);
       rest = read === rest.length ? "" : rest.slice(read);
       let bytes = buffer.subarray(0, written);

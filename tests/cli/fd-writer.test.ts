@@ -39,6 +39,22 @@ describe("fdWriter", () => {
     expect(buffers.size).toBe(1);
   });
 
+  test("the buffer is as large as the text needs: a line gets a small one, a long batch a larger one, reused after", () => {
+    const sizes: number[] = [];
+    const write = fdWriter(1, () => recordingStream().stream, (_fd, bytes) => {
+      sizes.push(bytes.buffer.byteLength);
+      return bytes.length;
+    });
+    write("od listening on http://127.0.0.1:1/?token=x\n");
+    write("x".repeat(50_000));
+    write("a short line\n");
+    write("y".repeat(2_000_000));
+    expect(sizes[0]).toBeLessThanOrEqual(4096);
+    expect(sizes[1]).toBeGreaterThanOrEqual(50_000);
+    expect(sizes[2]).toBe(sizes[1]!); // grown once, kept
+    expect(Math.max(...sizes)).toBe(256 * 1024); // never larger than its largest size
+  });
+
   test("text larger than the buffer goes out whole and in order, never splitting a character", () => {
     const unit = "abc é ✓ 😀\n";
     const text = unit.repeat(60_000); // ~900 KB of UTF-8: several buffer loads
