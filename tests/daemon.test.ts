@@ -49,6 +49,30 @@ describe("startDaemon", () => {
     }
   });
 
+  test("memory is handed back once start-up is over, and again after quietMs without a request", async () => {
+    // Bun.shrink drops compiled code and collects (server/idle-memory.ts); here counted, not run.
+    const shrink = spyOn(Bun, "shrink").mockImplementation(() => {});
+    try {
+      using data = tempDir("od-daemon-idle-");
+      const http = fakeServe();
+      const daemon = await startDaemon({ port: 0, host: "127.0.0.1", dataDir: data.path, token: "t", openSqlite: openBunSqlite, serve: http.serve, env: { PATH: "/nonexistent" }, quietMs: 100 });
+      await daemon.ready;
+      for (let waited = 0; shrink.mock.calls.length === 0 && waited < 10_000; waited += 10) await Bun.sleep(10);
+      expect(shrink).toHaveBeenCalledTimes(1); // start-up over
+      await Bun.sleep(300);
+      expect(shrink).toHaveBeenCalledTimes(1); // nothing happened since
+      expect((await http.call("/api/health")).status).toBe(200);
+      for (let waited = 0; shrink.mock.calls.length === 1 && waited < 5_000; waited += 10) await Bun.sleep(10);
+      expect(shrink).toHaveBeenCalledTimes(2); // quiet again after the request
+      await daemon.stop();
+      expect((await http.call("/api/health")).status).toBe(200);
+      await Bun.sleep(300);
+      expect(shrink).toHaveBeenCalledTimes(2); // stopped: no release any more
+    } finally {
+      shrink.mockRestore();
+    }
+  });
+
   test("requests made while the engine loads are all answered: app-config at once from the database, the rest by the engine", async () => {
     using data = tempDir("od-daemon-early-");
     const http = fakeServe();

@@ -354,9 +354,10 @@ export class RunService {
     this.#cleanups.dispose();
   }
 
-
-
-
+  /** How many runs this process is running now. */
+  get liveCount(): number {
+    return this.#live.size;
+  }
 
   /** The machine a project path is on, and its folder there. */
   #placeOf(projectPath: string): MachinePlace {
@@ -389,8 +390,6 @@ export class RunService {
     if (isDiskFull(error)) this.#space.exhausted();
     live.abort.abort();
   }
-
-
 }
 
 function titleFrom(message: string): string {
