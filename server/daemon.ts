@@ -83,7 +83,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   let engine: Engine | undefined;
   const idleMemory = new IdleMemory({
-    busy: () => (engine?.services.runs.liveCount ?? 0) > 0,
+    runs: () => engine?.services.runs.runCounts ?? { started: 0, live: 0 },
     release: () => {
       collectGarbage(); // Bun's collect also hands mimalloc's freed pages back
       shrinkFootprint();
@@ -134,7 +134,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         const startupOver = () => {
           if (stopping) return; // stopped meanwhile: nothing of it runs any more
           endStartupJitPolicy();
-          idleMemory.releaseNow();
+          idleMemory.startupOver();
         };
         setTimeout(() => void loaded.services.catalog.warm().then(startupOver, startupOver), 0);
         resolve(loaded);

@@ -1,6 +1,6 @@
 /**
- * The daemon hands back memory it holds only for work that is over: once start-up is over, and again whenever it has
- * had no request and no live run for `quietMs`. Each release drops the engine's compiled code (bytecode and machine
+ * The daemon hands back memory it holds only for work that is over: once start-up is over (unless a run started
+ * meanwhile), and again whenever it has had no request and no live run for `quietMs`. Each release drops the engine's compiled code (bytecode and machine
  * code, loaded again from the binary's bytecode as functions next run) and the heap a full collection frees
  * (platform/memory.ts `shrinkFootprint`). A daemon mostly waits for its person: what a burst of work grew (a long
  * run's JIT code, its garbage) need not stay resident until the next one.
@@ -14,9 +14,11 @@
 /** How long the daemon must have been quiet (no request, no live run) before it releases again. */
 export const QUIET_MS = 30_000;
 
+/** Runs this process has started since it began, and how many of them are running now. */
+export type RunCounts = { started: number; live: number };
+
 export type IdleMemoryOptions = {
-  /** Whether work is under way that a release would slow (live runs). */
-  busy: () => boolean;
+  runs: () => RunCounts;
   release: () => void;
   quietMs?: number;
   now?: () => number;
@@ -47,9 +49,14 @@ export class IdleMemory {
     if (!this.#cancel && !this.#disposed) this.#arm(this.#quietMs);
   }
 
-  /** Releases at once (start-up is over); the next release waits for activity and then quiet. */
-  releaseNow(): void {
+  /**
+   * Start-up is over: what it compiled and left behind is released at once, unless a run has started meanwhile. A
+   * run's code is what the next run uses: dropped while it streamed or right after, it was compiled again during the
+   * next runs, and ten runs at once peaked ~4 MB higher over the idle daemon. Then the release waits for quiet.
+   */
+  startupOver(): void {
     if (this.#disposed) return;
+    if (this.#options.runs().started > 0) return this.activity();
     this.#cancel?.();
     this.#cancel = undefined;
     this.#options.release();
@@ -70,7 +77,7 @@ export class IdleMemory {
     this.#cancel = undefined;
     if (this.#disposed) return;
     // Live runs are activity until they end; the quiet counts from the last check that found one.
-    if (this.#options.busy()) this.#lastActivity = this.#now();
+    if (this.#options.runs().live > 0) this.#lastActivity = this.#now();
     const quietFor = this.#now() - this.#lastActivity;
     if (quietFor < this.#quietMs) return this.#arm(this.#quietMs - quietFor);
     this.#options.release();

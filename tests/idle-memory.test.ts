@@ -28,10 +28,10 @@ function manualTime() {
   };
 }
 
-function setUp(busy = () => false) {
+function setUp(runs = { started: 0, live: 0 }) {
   const time = manualTime();
   let releases = 0;
-  const idle = new IdleMemory({ busy: () => busy(), release: () => void releases++, quietMs: 1000, now: time.now, schedule: time.schedule });
+  const idle = new IdleMemory({ runs: () => runs, release: () => void releases++, quietMs: 1000, now: time.now, schedule: time.schedule });
   return { time, idle, releases: () => releases };
 }
 
@@ -67,21 +67,21 @@ describe("IdleMemory", () => {
   });
 
   test("never while a run is live: the quiet counts from when none is", () => {
-    let live = true;
-    const { time, idle, releases } = setUp(() => live);
+    const runs = { started: 1, live: 1 };
+    const { time, idle, releases } = setUp(runs);
     idle.activity();
     time.advance(60_000);
     expect(releases()).toBe(0);
-    live = false;
+    runs.live = 0;
     time.advance(999); // the check that found the run live was at most quietMs ago
     time.advance(1_001);
     expect(releases()).toBe(1);
   });
 
-  test("releaseNow releases at once (start-up over); dispose stops every later release", () => {
+  test("start-up over releases at once; dispose stops every later release", () => {
     const { time, idle, releases } = setUp();
     idle.activity();
-    idle.releaseNow();
+    idle.startupOver();
     expect(releases()).toBe(1);
     time.advance(5000);
     expect(releases()).toBe(1); // the quiet timer armed before was dropped with the release
@@ -89,9 +89,21 @@ describe("IdleMemory", () => {
     idle.dispose();
     time.advance(5000);
     idle.activity();
-    idle.releaseNow();
+    idle.startupOver();
     time.advance(5000);
     expect(releases()).toBe(1);
     expect(time.pending()).toBe(0);
+  });
+
+  test("a run started before start-up was over keeps its code: the release waits for quiet after it", () => {
+    const runs = { started: 1, live: 1 };
+    const { time, idle, releases } = setUp(runs);
+    idle.startupOver();
+    expect(releases()).toBe(0);
+    time.advance(5000);
+    expect(releases()).toBe(0); // still live
+    runs.live = 0;
+    time.advance(2000);
+    expect(releases()).toBe(1);
   });
 });

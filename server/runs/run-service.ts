@@ -90,6 +90,7 @@ export type CreatedRun = { runId: string; conversationId: string; base?: Worktre
 
 export class RunService {
   readonly #live = new Map<string, LiveRun>();
+  #started = 0;
   readonly #timeouts: RunTimeouts;
   readonly #platform: NodeJS.Platform;
   readonly #remote: RemoteContext;
@@ -214,6 +215,7 @@ export class RunService {
     const log = new RunEventLog(runId, store.runs, { newRun: true, countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
+    this.#started++;
     live.done = execution.then(({ executeRun }) => executeRun(this.#execution, live, { def, project, place, conversationId, assistantMessageId, request, model, reasoning, permissionMode, history, detected }))
       .catch((error) => this.#crash(live, error))
       .finally(async () => {
@@ -354,9 +356,9 @@ export class RunService {
     this.#cleanups.dispose();
   }
 
-  /** How many runs this process is running now. */
-  get liveCount(): number {
-    return this.#live.size;
+  /** How many runs this service has started, and how many of them are running now (server/idle-memory.ts). */
+  get runCounts(): { started: number; live: number } {
+    return { started: this.#started, live: this.#live.size };
   }
 
   /** The machine a project path is on, and its folder there. */
