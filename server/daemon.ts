@@ -14,8 +14,7 @@ import { limitRequestBody } from "./http/body-limit.ts";
 import { createGuard, type GuardOptions } from "./http/guard.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 import { endStartupJitPolicy } from "./platform/jit-policy.ts";
-import { collectGarbage, shrinkFootprint } from "./platform/memory.ts";
-import { IdleMemory } from "./idle-memory.ts";
+import { releaseStartupMemory } from "./platform/memory.ts";
 import type { UiAssets } from "./http/ui.ts";
 import type { OpenApiSource } from "./http/openapi.ts";
 import type { BundledSkillFiles } from "./skills/bundled-root.ts";
@@ -43,8 +42,6 @@ export type DaemonOptions = {
   bundledSkillFiles?: BundledSkillFiles;
   /** `GET /api/openapi.json`'s text (the binary's embedded copy); absent → generated from the route table. */
   openApi?: OpenApiSource;
-  /** How long without a request or a live run before memory is handed back (server/idle-memory.ts; default 30 s). */
-  quietMs?: number;
 };
 
 export type Daemon = {
@@ -82,14 +79,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const shownHost = isLoopbackHost(options.host) || wildcard ? "127.0.0.1" : options.host;
 
   let engine: Engine | undefined;
-  const idleMemory = new IdleMemory({
-    runs: () => engine?.services.runs.runCounts ?? { started: 0, live: 0 },
-    release: () => {
-      collectGarbage(); // Bun's collect also hands mimalloc's freed pages back
-      shrinkFootprint();
-    },
-    ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
-  });
   let startLoading: () => void = () => {};
   const early = new Promise<Early>((resolve, reject) => {
     startLoading = () =>
@@ -128,13 +117,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         engine = loaded;
         // Warm detection once the engine is up, so probing every CLI never delays a request; then start-up is over:
         // the JIT compiles hot code as usual again (a run started meanwhile restores it once it streams: RunService),
-        // and what start-up compiled and left as garbage is handed back at once (idle-memory.ts) instead of staying
-        // resident until the heap's next full collection. Restored before the warm-up, the JIT compiled its run-once
-        // code and idle RSS was 3.5 MB higher.
+        // and what start-up left behind is handed back at once (platform/memory.ts) instead of staying resident.
+        // Restored before the warm-up, the JIT compiled its run-once code and idle RSS was 3.5 MB higher.
         const startupOver = () => {
           if (stopping) return; // stopped meanwhile: nothing of it runs any more
           endStartupJitPolicy();
-          idleMemory.startupOver();
+          releaseStartupMemory(loaded.services.runs.startedCount);
         };
         setTimeout(() => void loaded.services.catalog.warm().then(startupOver, startupOver), 0);
         resolve(loaded);
@@ -146,7 +134,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     port: options.port,
     hostname: options.host,
     fetch: async (incoming) => {
-      idleMemory.activity();
       // Before anything can read the body: a body past its route's limit is a 413, never read further.
       const request = limitRequestBody(incoming);
       if (request instanceof Response) return withSecurityHeaders(incoming, request);
@@ -191,7 +178,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     },
     stop: () =>
       (stopping ??= (async () => {
-        idleMemory.dispose();
         const loaded = await engineLoaded.catch(() => undefined);
         if (hurried) loaded?.services.runs.hurry();
         await loaded?.services.runs.shutdown();

@@ -356,9 +356,9 @@ export class RunService {
     this.#cleanups.dispose();
   }
 
-  /** How many runs this service has started, and how many of them are running now (server/idle-memory.ts). */
-  get runCounts(): { started: number; live: number } {
-    return { started: this.#started, live: this.#live.size };
+  /** How many runs this service has started (the daemon keeps start-up's code once one has: platform/memory.ts). */
+  get startedCount(): number {
+    return this.#started;
   }
 
   /** The machine a project path is on, and its folder there. */

@@ -1,5 +1,5 @@
-import { expect, test } from "bun:test";
-import { collectGarbage } from "../../server/platform/memory.ts";
+import { describe, expect, spyOn, test } from "bun:test";
+import { collectGarbage, releaseStartupMemory } from "../../server/platform/memory.ts";
 
 /**
  * A weak reference to ~40 MB of objects held across two young collections (so they are promoted to the old
@@ -22,4 +22,38 @@ test("collectGarbage runs a full collection: promoted garbage is freed", async (
   collectGarbage();
   await Bun.sleep(0);
   expect(ref.deref()).toBeUndefined();
+});
+
+// What the daemon's start-up left behind is handed back once it is over: its garbage always, its compiled code only
+// while no run has started (a run's code is what the next run uses).
+describe("releaseStartupMemory", () => {
+  test("collects, and drops compiled code when no run has started", () => {
+    const gc = spyOn(Bun, "gc").mockImplementation(() => {});
+    const shrink = spyOn(Bun, "shrink").mockImplementation(() => {});
+    try {
+      releaseStartupMemory(0);
+      expect(gc).toHaveBeenCalledTimes(1);
+      expect(shrink).toHaveBeenCalledTimes(1);
+    } finally {
+      gc.mockRestore();
+      shrink.mockRestore();
+    }
+  });
+
+  test("keeps the code once a run has started: only the garbage goes", () => {
+    const gc = spyOn(Bun, "gc").mockImplementation(() => {});
+    const shrink = spyOn(Bun, "shrink").mockImplementation(() => {});
+    try {
+      releaseStartupMemory(2);
+      expect(gc).toHaveBeenCalledTimes(1);
+      expect(shrink).not.toHaveBeenCalled();
+    } finally {
+      gc.mockRestore();
+      shrink.mockRestore();
+    }
+  });
+
+  test("Bun still has shrink (its types mark it deprecated): a Bun without it would drop nothing", () => {
+    expect(typeof (Bun as { shrink?: unknown }).shrink).toBe("function");
+  });
 });

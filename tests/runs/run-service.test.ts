@@ -253,7 +253,6 @@ describe("ending", () => {
     const created = await h.service.create({ projectId: h.projectId, agentId: "claude", message: "slow" });
     await poll(() => h.ledger().some((l) => l.event === "orphan"));
     expect(processesWithRunCookie(created.runId).length).toBeGreaterThanOrEqual(2);
-    expect(h.service.runCounts).toEqual({ started: 1, live: 1 }); // the daemon hands no memory back meanwhile (server/idle-memory.ts)
     const started = Date.now();
     expect(await h.service.cancel(created.runId)).toBe(true);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -261,8 +260,6 @@ describe("ending", () => {
     for await (const event of h.service.events(created.runId)) events.push(event);
     expect(endOf(events)).toMatchObject({ status: "canceled", failureCategory: "cancel" });
     expect(processesWithRunCookie(created.runId)).toEqual([]);
-    await h.service.wait(created.runId);
-    expect(h.service.runCounts).toEqual({ started: 1, live: 0 });
   });
 
   test.concurrent("an agent that exits 0 and leaves a grandchild holding stdout still ends, and the grandchild is swept", async () => {
