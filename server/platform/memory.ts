@@ -17,12 +17,11 @@ export function collectGarbage(): void {
  * shrinkFootprintWhenIdle drops compiled code; a function loads its bytecode from the binary again when next called).
  * Measured on the built binary, interleaved with a build that only collected: anonymous memory 1.1–1.3 MB lower 1.5 s
  * after the engine is ready and still 0.8 MB lower 90 s later (the engine does not age that code out by itself); the
- * first request after it ~0.6 ms slower, the first run's POST ~2.7 ms. A run's code is what the next run uses: dropped
- * while the run streamed (bench/latency.ts's warm-up run starts before detection's warm-up ends), the next runs
- * compiled it again and ten at once peaked ~4 MB higher over the idle daemon, so then only the garbage goes. Dropping
- * code again whenever the daemon had been quiet for 30 s was tried: after a 100k-event run the RSS came down to the
- * same ~64 MB within 20–36 s without it, and the next run paid for compiling again. Bun's types mark `shrink`
- * deprecated, with nothing to replace it: it is called only while a Bun has it.
+ * first request after it ~0.6 ms slower, the first run's POST ~2.7 ms. Once a run has started, only the garbage goes:
+ * a run's code is what the next run uses, and dropping it makes that run compile it again. Dropping code again
+ * whenever the daemon had been quiet for 30 s was tried: after a 100k-event run the RSS came down to the same ~64 MB
+ * within 20–36 s without it, and the next run paid for compiling again. Bun's types mark `shrink` deprecated, with
+ * nothing to replace it: it is called only while a Bun has it.
  */
 export function releaseStartupMemory(runsStarted: number): void {
   collectGarbage();
