@@ -39,7 +39,8 @@ export function fdWriter(fd: number, stream: () => Stream, write: WriteFd = writ
     if (mode === "dropped" || text === "") return;
     let rest = text;
     while (mode === "fd" && rest !== "") {
-      if (!buffer || (buffer.length < ENCODE_BUFFER_BYTES && buffer.length < rest.length * 3)) buffer = new Uint8Array(bufferBytesFor(rest.length));
+      const wanted = bufferBytesFor(rest.length);
+      if (!buffer || buffer.length < wanted) buffer = new Uint8Array(wanted);
       const { read, written } = encoder.encodeInto(rest, buffer);
       rest = read === rest.length ? "" : rest.slice(read);
       let bytes = buffer.subarray(0, written);

@@ -26,31 +26,26 @@ test("collectGarbage runs a full collection: promoted garbage is freed", async (
 
 // What the daemon's start-up left behind is handed back once it is over: its garbage always, its compiled code only
 // while no run has started (a run's code is what the next run uses).
+/** Bun's collection and shrink, counted instead of run, for the block's life. */
+function countedCollections() {
+  const gc = spyOn(Bun, "gc").mockImplementation(() => {});
+  const shrink = spyOn(Bun, "shrink").mockImplementation(() => {});
+  return { gc, shrink, [Symbol.dispose]: () => (gc.mockRestore(), shrink.mockRestore()) };
+}
+
 describe("releaseStartupMemory", () => {
   test("collects, and drops compiled code when no run has started", () => {
-    const gc = spyOn(Bun, "gc").mockImplementation(() => {});
-    const shrink = spyOn(Bun, "shrink").mockImplementation(() => {});
-    try {
-      releaseStartupMemory(0);
-      expect(gc).toHaveBeenCalledTimes(1);
-      expect(shrink).toHaveBeenCalledTimes(1);
-    } finally {
-      gc.mockRestore();
-      shrink.mockRestore();
-    }
+    using counted = countedCollections();
+    releaseStartupMemory(0);
+    expect(counted.gc).toHaveBeenCalledTimes(1);
+    expect(counted.shrink).toHaveBeenCalledTimes(1);
   });
 
   test("keeps the code once a run has started: only the garbage goes", () => {
-    const gc = spyOn(Bun, "gc").mockImplementation(() => {});
-    const shrink = spyOn(Bun, "shrink").mockImplementation(() => {});
-    try {
-      releaseStartupMemory(2);
-      expect(gc).toHaveBeenCalledTimes(1);
-      expect(shrink).not.toHaveBeenCalled();
-    } finally {
-      gc.mockRestore();
-      shrink.mockRestore();
-    }
+    using counted = countedCollections();
+    releaseStartupMemory(2);
+    expect(counted.gc).toHaveBeenCalledTimes(1);
+    expect(counted.shrink).not.toHaveBeenCalled();
   });
 
   test("Bun still has shrink (its types mark it deprecated): a Bun without it would drop nothing", () => {
