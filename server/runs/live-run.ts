@@ -29,7 +29,12 @@ export type LiveRun = {
   storeFailure?: unknown;
   /** The open questions of an `ask` or `read-only` run (absent for `bypass`). */
   approvals?: RunApprovals;
+  /** How the run ended, as its `end` said, once that is logged: what a bug of ours after it still records (recovery.ts). */
+  ended?: LoggedEnding;
 };
+
+/** What a run's `end` said: its outcome, exit and the files it lists. */
+export type LoggedEnding = { ending: RunEnding; exit: { code: number | null; signal: string | null }; files: string[] };
 
 export type RunPlan = {
   def: RuntimeAgentDef;

@@ -1,15 +1,18 @@
 /**
- * What a run that od lost (a kill -9, a crash, a power cut of the daemon) had done: its answer, tool calls and usage
- * so far, rebuilt from the events it stored, so its message says what the person saw instead of nothing. The fold is
- * the one a live run's end uses, fed the same events in the same order.
+ * What a run that od lost (a kill -9, a crash, a power cut of the daemon) or that a bug of ours stopped had done: its
+ * answer, tool calls and usage so far, rebuilt from the events it stored, so its message says what the person saw
+ * instead of nothing. The fold is the one a live run's end uses, fed the same events in the same order.
  */
 import type { RunSummary } from "../contracts/runs.ts";
 import type { Store } from "../store/store.ts";
 import { endEvent } from "./end-event.ts";
 import { RunEventLog, type EventPersistence } from "./event-log.ts";
+import { isDiskFull } from "../store/disk-space.ts";
+import type { LiveRun, LoggedEnding } from "./live-run.ts";
 import type { RunEnding } from "./outcome.ts";
 import type { RunRecords } from "./run-records.ts";
 import { EventFolder } from "./fold.ts";
+import { storeFailureEnding } from "./store-failures.ts";
 import { UsageTally } from "./usage-tally.ts";
 import { parseLoggedEvent } from "../store/event-json.ts";
 
@@ -56,4 +59,47 @@ export function endLostRun(store: Store, records: RunRecords, run: RunSummary): 
   records.finish(run.id, ending, exit, run.files, stored.tally, endedAt);
   const messageId = store.messages.ofRun(run.id);
   if (messageId) store.messages.complete(messageId, { events: stored.folder.events, endedAt, files: run.files });
+}
+
+/**
+ * Ends a live run that a bug of ours stopped (an exception out of its execution), wherever it stopped: its `end` when
+ * not logged yet (failed, `internal_error`, or the store failure that stopped it), then its record and its message
+ * when its own end did not write them, from the events it stored and with what its `end` said. Never throws: what
+ * cannot be written is said on stderr (a later od ends the run from its events, as a lost one).
+ */
+export function endCrashedRun(store: Store, records: RunRecords, live: LiveRun, error: unknown): void {
+  const cause = error instanceof Error ? error.message : String(error);
+  try {
+    if (!live.log.ended) live.ended = logCrashEnd(live, cause);
+    live.log.flush();
+    const run = store.runs.get(live.id);
+    const messageId = store.messages.ofRun(live.id);
+    const unended = run?.endedAt === null;
+    const open = messageId !== undefined && store.messages.isOpen(messageId);
+    if (!unended && !open) return;
+    const stored = foldStoredRun(store.runs, live.id);
+    const { ending, exit, files } = live.ended ?? crashEnding(live, cause);
+    if (unended) records.storingLast(() => records.finish(live.id, ending, exit, files, stored.tally));
+    if (open) records.storingLast(() => store.messages.complete(messageId, { events: stored.folder.events, endedAt: Date.now(), files }));
+  } catch (again) {
+    const why = isDiskFull(again) ? "the disk is full" : again instanceof Error ? again.message : String(again);
+    console.error(`od: run ${live.id} stopped on an error of od's (${cause}), and its end could not be stored: ${why}`);
+  }
+}
+
+/** The ending of a run a bug of ours stopped: `internal_error`, or the store failure that stopped it. */
+function crashEnding(live: LiveRun, cause: string): LoggedEnding {
+  const ending: RunEnding =
+    live.storeFailure === undefined ? { status: "failed", failureCategory: "crash", failureDetail: "internal_error", reason: cause } : storeFailureEnding(live.storeFailure);
+  return { ending, exit: { code: null, signal: null }, files: [] };
+}
+
+/** Logs the `error` and `end` of a run a bug of ours stopped before its own end. */
+function logCrashEnd(live: LiveRun, cause: string): LoggedEnding {
+  const ended = crashEnding(live, cause);
+  const { ending } = ended;
+  const code = ending.errorCode ?? "INTERNAL";
+  live.log.append({ type: "error", message: code === "INTERNAL" ? `od failed while running the agent: ${cause}` : ending.reason, error: { code, message: ending.reason } });
+  live.log.append(endEvent(ending, ended.exit, ended.files, Date.now()));
+  return ended;
 }

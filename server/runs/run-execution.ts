@@ -113,6 +113,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
     const note = (message: string) => emit({ type: "diagnostic", kind: "remote_files", message });
     if (unanswered && files.size) note("the project's machine did not answer, so which of the run's files exist there could not be checked; none is listed");
     const produced = unanswered ? [] : await place.existingFiles(files, seenAfter, note);
+    live.ended = { ending, exit, files: produced };
     live.log.append(endEvent(ending, exit, produced, started));
     env.records.storingLast(() => env.records.finish(live.id, ending, exit, produced, tally));
     live.output?.close();

@@ -23,21 +23,18 @@ import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
 import { WorktreeService, type WorktreeBase } from "../worktrees/worktree-service.ts";
 import type { AnswerResult } from "./approvals.ts";
-import { endEvent } from "./end-event.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
 import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
 import { historyBefore } from "./conversation-history.ts";
 import { RunHistory } from "./history.ts";
 import type { LiveRun } from "./live-run.ts";
 import { readOutputRange, type OutputRange } from "./output-file.ts";
-import type { RunEnding } from "./outcome.ts";
 import { isSameProcessRunning, ownProcessIdentity } from "./process-identity.ts";
-import { endLostRun } from "./recovery.ts";
+import { endCrashedRun, endLostRun } from "./recovery.ts";
 import type { ExecutionEnv } from "./run-execution.ts";
 import { RunRecords } from "./run-records.ts";
 import { RunWorkplaces } from "./run-workplace.ts";
 import { RunAgentChoice, type AgentDirectory } from "./run-agent-choice.ts";
-import { storeFailureEnding } from "./store-failures.ts";
 import { resolveRunTimeouts, type RunTimeouts } from "./timeouts.ts";
 import { TurnQueue } from "../next-turn.ts";
 
@@ -371,17 +368,10 @@ export class RunService {
     return resolved.ok ? resolved.launch : undefined;
   }
 
-  /** A bug of ours must still end the run, observably. */
+  /** A bug of ours must still end the run, observably: its end, its record and its message (recovery.ts). */
   #crash(live: LiveRun, error: unknown): void {
-    if (live.log.ended) return;
     if (isDiskFull(error)) this.#storeFailed(live, error);
-    const message = error instanceof Error ? error.message : String(error);
-    const ending: RunEnding =
-      live.storeFailure === undefined ? { status: "failed", failureCategory: "crash", failureDetail: "internal_error", reason: message } : storeFailureEnding(live.storeFailure);
-    const code = ending.errorCode ?? "INTERNAL";
-    live.log.append({ type: "error", message: code === "INTERNAL" ? `od failed while running the agent: ${message}` : ending.reason, error: { code, message: ending.reason } });
-    live.log.append(endEvent(ending, { code: null, signal: null }, [], Date.now()));
-    this.#records.storingLast(() => this.#records.finish(live.id, ending, { code: null, signal: null }, []));
+    endCrashedRun(this.deps.store, this.#records, live, error);
   }
 
   /** A write of `live`'s failed: stop the run, which then ends failed with the failure (see `finish`). */

@@ -103,6 +103,11 @@ export class MessagesRepo {
     return row ? String(row.id) : undefined;
   }
 
+  /** Whether a message has not ended yet (its run's end has not written it). */
+  isOpen(id: string): boolean {
+    return this.db.prepare("SELECT 1 FROM messages WHERE id = ? AND ended_at IS NULL").get(id) != null;
+  }
+
   /** Store the folded outcome of an assistant turn: its text is that of its events, stored once (message-text.ts). */
   complete(id: string, outcome: { events: PersistedEvent[]; endedAt: number; files: string[] }): void {
     this.db

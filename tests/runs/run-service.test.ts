@@ -7,7 +7,7 @@ import { RunEvent } from "../../server/contracts/runs.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { toLoggedEvent } from "../../server/store/event-json.ts";
-import { agentEvents, endOf, processesWithRunCookie, runHarness } from "../support/fake-agents.ts";
+import { agentEvents, endOf, processesWithRunCookie, runHarness, type RunHarness } from "../support/fake-agents.ts";
 
 const fixture = (cli: string, scenario: string) => join(import.meta.dir, "..", "fixtures", cli, `${scenario}.jsonl`);
 const def = (id: string) => getAgentDef(id)! as RuntimeAgentDef;
@@ -338,6 +338,60 @@ describe("ending", () => {
     await using h = await runHarness({ defs: [def("codebuddy")], shims: {} });
     const { events } = await h.run({ agentId: "codebuddy", message: "hi" });
     expect(endOf(events)).toMatchObject({ status: "failed", failureCategory: "config", failureDetail: "cli_not_installed" });
+  });
+});
+
+describe("a bug of ours", () => {
+  // Each throws where only a bug of od's (or a store that fails in a way it does not handle) could: the run must
+  // still end, observably, with its record and its message ended too (a message left open reads as still running).
+  const answerOf = (h: RunHarness, conversationId: string) => h.store.messages.list(conversationId).find((m) => m.role === "assistant")!;
+
+  test.concurrent("before the run's end: it ends failed (internal_error), and so do its record and its message", async () => {
+    const boom = async (): Promise<never> => {
+      throw new Error("boom");
+    };
+    await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text"), inputs: { prepare: boom, prepareRemote: boom } });
+    const { runId, conversationId, events } = await h.run({ agentId: "claude", message: "hi" });
+    expect(events.find((e) => e.type === "error")).toMatchObject({ error: { code: "INTERNAL" } });
+    expect(endOf(events)).toMatchObject({ status: "failed", failureCategory: "crash", failureDetail: "internal_error" });
+    await h.service.wait(runId);
+    expect(h.store.runs.get(runId)).toMatchObject({ status: "failed", failureDetail: "internal_error", endedAt: expect.any(Number) });
+    expect(answerOf(h, conversationId)).toMatchObject({ runStatus: "failed", endedAt: expect.any(Number) });
+  });
+
+  test.concurrent("after the run's end is logged: its message still ends, with what the run streamed", async () => {
+    await using h = await runHarness({
+      defs: [def("claude")],
+      shims: { claude: undefined },
+      steps: claudeSteps("text"),
+      // Every end collects first (as after much text), and that collection throws.
+      loggedText: { count: () => undefined, chars: Number.POSITIVE_INFINITY, reset: () => undefined },
+      collectGarbage: () => {
+        throw new Error("boom");
+      },
+    });
+    const { runId, conversationId, events } = await h.run({ agentId: "claude", message: "hi" });
+    expect(endOf(events).status).toBe("succeeded");
+    await h.service.wait(runId);
+    const streamed = agentEvents(events).flatMap((e) => (e.type === "text_delta" ? [e.delta] : [])).join("");
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(answerOf(h, conversationId)).toMatchObject({ text: streamed, runStatus: "succeeded", endedAt: expect.any(Number) });
+  });
+
+  test.concurrent("when its record could not be written: the record says what its end said, and its message ends", async () => {
+    await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text") });
+    const finish = h.store.runs.finish.bind(h.store.runs);
+    let refused = 0;
+    h.store.runs.finish = (...args) => {
+      if (!refused++) throw new Error("database is locked");
+      finish(...args);
+    };
+    const { runId, conversationId, events } = await h.run({ agentId: "claude", message: "hi" });
+    expect(endOf(events).status).toBe("succeeded");
+    await h.service.wait(runId);
+    expect(refused).toBe(2);
+    expect(h.store.runs.get(runId)).toMatchObject({ status: "succeeded", endedAt: expect.any(Number) });
+    expect(answerOf(h, conversationId)).toMatchObject({ runStatus: "succeeded", endedAt: expect.any(Number) });
   });
 });
 
