@@ -104,6 +104,28 @@ describe("change tracking in a git work tree", () => {
     expect((await tracker.finish()).map((c) => c.path)).toEqual(["index.html"]);
   });
 
+  test("an empty `.git` folder (a sandbox's mount point) is no repository: git is not asked, and one above it still is", async () => {
+    using temp = tempDir("od-changes-empty-git-");
+    const plain = join(temp.path, "plain", "project");
+    mkdirSync(join(temp.path, "plain", ".git"), { recursive: true });
+    mkdirSync(plain, { recursive: true });
+    writeFileSync(join(plain, "index.html"), "<p>a</p>\n");
+    const outside = recordingGit();
+    const walked = await trackChanges(plain, { git: outside.recording, env: { PATH: process.env.PATH } });
+    expect(walked.source).toBe("walk");
+    expect(outside.asked).toEqual([]);
+
+    gitRepo(join(temp.path, "repo"), { "site/index.html": "<p>a</p>\n" });
+    mkdirSync(join(temp.path, "repo", "site", ".git"));
+    const inside = recordingGit();
+    const project = join(temp.path, "repo", "site");
+    const tracked = await trackChanges(project, { git: inside.recording, env: { PATH: process.env.PATH } });
+    expect(tracked.source).toBe("git");
+    expect(inside.asked).toEqual(["status"]);
+    writeFileSync(join(project, "index.html"), "<p>b</p>\n");
+    expect((await tracked.finish()).map((c) => c.path)).toEqual(["index.html"]);
+  });
+
   test("with GIT_DIR or GIT_WORK_TREE set, git says where the project is", async () => {
     using temp = tempDir("od-changes-gitdir-");
     gitRepo(temp.path, { "site/index.html": "<p>a</p>\n" });

@@ -64,8 +64,22 @@ export async function trackChanges(projectDir: string, options: TrackOptions = {
 function gitTopAbove(dir: string): { root: string; dir: string } | undefined {
   const real = realPathOr(dir);
   for (let current = real; ; current = dirname(current)) {
-    if (exists(join(current, ".git"))) return { root: current, dir: real };
+    if (holdsGit(current)) return { root: current, dir: real };
     if (dirname(current) === current) return undefined;
+  }
+}
+
+/**
+ * Whether `folder`'s `.git` is one git would stop at: a `.git` file (a worktree's or submodule's link), or a `.git`
+ * folder with a `HEAD`. An empty `.git` folder (a sandbox's mount point, a tool's leftover) is no repository: git
+ * looks past it to the folders above, and so does this.
+ */
+function holdsGit(folder: string): boolean {
+  const dotGit = join(folder, ".git");
+  try {
+    return !lstatSync(dotGit).isDirectory() || exists(join(dotGit, "HEAD"));
+  } catch {
+    return false;
   }
 }
 
