@@ -3,12 +3,21 @@
  * Points HOME and the data dir at a fresh temp folder, drops every provider credential of the developer's
  * shell, and pins locale-ish settings, so detection and runs never see a real login or a real config.
  */
-import { mkdtempSync, mkdirSync } from "node:fs";
+import { afterAll } from "bun:test";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = mkdtempSync(join(tmpdir(), "od-test-home-"));
 mkdirSync(join(root, "data"), { recursive: true });
+// Removed once every file has run (a preload's afterAll is global): every `bun test` made one, and none was removed.
+afterAll(() => {
+  try {
+    rmSync(root, { recursive: true, force: true });
+  } catch {
+    // A child still writing there (a daemon stopping): the OS's temp cleanup gets it.
+  }
+});
 
 process.env.HOME = root;
 process.env.USERPROFILE = root;

@@ -31,12 +31,20 @@ export async function startTestApp(options: { dataDir?: string; modules?: AnyEly
   const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
   const credentials = options.credentials ?? new Credentials(TEST_TOKEN);
   credentials.keepSessionsIn(store.sessions);
-  const app = await createApp({
-    version: "0.0.0-test",
-    store,
-    guard: { credentials, port: () => TEST_PORT },
-    modules: options.modules,
-  });
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp({
+      version: "0.0.0-test",
+      store,
+      guard: { credentials, port: () => TEST_PORT },
+      modules: options.modules,
+    });
+  } catch (error) {
+    // A test that expects the app to be refused (a route table clash) leaves nothing behind either.
+    store.close();
+    temp?.[Symbol.dispose]();
+    throw error;
+  }
   const call = (path: string, init: RequestInit = {}) =>
     app.handle(
       new Request(`${ORIGIN}${path}`, {
