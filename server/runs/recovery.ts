@@ -70,7 +70,10 @@ export function endLostRun(store: Store, records: RunRecords, run: RunSummary): 
 export function endCrashedRun(store: Store, records: RunRecords, live: LiveRun, error: unknown): void {
   const cause = error instanceof Error ? error.message : String(error);
   try {
-    if (!live.log.ended) live.ended = logCrashEnd(live, cause);
+    if (!live.log.ended) {
+      const run = store.runs.get(live.id);
+      live.ended = logCrashEnd(live, cause, run?.startedAt ?? run?.createdAt ?? Date.now());
+    }
     live.log.flush();
     const run = store.runs.get(live.id);
     const messageId = store.messages.ofRun(live.id);
@@ -94,12 +97,12 @@ function crashEnding(live: LiveRun, cause: string): LoggedEnding {
   return { ending, exit: { code: null, signal: null }, files: [] };
 }
 
-/** Logs the `error` and `end` of a run a bug of ours stopped before its own end. */
-function logCrashEnd(live: LiveRun, cause: string): LoggedEnding {
+/** Logs the `error` and `end` of a run a bug of ours stopped before its own end (its duration from `startedAt`). */
+function logCrashEnd(live: LiveRun, cause: string, startedAt: number): LoggedEnding {
   const ended = crashEnding(live, cause);
   const { ending } = ended;
   const code = ending.errorCode ?? "INTERNAL";
   live.log.append({ type: "error", message: code === "INTERNAL" ? `od failed while running the agent: ${cause}` : ending.reason, error: { code, message: ending.reason } });
-  live.log.append(endEvent(ending, ended.exit, ended.files, Date.now()));
+  live.log.append(endEvent(ending, ended.exit, ended.files, startedAt));
   return ended;
 }

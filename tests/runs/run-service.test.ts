@@ -348,12 +348,16 @@ describe("a bug of ours", () => {
 
   test.concurrent("before the run's end: it ends failed (internal_error), and so do its record and its message", async () => {
     const boom = async (): Promise<never> => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
       throw new Error("boom");
     };
     await using h = await runHarness({ defs: [def("claude")], shims: { claude: undefined }, steps: claudeSteps("text"), inputs: { prepare: boom, prepareRemote: boom } });
     const { runId, conversationId, events } = await h.run({ agentId: "claude", message: "hi" });
     expect(events.find((e) => e.type === "error")).toMatchObject({ error: { code: "INTERNAL" } });
     expect(endOf(events)).toMatchObject({ status: "failed", failureCategory: "crash", failureDetail: "internal_error" });
+    // Its duration is the run's, from its creation (it never started an agent): at least the 30 ms it was prepared.
+    expect(endOf(events).durationMs).toBeGreaterThanOrEqual(25);
+    expect(endOf(events).durationMs).toBeLessThanOrEqual(endOf(events).ts - h.store.runs.get(runId)!.createdAt);
     await h.service.wait(runId);
     expect(h.store.runs.get(runId)).toMatchObject({ status: "failed", failureDetail: "internal_error", endedAt: expect.any(Number) });
     expect(answerOf(h, conversationId)).toMatchObject({ runStatus: "failed", endedAt: expect.any(Number) });
