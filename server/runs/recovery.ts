@@ -65,17 +65,14 @@ export function endLostRun(store: Store, records: RunRecords, run: RunSummary): 
  * Ends a live run that a bug of ours stopped (an exception out of its execution), wherever it stopped: its `end` when
  * not logged yet (failed, `internal_error`, or the store failure that stopped it), then its record and its message
  * when its own end did not write them, from the events it stored and with what its `end` said. Never throws: what
- * cannot be written is said on stderr (a later od ends the run from its events, as a lost one).
+ * cannot be written is said on stderr (a record left unended is ended by a later od from its events, as a lost run's).
  */
 export function endCrashedRun(store: Store, records: RunRecords, live: LiveRun, error: unknown): void {
   const cause = error instanceof Error ? error.message : String(error);
   try {
-    if (!live.log.ended) {
-      const run = store.runs.get(live.id);
-      live.ended = logCrashEnd(live, cause, run?.startedAt ?? run?.createdAt ?? Date.now());
-    }
-    live.log.flush();
     const run = store.runs.get(live.id);
+    if (!live.log.ended) live.ended = logCrashEnd(live, cause, run?.startedAt ?? run?.createdAt ?? Date.now());
+    live.log.flush();
     const messageId = store.messages.ofRun(live.id);
     const unended = run?.endedAt === null;
     const open = messageId !== undefined && store.messages.isOpen(messageId);
