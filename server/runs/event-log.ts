@@ -91,7 +91,7 @@ const FOLLOWER_MAX_CHARS = 8 * 1024 * 1024;
 /** An event this large (a plain CLI's stdout chunk, a huge tool result) counts toward the garbage pacer. */
 const LARGE_EVENT_CHARS = 64 * 1024;
 
-/** Characters of JSON of a run's last events tried on their own when a full disk refused the batch ending it. */
+/** Characters of JSON of a run's last events stored when its writes failed (a full disk): see `#lastWords`. */
 const LAST_WORDS_CHARS = 16 * 1024;
 
 
@@ -106,7 +106,7 @@ export class RunEventLog {
   readonly #flushChars: number;
   readonly #countText: ((chars: number) => void) | undefined;
   readonly #onStoreError: ((error: unknown) => void) | undefined;
-  /** A commit failed: no more are tried until the run's `end`. */
+  /** A write of the run failed (a commit here, or its answer file): no more commits are tried until the run's `end`. */
   #storeFailed = false;
   #tailChars = 0;
   #pendingChars = 0;
@@ -183,13 +183,25 @@ export class RunEventLog {
     return { cancel: () => clearImmediate(immediate) };
   }
 
-  /** Commit pending events to sqlite now, then hand them to the tail and to readers. */
+  /**
+   * Another of the run's writes failed for want of room (its answer file): from now on the log commits nothing until
+   * the run's `end`, which is tried as after a failed commit of its own, so the room left goes to the run's last words
+   * and records, not to more of its events.
+   */
+  holdUntilEnd(): void {
+    this.#storeFailed = true;
+    this.#flushTimer?.cancel();
+    this.#flushTimer = undefined;
+  }
+
+  /** Commit pending events to sqlite now, then hand them to the tail and to readers (after a failed write: only with `end`). */
   flush(): void {
     this.#flushTimer?.cancel();
     this.#flushTimer = undefined;
-    if (!this.#pending.length) return;
+    if (!this.#pending.length || (this.#storeFailed && !this.#ended)) return;
     const batch = this.#pending.splice(0);
     this.#pendingChars = 0;
+    if (this.#storeFailed) return this.#lastWords(batch);
     try {
       this.persistence.appendEvents(this.runId, batch);
     } catch (error) {
@@ -199,22 +211,25 @@ export class RunEventLog {
     this.#delivered(batch);
   }
 
-  /**
-   * A commit failed. Before `end` the batch waits for the attempt made with `end`. With `end`, the end alone is tried
-   * (what could not be stored is dropped: nobody saw it); if even that fails, readers still get the end from memory, so
-   * none waits forever, and the next od ends the run again from what is stored.
-   */
+  /** A commit failed: reported once; the batch waits for `end` (or, ending with it, goes as the run's last words). */
   #storeFailedWith(batch: LoggedEvent[], error: unknown): void {
     if (!this.#storeFailed) {
       this.#storeFailed = true;
       this.#onStoreError?.(error);
     }
-    if (batch[batch.length - 1]!.type !== "end") {
-      this.#pending.unshift(...batch);
-      for (const logged of batch) this.#pendingChars += logged.json.length;
-      return;
-    }
-    // The run's last words (the error that says why, then `end`) fit where the whole batch did not.
+    if (batch[batch.length - 1]!.type === "end") return this.#lastWords(batch);
+    this.#pending.unshift(...batch);
+    for (const logged of batch) this.#pendingChars += logged.json.length;
+  }
+
+  /**
+   * The batch ending a run whose writes failed: only its last words are tried (the error that says why, then `end`,
+   * at most LAST_WORDS_CHARS), whatever room there is now: the room a full disk gave back (the reserve) is for the run's
+   * record and message, not for the events held since. What is not stored is dropped (nobody saw it); if even the last
+   * words fail, readers still get them from memory, so none waits forever, and the next od ends the run again from what
+   * is stored.
+   */
+  #lastWords(batch: LoggedEvent[]): void {
     const last = lastEventsWithin(batch, LAST_WORDS_CHARS);
     try {
       this.persistence.appendEvents(this.runId, last);

@@ -378,6 +378,7 @@ export class RunService {
   #storeFailed(live: LiveRun, error: unknown): void {
     if (live.storeFailure !== undefined) return;
     live.storeFailure = error;
+    live.log.holdUntilEnd();
     live.output?.abandon();
     if (isDiskFull(error)) this.#space.exhausted();
     live.abort.abort();

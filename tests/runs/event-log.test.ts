@@ -238,7 +238,7 @@ test("a failed commit is reported once; events wait for the end, whose last word
   full = false; // the reserve is released: room for the last words
   log.append({ type: "error", message: "disk full", error: { code: "DISK_FULL", message: "disk full" } });
   log.append({ type: "end", status: "failed", code: null, signal: null, reason: "disk full", files: [], durationMs: 1 });
-  // The whole batch went in with the end this time; a refused one would have been cut to its last words.
+  // All of the batch went in with the end: it is within the last words' size (a larger one is cut to them, below).
   expect((await first).value.map((e: LoggedEvent) => e.type)).toEqual(["diagnostic", "diagnostic", "diagnostic", "error", "end"]);
 
   const refusing = { ...memoryPersistence(), appendEvents: () => failing.appendEvents("run_2", []) };
@@ -254,6 +254,61 @@ test("a failed commit is reported once; events wait for the end, whose last word
   refused.append({ type: "end", status: "failed", code: null, signal: null, reason: "disk full", files: [], durationMs: 1 });
   // Nothing could be stored: the reader still gets the end (from memory) and stops waiting.
   expect(await reading).toEqual([1, 2, 3, 4]);
+});
+
+test("after a failed write, the end stores only the run's last words, though there is room again", () => {
+  // The room a full disk gives back (the reserve) is for the run's record and message: the events held since the
+  // failure are not stored with the end, however many there are.
+  const persistence = memoryPersistence();
+  let full = true;
+  const committed: LoggedEvent[][] = [];
+  const failing = {
+    ...persistence,
+    appendEvents(runId: string, events: readonly LoggedEvent[]) {
+      if (full) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      committed.push([...events]);
+      persistence.appendEvents(runId, events);
+    },
+  };
+  const log = new RunEventLog("run_1", failing, { onStoreError: () => {} });
+  log.append(diagnostic(0));
+  log.flush();
+  full = false;
+  for (let n = 1; n <= 200; n++) log.append({ type: "diagnostic", kind: "test", message: "x".repeat(1000) });
+  log.flush(); // held: nothing is committed before the end
+  expect(committed).toEqual([]);
+  log.append({ type: "error", message: "disk full", error: { code: "DISK_FULL", message: "disk full" } });
+  log.append({ type: "end", status: "failed", code: null, signal: null, reason: "disk full", files: [], durationMs: 1 });
+  expect(committed).toHaveLength(1);
+  const stored = committed[0]!;
+  expect(stored.reduce((chars, logged) => chars + logged.json.length, 0)).toBeLessThanOrEqual(16 * 1024);
+  expect(stored.slice(-2).map((logged) => logged.type)).toEqual(["error", "end"]);
+});
+
+test("held by another write's failure (the answer file), the log commits nothing until the end, then its last words", async () => {
+  const persistence = memoryPersistence();
+  const committed: LoggedEvent[][] = [];
+  const log = new RunEventLog("run_1", { ...persistence, appendEvents: (runId, events) => (committed.push([...events]), persistence.appendEvents(runId, events)) });
+  const reading = (async () => {
+    const types: string[] = [];
+    for await (const batch of log.followBatches(0)) types.push(...batch.map((logged) => logged.type));
+    return types;
+  })();
+  log.append(diagnostic(1));
+  log.flush();
+  log.holdUntilEnd();
+  for (let n = 2; n <= 100; n++) log.append({ type: "diagnostic", kind: "test", message: "x".repeat(1000) });
+  log.flush();
+  await new Promise((resolve) => setTimeout(resolve, 20)); // no timer commits them either
+  expect(committed).toHaveLength(1);
+  log.append({ type: "end", status: "failed", code: null, signal: null, reason: "store failed", files: [], durationMs: 1 });
+  expect(committed).toHaveLength(2);
+  expect(committed[1]!.at(-1)!.type).toBe("end");
+  expect(committed[1]!.reduce((chars, logged) => chars + logged.json.length, 0)).toBeLessThanOrEqual(16 * 1024);
+  // The reader got what was committed before, then the last words, and stopped.
+  const types = await reading;
+  expect(types[0]).toBe("diagnostic");
+  expect(types.at(-1)).toBe("end");
 });
 
 test("a new run's log numbers its events from 1 without asking the store for its last id", () => {
