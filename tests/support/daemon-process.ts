@@ -53,6 +53,9 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
     child.kill("SIGTERM", { group: true });
     const timer = setTimeout(() => child.kill("SIGKILL", { group: true }), 5_000);
     await child.exited;
+    // A wrapper (`npm start`) can exit before the daemon it started has: the whole group is waited for, so a data dir
+    // the caller removes next is removed after every process that writes it.
+    while (groupAlive(child.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
     clearTimeout(timer);
   };
   const firstLine = buffered.split("\n")[0]!;
@@ -79,4 +82,14 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
     stop,
     [Symbol.asyncDispose]: stop,
   };
+}
+
+/** Whether any process of the group `pgid` leads is still there (the SIGKILL above ends the wait at the latest). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
