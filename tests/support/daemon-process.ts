@@ -54,8 +54,9 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
     const timer = setTimeout(() => child.kill("SIGKILL", { group: true }), 5_000);
     await child.exited;
     // A wrapper (`npm start`) can exit before the daemon it started has: the whole group is waited for, so a data dir
-    // the caller removes next is removed after every process that writes it.
-    while (groupAlive(child.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+    // the caller removes next is removed after every process that writes it (at most 10 s: an unreaped zombie counts).
+    const giveUpAt = Date.now() + 10_000;
+    while (groupAlive(child.pid) && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 20));
     clearTimeout(timer);
   };
   const firstLine = buffered.split("\n")[0]!;
@@ -84,7 +85,7 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
   };
 }
 
-/** Whether any process of the group `pgid` leads is still there (the SIGKILL above ends the wait at the latest). */
+/** Whether any process of the group `pgid` leads is still there. */
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
