@@ -141,7 +141,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 }
 
 /** The group still has a live member (Linux ignores unreaped zombies, which `kill(-pgid, 0)` would count). */
-async function groupExists(pgid: number): Promise<boolean> {
+export async function groupExists(pgid: number): Promise<boolean> {
   if (process.platform === "linux") {
     return (await readProcessSnapshot()).some((entry) => entry.pgid === pgid && !entry.zombie);
   }

@@ -4,6 +4,7 @@
  * one-time launch code, so `signInUrl()` asks the daemon for a fresh one per browser page.
  */
 import { randomSecret } from "../../server/http/credentials.ts";
+import { groupExists } from "../../server/machines/process-tree.ts";
 import { spawnChild, type ChildHandle } from "../../server/platform/process.ts";
 
 export type RunningDaemon = {
@@ -53,10 +54,10 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
     child.kill("SIGTERM", { group: true });
     const timer = setTimeout(() => child.kill("SIGKILL", { group: true }), 5_000);
     await child.exited;
-    // A wrapper (`npm start`) can exit before the daemon it started has: the whole group is waited for, so a data dir
-    // the caller removes next is removed after every process that writes it (at most 10 s: an unreaped zombie counts).
+    // A wrapper (`npm start`) can exit before the daemon it started has: the whole group is waited for (the SIGKILL
+    // above ends it), so a data dir the caller removes next is removed after every process that writes it.
     const giveUpAt = Date.now() + 10_000;
-    while (groupAlive(child.pid) && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 20));
+    while ((await groupExists(child.pid)) && Date.now() < giveUpAt) await new Promise((resolve) => setTimeout(resolve, 20));
     clearTimeout(timer);
   };
   const firstLine = buffered.split("\n")[0]!;
@@ -83,14 +84,4 @@ export async function startDaemonProcess(argv: string[], options: { env?: Record
     stop,
     [Symbol.asyncDispose]: stop,
   };
-}
-
-/** Whether any process of the group `pgid` leads is still there. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
