@@ -24,7 +24,7 @@ import type { Store } from "../store/store.ts";
 import { WorktreeService, type WorktreeBase } from "../worktrees/worktree-service.ts";
 import type { AnswerResult } from "./approvals.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
-import { loggedEventText, type TextMeter } from "./garbage-pacer.ts";
+import { concurrentRunsPacer, loggedEventText, loggedTextCounter, type GarbagePacer, type TextMeter } from "./garbage-pacer.ts";
 import { historyBefore } from "./conversation-history.ts";
 import { RunHistory } from "./history.ts";
 import type { LiveRun } from "./live-run.ts";
@@ -68,6 +68,8 @@ export type RunServiceDeps = {
   collectGarbage?: () => void;
   /** The event text logged since the last collection before an answer (default: the process's own meter). */
   loggedText?: TextMeter;
+  /** Collects while runs stream together (default: the process's `concurrentRunsPacer`). */
+  concurrentRunsPacer?: GarbagePacer;
   /** Called once a run has settled (its end delivered, its records written): the daemon checkpoints the WAL then. */
   afterRun?: () => void;
   /** Whether the data dir's disk has room (default: no reserve, never known to be full). */
@@ -100,6 +102,8 @@ export class RunService {
   readonly #countForJit = jitAfterEvents();
   /** The event text every run logs, from which a run's end decides to collect before storing its answer. */
   readonly #loggedText: TextMeter;
+  /** What each run's log counts its events' text with (garbage-pacer.ts). */
+  readonly #countText: (chars: number) => void;
   readonly #space: DiskSpace;
   readonly #records: RunRecords;
   readonly #workplaces: RunWorkplaces;
@@ -114,6 +118,7 @@ export class RunService {
     this.#platform = deps.platform ?? process.platform;
     this.#remote = deps.remote ?? { env: deps.env };
     this.#loggedText = deps.loggedText ?? loggedEventText;
+    this.#countText = loggedTextCounter(this.#loggedText, deps.concurrentRunsPacer ?? concurrentRunsPacer, () => this.#live.size);
     this.#space = deps.space ?? new DiskSpace(undefined);
     this.#records = new RunRecords(deps.store, this.#space);
     this.#workplaces = new RunWorkplaces({ store: deps.store, worktrees: deps.worktrees ?? new WorktreeService({ store: deps.store, remote: this.#remote, localRoot: deps.worktreesDir ?? dataPaths(resolveDataDir(deps.env)).worktrees }) });
@@ -209,7 +214,7 @@ export class RunService {
     }
     const { conversationId, history, assistantMessageId } = records;
 
-    const log = new RunEventLog(runId, store.runs, { newRun: true, countText: this.#loggedText.count, onStoreError: (error) => this.#storeFailed(live, error) });
+    const log = new RunEventLog(runId, store.runs, { newRun: true, countText: this.#countText, onStoreError: (error) => this.#storeFailed(live, error) });
     const live: LiveRun = { id: runId, log, abort: new AbortController(), done: Promise.resolve() };
     this.#live.set(runId, live);
     this.#started++;

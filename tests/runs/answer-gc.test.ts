@@ -2,8 +2,10 @@
 // instead of growing the heap (bench/od-run.ts measures the peak); so is any answer once the process's runs together
 // have logged much event text since the last one (bench/latency.ts's ten runs); a short run's end pays for none.
 import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
-import { createTextMeter, type TextMeter } from "../../server/runs/garbage-pacer.ts";
+import { createGarbagePacer, createTextMeter, type TextMeter } from "../../server/runs/garbage-pacer.ts";
 import { LARGE_FOLD_CHARS, LOGGED_CHARS_BEFORE_ANSWER_GC } from "../../server/runs/run-execution.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { endOf, runHarness } from "../support/fake-agents.ts";
@@ -60,3 +62,25 @@ test("once the process's runs have logged much event text since the last collect
   // That run's own events were counted.
   expect(loggedText.chars).toBeGreaterThan(20 * "line 1 of a long answer, long enough to add up".length);
 }, 30_000);
+
+/** Two claude runs held at a gate after their first line, then streaming `lines` text lines each while both are live. */
+async function pacedTextOf(runs: 1 | 2, lines: number): Promise<number> {
+  const pacer = createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} });
+  await using h = await runHarness({ defs: [getAgentDef("claude")! as RuntimeAgentDef], shims: { claude: undefined }, steps: [], concurrentRunsPacer: pacer });
+  const gate = join(h.projectDir, "..", "gate");
+  h.script([{ readLine: true }, { out: TEXT_LINE.replace("{{i}}", "first") }, { waitForFile: gate }, { repeat: lines, out: TEXT_LINE }, { out: RESULT }]);
+  const started = Array.from({ length: runs }, () => h.run({ agentId: "claude", message: "talk" }));
+  // Both are live once each has logged its first line.
+  while (h.service.list({ projectId: h.projectId }).filter((run) => run.status === "running").length < runs) await Bun.sleep(10);
+  await Bun.sleep(50);
+  writeFileSync(gate, "");
+  for (const { events } of await Promise.all(started)) expect(endOf(events).status).toBe("succeeded");
+  return pacer.totalChars;
+}
+
+test("runs streaming together count their event text into the pacer that collects for them; a run alone does not", async () => {
+  const lines = 200;
+  // Each run's 200 lines logged while the other was live, at least the text of each line.
+  expect(await pacedTextOf(2, lines)).toBeGreaterThan(2 * lines * "line 1 of a long answer, long enough to add up".length);
+  expect(await pacedTextOf(1, lines)).toBe(0);
+}, 60_000);

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { collectAndSweep } from "../../server/platform/memory.ts";
-import { bulkTextPacer, createGarbagePacer } from "../../server/runs/garbage-pacer.ts";
+import { bulkTextPacer, createGarbagePacer, createTextMeter, loggedTextCounter } from "../../server/runs/garbage-pacer.ts";
 import { replayPersistedBatches, RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
 import type { LoggedEvent } from "../../server/store/event-json.ts";
 
@@ -36,6 +36,37 @@ test("never collects more often than the minimum interval, however much text goe
   clock.now += 150;
   pacer.count(0);
   expect(collections).toEqual([1250, 1500]);
+});
+
+test("with a share of the time, the next collection waits for the last one's duration over that share", () => {
+  const clock = { now: 1000 };
+  const collections: number[] = [];
+  // Each collection takes 20 ms of the clock; at most 10 % of the time: 200 ms from the end of one to the next.
+  const pacer = createGarbagePacer({ everyChars: 100, minIntervalMs: 50, maxShare: 0.1, now: () => clock.now, collect: () => { collections.push(clock.now); clock.now += 20; } });
+  clock.now += 50;
+  pacer.count(100);
+  expect(collections).toEqual([1050]);
+  clock.now += 150; // 150 ms after the first ended: past the minimum interval, within its share
+  pacer.count(1000);
+  expect(collections).toEqual([1050]);
+  clock.now += 50;
+  pacer.count(0);
+  expect(collections).toEqual([1050, 1270]);
+});
+
+test("the run service's counter feeds the meter always, and the pacer only while more than one run is live", () => {
+  const meter = createTextMeter();
+  const counted: number[] = [];
+  const pacer = { count: (chars: number) => void counted.push(chars), pendingChars: 0, totalChars: 0 };
+  let live = 1;
+  const count = loggedTextCounter(meter, pacer, () => live);
+  count(100);
+  expect(meter.chars).toBe(100);
+  expect(counted).toEqual([]);
+  live = 2;
+  count(50);
+  expect(meter.chars).toBe(150);
+  expect(counted).toEqual([50]);
 });
 
 /** A persistence that keeps nothing and replays `stored`. */

@@ -8,7 +8,7 @@ import type { AgentInfo } from "../../server/contracts/agents.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import type { PermissionMode } from "../../server/contracts/approvals.ts";
 import { RunService, type RunServiceDeps } from "../../server/runs/run-service.ts";
-import { createTextMeter } from "../../server/runs/garbage-pacer.ts";
+import { createGarbagePacer, createTextMeter } from "../../server/runs/garbage-pacer.ts";
 import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
@@ -75,6 +75,8 @@ export async function runHarness(options: {
   collectGarbage?: RunServiceDeps["collectGarbage"];
   /** The event text logged since the last collection (default: a meter of this harness's own, starting at 0). */
   loggedText?: RunServiceDeps["loggedText"];
+  /** Collects while runs stream together (default: a pacer of this harness's own that never collects). */
+  concurrentRunsPacer?: RunServiceDeps["concurrentRunsPacer"];
   /** Called once each run has settled (the daemon checkpoints then). */
   afterRun?: RunServiceDeps["afterRun"];
   /** How remote clean-up that did not finish is retried (default: the service's own timings). */
@@ -117,6 +119,7 @@ export async function runHarness(options: {
     ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
     // Each harness its own meter: the text other tests' runs logged in this process does not decide this one's.
     loggedText: options.loggedText ?? createTextMeter(),
+    concurrentRunsPacer: options.concurrentRunsPacer ?? createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} }),
     ...(options.afterRun ? { afterRun: options.afterRun } : {}),
     ...(options.remoteCleanup ? { remoteCleanup: options.remoteCleanup } : {}),
   });
