@@ -25,10 +25,15 @@ export type GarbagePacerOptions = {
   minIntervalMs: number;
   /**
    * At most this share of the time goes to the pacer's collections: after one that took `d` ms, the next waits at
-   * least `d / maxShare` ms (and `minIntervalMs`). A collection takes longer the more runs are live, so fifty runs
-   * get fewer of them than ten. Absent: only `minIntervalMs` spaces them.
+   * least `d / maxShare` ms (and `minIntervalMs`). Absent: only `minIntervalMs` spaces them.
    */
   maxShare?: number;
+  /**
+   * With `maxShare`: a collection longer than this stalls the event loop past what a request should wait, so after one
+   * of `d` ms that wait grows `d / maxPauseMs` times more. A collection takes longer the more runs are live: fifty
+   * runs get one or two while ten get one every ~200 ms.
+   */
+  maxPauseMs?: number;
   collect: () => void;
   now?: () => number;
 };
@@ -48,7 +53,9 @@ export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
       const startedAt = now();
       options.collect();
       lastCollectionAt = now();
-      if (options.maxShare) gapMs = Math.max(options.minIntervalMs, (lastCollectionAt - startedAt) / options.maxShare);
+      const tookMs = lastCollectionAt - startedAt;
+      const longer = options.maxPauseMs ? Math.max(1, tookMs / options.maxPauseMs) : 1;
+      if (options.maxShare) gapMs = Math.max(options.minIntervalMs, (tookMs / options.maxShare) * longer);
     },
     get pendingChars() {
       return pendingChars;
@@ -98,15 +105,18 @@ export function loggedTextCounter(meter: TextMeter, pacer: GarbagePacer, liveRun
 }
 
 /**
- * The process's pacer for the event text of runs streaming together: a full collection (with its sweep) per MiB of
- * it, spaced by at least 100 ms and at most 5 % of the time. Measured with ten runs at 5k events/s each in the daemon
- * (bench/latency.ts's rounds, a fresh daemon each): the peak over idle's median +23 to +26 MB over four sets of five or
- * six rounds, against +27 to +31 MB without it in the same sets, for up to 10 % more CPU while they stream (each
- * collection took 7–13 ms there). Every 2 MiB, or at most 2.5 % of the time, the peak was +22 to +31 MB. A single run
- * is not paced: `od run` peaked as high with a collection every MiB, and the HTTP API run was up to 0.6 µs an event
- * slower.
+ * The process's pacer for the event text of runs streaming together: a full collection (with its sweep) per MiB of it,
+ * spaced by at least 100 ms and at most 5 % of the time, and further apart once one takes longer than 10 ms. Measured
+ * with ten runs at 5k events/s each in the daemon (bench/latency.ts's rounds, a fresh daemon each): the peak over
+ * idle's median +22 to +26 MB over four sets of five or six rounds, against +27 to +31 MB without it in the three of
+ * them that ran it too, for up to 10 % more CPU while they stream (each collection took 7–13 ms there). Every 2 MiB, or
+ * at most 2.5 % of the time, the peak was +22 to +31 MB. With fifty runs (bench/concurrency.ts) its collections took
+ * 8–30 ms, two a round: `/api/health` p99 44 / 47 / 58 ms against 51 / 49 / 61 ms without it (three sets of five
+ * rounds; at most 5 % of the time alone, three or four collections a round, it was 60 / 43 / 64 against 52 / 51 / 59).
+ * A single run is not paced: `od run` peaked as high with a collection every MiB, and the HTTP API run was up to 0.6 µs
+ * an event slower.
  */
-export const concurrentRunsPacer = createGarbagePacer({ everyChars: 1024 * 1024, minIntervalMs: 100, maxShare: 0.05, collect: collectAndSweep });
+export const concurrentRunsPacer = createGarbagePacer({ everyChars: 1024 * 1024, minIntervalMs: 100, maxShare: 0.05, maxPauseMs: 10, collect: collectAndSweep });
 
 /**
  * The process's pacer for bulk run text. Measured on the daemon (bench/memory.ts's 200 MB plain answer read late):

@@ -54,6 +54,28 @@ test("with a share of the time, the next collection waits for the last one's dur
   expect(collections).toEqual([1050, 1270]);
 });
 
+test("a collection longer than the pause it may take spaces the next one further, in proportion", () => {
+  const clock = { now: 1000 };
+  const collections: number[] = [];
+  let takes = 20;
+  // 20 ms, twice the 10 ms pause: twice the 200 ms its 10 % share would wait.
+  const pacer = createGarbagePacer({ everyChars: 100, minIntervalMs: 0, maxShare: 0.1, maxPauseMs: 10, now: () => clock.now, collect: () => { collections.push(clock.now); clock.now += takes; } });
+  clock.now += 1;
+  pacer.count(100);
+  expect(collections).toEqual([1001]);
+  takes = 5;
+  clock.now += 399;
+  pacer.count(100);
+  expect(collections).toEqual([1001]);
+  clock.now += 1;
+  pacer.count(0);
+  expect(collections).toEqual([1001, 1421]);
+  // 5 ms, within the pause: its share alone spaces the next (50 ms).
+  clock.now += 50;
+  pacer.count(100);
+  expect(collections).toEqual([1001, 1421, 1476]);
+});
+
 test("the run service's counter feeds the meter always, and the pacer only while more than one run is live", () => {
   const meter = createTextMeter();
   const counted: number[] = [];
