@@ -48,14 +48,13 @@ export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
     count(chars) {
       pendingChars += chars;
       totalChars += chars;
-      if (pendingChars < options.everyChars || now() - lastCollectionAt < gapMs) return;
-      pendingChars = 0;
+      if (pendingChars < options.everyChars) return;
       const startedAt = now();
+      if (startedAt - lastCollectionAt < gapMs) return;
+      pendingChars = 0;
       options.collect();
       lastCollectionAt = now();
-      const tookMs = lastCollectionAt - startedAt;
-      const longer = options.maxPauseMs ? Math.max(1, tookMs / options.maxPauseMs) : 1;
-      if (options.maxShare) gapMs = Math.max(options.minIntervalMs, (tookMs / options.maxShare) * longer);
+      if (options.maxShare) gapMs = gapAfter(lastCollectionAt - startedAt, options.maxShare, options);
     },
     get pendingChars() {
       return pendingChars;
@@ -64,6 +63,12 @@ export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
       return totalChars;
     },
   };
+}
+
+/** How long after a collection of `tookMs` the next may start (see `maxShare` and `maxPauseMs`). */
+function gapAfter(tookMs: number, maxShare: number, { minIntervalMs, maxPauseMs }: GarbagePacerOptions): number {
+  const longer = maxPauseMs ? Math.max(1, tookMs / maxPauseMs) : 1;
+  return Math.max(minIntervalMs, (tookMs / maxShare) * longer);
 }
 
 /** A running count of characters: how much text has gone by since `reset` (a collection that took its garbage). */

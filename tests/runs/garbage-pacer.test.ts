@@ -4,10 +4,16 @@ import { bulkTextPacer, createGarbagePacer, createTextMeter, loggedTextCounter }
 import { replayPersistedBatches, RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
 import type { LoggedEvent } from "../../server/store/event-json.ts";
 
-function pacerWithClock(everyChars: number, minIntervalMs: number) {
-  const clock = { now: 1000 };
+/** A pacer on a fake clock; each collection is noted at its start and takes `timing.takesMs` of the clock (default 0). */
+function pacerWithClock(everyChars: number, minIntervalMs: number, timing: { maxShare?: number; maxPauseMs?: number; takesMs?: number } = {}) {
+  const clock = { now: 1000, takesMs: timing.takesMs ?? 0 };
   const collections: number[] = [];
-  const pacer = createGarbagePacer({ everyChars, minIntervalMs, collect: () => collections.push(clock.now), now: () => clock.now });
+  const { maxShare, maxPauseMs } = timing;
+  const collect = () => {
+    collections.push(clock.now);
+    clock.now += clock.takesMs;
+  };
+  const pacer = createGarbagePacer({ everyChars, minIntervalMs, maxShare, maxPauseMs, collect, now: () => clock.now });
   return { pacer, clock, collections };
 }
 
@@ -39,10 +45,8 @@ test("never collects more often than the minimum interval, however much text goe
 });
 
 test("with a share of the time, the next collection waits for the last one's duration over that share", () => {
-  const clock = { now: 1000 };
-  const collections: number[] = [];
   // Each collection takes 20 ms of the clock; at most 10 % of the time: 200 ms from the end of one to the next.
-  const pacer = createGarbagePacer({ everyChars: 100, minIntervalMs: 50, maxShare: 0.1, now: () => clock.now, collect: () => { collections.push(clock.now); clock.now += 20; } });
+  const { pacer, clock, collections } = pacerWithClock(100, 50, { maxShare: 0.1, takesMs: 20 });
   clock.now += 50;
   pacer.count(100);
   expect(collections).toEqual([1050]);
@@ -55,15 +59,12 @@ test("with a share of the time, the next collection waits for the last one's dur
 });
 
 test("a collection longer than the pause it may take spaces the next one further, in proportion", () => {
-  const clock = { now: 1000 };
-  const collections: number[] = [];
-  let takes = 20;
   // 20 ms, twice the 10 ms pause: twice the 200 ms its 10 % share would wait.
-  const pacer = createGarbagePacer({ everyChars: 100, minIntervalMs: 0, maxShare: 0.1, maxPauseMs: 10, now: () => clock.now, collect: () => { collections.push(clock.now); clock.now += takes; } });
+  const { pacer, clock, collections } = pacerWithClock(100, 0, { maxShare: 0.1, maxPauseMs: 10, takesMs: 20 });
   clock.now += 1;
   pacer.count(100);
   expect(collections).toEqual([1001]);
-  takes = 5;
+  clock.takesMs = 5;
   clock.now += 399;
   pacer.count(100);
   expect(collections).toEqual([1001]);
