@@ -34,16 +34,39 @@ export type PidAllocationNow = {
 export const RESERVED_PIDS = 300;
 
 /**
- * A test that holds for every pid handed out from `firstPid` on (it included), or undefined when the counters cannot
- * rule out a whole cycle since `mark` (then any pid may be one of them). Pure.
+ * The pids handed out from `first` on (it included) up to `last`, the namespace's last pid: through the allocator's
+ * wrap at pid_max when `last` is below `first`.
  */
-export function pidsAllocatedSince(firstPid: number, mark: PidAllocationMark, now: PidAllocationNow): ((pid: number) => boolean) | undefined {
+export type PidRange = { first: number; last: number; pidMax: number };
+
+/**
+ * The pids handed out from `firstPid` on, or undefined when the counters cannot rule out a whole cycle since `mark`
+ * (then any pid may be one of them). Pure.
+ */
+export function pidsAllocatedSince(firstPid: number, mark: PidAllocationMark, now: PidAllocationNow): PidRange | undefined {
   const allocations = now.forks - mark.forks;
   const valid = [firstPid, mark.forks, mark.threads, now.forks, now.lastPid, now.pidMax].every(Number.isSafeInteger);
   if (!valid || allocations < 0 || firstPid <= 0 || now.lastPid <= 0 || firstPid >= now.pidMax) return undefined;
   if (2 * allocations + mark.threads >= now.pidMax - RESERVED_PIDS) return undefined;
-  const { lastPid } = now;
-  return lastPid >= firstPid ? (pid) => pid >= firstPid && pid <= lastPid : (pid) => pid >= firstPid || pid <= lastPid;
+  return { first: firstPid, last: now.lastPid, pidMax: now.pidMax };
+}
+
+/** Whether `pid` is one of the range's (after a wrap the allocator starts again at RESERVED_PIDS). */
+export function inPidRange({ first, last }: PidRange, pid: number): boolean {
+  return last >= first ? pid >= first && pid <= last : pid >= first || (pid >= RESERVED_PIDS && pid <= last);
+}
+
+/** The range's pids in allocation order, when it holds at most `limit` of them; undefined for a larger one. */
+export function pidsOfRange({ first, last, pidMax }: PidRange, limit: number): number[] | undefined {
+  const size = last >= first ? last - first + 1 : pidMax - first + Math.max(0, last - RESERVED_PIDS + 1);
+  if (size > limit) return undefined;
+  const pids: number[] = [];
+  if (last >= first) for (let pid = first; pid <= last; pid++) pids.push(pid);
+  else {
+    for (let pid = first; pid < pidMax; pid++) pids.push(pid);
+    for (let pid = RESERVED_PIDS; pid <= last; pid++) pids.push(pid);
+  }
+  return pids;
 }
 
 /** The counters before a spawn; undefined off Linux or when /proc does not have them. */

@@ -5,8 +5,9 @@
  */
 import type { Buffer } from "node:buffer";
 import { nodeBuffer } from "../platform/node-buffer.ts";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { spawnChild } from "../platform/process.ts";
+import { inPidRange, pidsOfRange, type PidRange } from "./pid-allocation.ts";
 
 /** One process in a snapshot of the process table. */
 export type ProcessEntry = {
@@ -108,12 +109,22 @@ export function descendantsFromSnapshot(snapshot: readonly ProcessEntry[], rootP
 // ---------------------------------------------------------------- readers
 
 /**
- * The current process table (pid, ppid). Linux: /proc (only the pids `only` accepts, when given); macOS: ps;
+ * A range of at most this many pids is read pid by pid; a larger one by listing /proc. A listing costs per process on
+ * the machine, a pid read directly per pid of the range: in the compiled binary, listing /proc and reading what falls
+ * in a range took ~0.3 ms with 120 processes and ~0.9–1.5 ms with 600, reading 64 pids one by one ~0.14 ms (a pid that
+ * is gone ~2 µs, one that is there ~10 µs). A short run's range holds a few pids; a long one's on a busy desktop,
+ * thousands.
+ */
+const PIDS_READ_ONE_BY_ONE = 128;
+
+/**
+ * The current process table (pid, ppid). Linux: /proc (only the pids in `only`, when given); macOS: ps;
  * Windows: []. Never throws.
  */
-export async function readProcessSnapshot(only?: (pid: number) => boolean): Promise<ProcessEntry[]> {
+export async function readProcessSnapshot(only?: PidRange): Promise<ProcessEntry[]> {
   if (process.platform === "linux") {
-    const entries = mapProcPids(readStat, only);
+    const pids = only && pidsOfRange(only, PIDS_READ_ONE_BY_ONE);
+    const entries = pids ? pids.map(readProcessStat) : mapProcPids(readStat, only && ((pid) => inPidRange(only, pid)));
     return entries.filter((entry): entry is ProcessEntry => entry !== null);
   }
   if (process.platform === "darwin") return parsePsPidPpid(await runPs(["-A", "-o", "pid=,ppid="]));
@@ -232,6 +243,26 @@ export function readStat(pid: number): ProcessEntry | null {
     return parseProcStat(readFileSync(`/proc/${pid}/stat`, "latin1"));
   } catch {
     return null;
+  }
+}
+
+/**
+ * `/proc/<pid>/stat` of a process, read by its pid: null when it is gone, or when the pid is a thread's. The kernel
+ * answers /proc/<tid> for any thread though it lists only processes, and a thread is not one: its process is its
+ * thread group's leader.
+ */
+function readProcessStat(pid: number): ProcessEntry | null {
+  if (!existsSync(`/proc/${pid}`)) return null;
+  const entry = readStat(pid);
+  return entry && threadGroupOf(pid) === pid ? entry : null;
+}
+
+/** The thread group (`Tgid` in /proc/<pid>/status) the task with this id belongs to; undefined once it is gone. */
+function threadGroupOf(pid: number): number | undefined {
+  try {
+    return Number(/^Tgid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1]);
+  } catch {
+    return undefined;
   }
 }
 

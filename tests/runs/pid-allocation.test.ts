@@ -1,17 +1,29 @@
 import { describe, expect, test } from "bun:test";
-import { pidsAllocatedSince, readPidAllocationMark, readPidAllocationNow, RESERVED_PIDS } from "../../server/machines/pid-allocation.ts";
+import { readdirSync } from "node:fs";
+import { inPidRange, pidsAllocatedSince, pidsOfRange, readPidAllocationMark, readPidAllocationNow, RESERVED_PIDS } from "../../server/machines/pid-allocation.ts";
+import { readProcessSnapshot } from "../../server/machines/process-table.ts";
 
 const mark = { forks: 1000, threads: 100 };
 
 describe("pidsAllocatedSince", () => {
   test("without a wrap: the pids from the first one up to the last one handed out", () => {
-    const since = pidsAllocatedSince(5000, mark, { forks: 1010, lastPid: 5012, pidMax: 32768 })!;
-    expect([4999, 5000, 5006, 5012, 5013, 300, 32767].map(since)).toEqual([false, true, true, true, false, false, false]);
+    const range = pidsAllocatedSince(5000, mark, { forks: 1010, lastPid: 5012, pidMax: 32768 })!;
+    expect([4999, 5000, 5006, 5012, 5013, 300, 32767].map((pid) => inPidRange(range, pid))).toEqual([false, true, true, true, false, false, false]);
   });
 
   test("after a wrap: from the first pid to pid_max, and from the bottom up to the last one", () => {
-    const since = pidsAllocatedSince(32700, mark, { forks: 1200, lastPid: 450, pidMax: 32768 })!;
-    expect([32699, 32700, 32767, RESERVED_PIDS, 450, 451, 20000].map(since)).toEqual([false, true, true, true, true, false, false]);
+    const range = pidsAllocatedSince(32700, mark, { forks: 1200, lastPid: 450, pidMax: 32768 })!;
+    expect([32699, 32700, 32767, RESERVED_PIDS, 450, 451, 20000].map((pid) => inPidRange(range, pid))).toEqual([false, true, true, true, true, false, false]);
+    // The allocator starts again at RESERVED_PIDS: the pids below it (init's, the boot's) are not the range's.
+    expect([1, RESERVED_PIDS - 1].map((pid) => inPidRange(range, pid))).toEqual([false, false]);
+  });
+
+  test("a small range's pids are listed in allocation order, through the wrap; a larger one is not", () => {
+    expect(pidsOfRange({ first: 5000, last: 5004, pidMax: 32768 }, 128)).toEqual([5000, 5001, 5002, 5003, 5004]);
+    expect(pidsOfRange({ first: 32766, last: RESERVED_PIDS + 1, pidMax: 32768 }, 128)).toEqual([32766, 32767, RESERVED_PIDS, RESERVED_PIDS + 1]);
+    expect(pidsOfRange({ first: 5000, last: 5127, pidMax: 32768 }, 128)).toHaveLength(128);
+    expect(pidsOfRange({ first: 5000, last: 5128, pidMax: 32768 }, 128)).toBeUndefined();
+    expect(pidsOfRange({ first: 32700, last: 450, pidMax: 32768 }, 128)).toBeUndefined();
   });
 
   test("nothing is excluded once the counters allow a whole cycle (a long run, a small pid_max)", () => {
@@ -38,6 +50,29 @@ describe.if(process.platform === "linux")("the counters on Linux", () => {
     await child.exited;
     const now = readPidAllocationNow()!;
     expect(now.forks).toBeGreaterThan(before.forks);
-    expect(pidsAllocatedSince(child.pid, before, now)?.(child.pid)).toBe(true);
+    expect(inPidRange(pidsAllocatedSince(child.pid, before, now)!, child.pid)).toBe(true);
+  });
+
+  test("a range read pid by pid holds the processes started in it, not their threads", async () => {
+    const before = readPidAllocationMark()!;
+    // A Bun process runs several threads, each with an id from the same allocator as the pids.
+    const child = Bun.spawn([process.execPath, "-e", "setTimeout(() => {}, 20_000)"], { stdout: "ignore", stderr: "ignore" });
+    try {
+      let threads: number[] = [];
+      for (let tries = 0; tries < 100 && threads.length < 2; tries++) {
+        await Bun.sleep(20);
+        threads = readdirSync(`/proc/${child.pid}/task`).map(Number).filter((tid) => tid !== child.pid);
+      }
+      expect(threads.length).toBeGreaterThan(0);
+      const range = pidsAllocatedSince(child.pid, before, readPidAllocationNow()!)!;
+      expect(pidsOfRange(range, 128)).toBeDefined();
+      const pids = (await readProcessSnapshot(range)).map((entry) => entry.pid);
+      expect(pids).toContain(child.pid);
+      expect(pids.filter((pid) => threads.includes(pid))).toEqual([]);
+      expect(pids.every((pid) => inPidRange(range, pid))).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+      await child.exited;
+    }
   });
 });
