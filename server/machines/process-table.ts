@@ -124,8 +124,8 @@ const PIDS_READ_ONE_BY_ONE = 128;
 export async function readProcessSnapshot(only?: PidRange): Promise<ProcessEntry[]> {
   if (process.platform === "linux") {
     const pids = only && pidsOfRange(only, PIDS_READ_ONE_BY_ONE);
-    const entries = pids ? pids.map(readProcessStat) : mapProcPids(readStat, only && ((pid) => inPidRange(only, pid)));
-    return entries.filter((entry): entry is ProcessEntry => entry !== null);
+    if (pids) return readProcesses(pids);
+    return mapProcPids(readStat, only && ((pid) => inPidRange(only, pid))).filter((entry): entry is ProcessEntry => entry !== null);
   }
   if (process.platform === "darwin") return parsePsPidPpid(await runPs(["-A", "-o", "pid=,ppid="]));
   return [];
@@ -247,14 +247,18 @@ export function readStat(pid: number): ProcessEntry | null {
 }
 
 /**
- * `/proc/<pid>/stat` of a process, read by its pid: null when it is gone, or when the pid is a thread's. The kernel
+ * The processes among `pids`, read pid by pid (Linux): a pid gone is passed over, and so is a thread's. The kernel
  * answers /proc/<tid> for any thread though it lists only processes, and a thread is not one: its process is its
  * thread group's leader.
  */
-function readProcessStat(pid: number): ProcessEntry | null {
-  if (!existsSync(`/proc/${pid}`)) return null;
-  const entry = readStat(pid);
-  return entry && threadGroupOf(pid) === pid ? entry : null;
+export function readProcesses(pids: readonly number[]): ProcessEntry[] {
+  const entries: ProcessEntry[] = [];
+  for (const pid of pids) {
+    if (!existsSync(`/proc/${pid}`)) continue;
+    const entry = readStat(pid);
+    if (entry && threadGroupOf(pid) === pid) entries.push(entry);
+  }
+  return entries;
 }
 
 /** The thread group (`Tgid` in /proc/<pid>/status) the task with this id belongs to; undefined once it is gone. */
