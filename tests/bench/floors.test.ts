@@ -82,7 +82,8 @@ test("the recording relay commits the run before its CLI starts, then its events
       "console.log(db.query(\"SELECT count(*) AS n FROM runs WHERE status = 'running'\").get().n);\n",
   );
   const cli = join(dir.path, "cli.sh");
-  const running = `"${process.execPath}" "${countRunning}" "${join(dataDir, "relay.db")}"`;
+  // The database it counts in is the relay's of the check (RELAY_DB, which the relay passes on with its environment).
+  const running = `"${process.execPath}" "${countRunning}" "$RELAY_DB"`;
   writeFileSync(cli, `#!/bin/sh\nread prompt\nprintf '{"said":"%s","running":%s}\\n' "$prompt" "$(${running})"\n`, { mode: 0o755 });
   const relay = await compileFixture("recording-relay", dir.path, async (first, profile) => {
     const profileDir = join(dir.path, "profile");
@@ -90,18 +91,28 @@ test("the recording relay commits the run before its CLI starts, then its events
     const child = Bun.spawn([first, join(profileDir, "data"), writeEchoCli(profileDir)], { stdin: new TextEncoder().encode("hello\n"), stdout: "ignore", stderr: "inherit", env: { PATH: "/usr/bin:/bin", ...profile } });
     expect(await child.exited).toBe(0);
   });
-  const child = Bun.spawn([relay, dataDir, cli], { stdin: new TextEncoder().encode("hello\n"), stdout: "pipe", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
-  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-  expect(err).toBe("");
-  expect(code).toBe(0);
-  expect(out.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ type: "agent", id: 1, event: { said: "hello", running: 1 } }]);
-  const db = new Database(join(dataDir, "relay.db"), { readonly: true });
-  try {
-    expect(db.query("SELECT status, exit_code AS exitCode FROM runs").all()).toEqual([{ status: "ended", exitCode: 0 }]);
-    expect(db.query("SELECT last_id AS lastId, events FROM run_event_batches").all()).toEqual([{ lastId: 1, events: out.trim() }]);
-  } finally {
-    db.close();
-  }
+  const check = async (runDataDir: string, flags: string[] = []) => {
+    const env = { PATH: "/usr/bin:/bin", RELAY_DB: join(runDataDir, "relay.db") };
+    const child = Bun.spawn([relay, ...flags, runDataDir, cli], { stdin: new TextEncoder().encode("hello\n"), stdout: "pipe", stderr: "pipe", env });
+    const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    expect(out.trim().split("\n").map((line) => JSON.parse(line))).toEqual([{ type: "agent", id: 1, event: { said: "hello", running: 1 } }]);
+    const db = new Database(join(runDataDir, "relay.db"), { readonly: true });
+    try {
+      expect(db.query("SELECT status, exit_code AS exitCode FROM runs").all()).toEqual([{ status: "ended", exitCode: 0 }]);
+      expect(db.query("SELECT last_id AS lastId, events FROM run_event_batches").all()).toEqual([{ lastId: 1, events: out.trim() }]);
+    } finally {
+      db.close();
+    }
+  };
+  await check(dataDir);
+  // The growth floor's mode: a full collection after every few bytes relayed here (every chunk), the same run kept.
+  await check(join(dir.path, "collecting"), ["--collect-every-mib", "0.00001"]);
+  const refused = Bun.spawn([relay, "--collect-every-mib", "many", dataDir, cli], { stdout: "ignore", stderr: "pipe", env: { PATH: "/usr/bin:/bin" } });
+  const [err, code] = await Promise.all([new Response(refused.stderr).text(), refused.exited]);
+  expect(code).not.toBe(0);
+  expect(err).toContain("usage: recording-relay [--collect-every-mib N] DATA_DIR CLI [ARG...]");
 }, 60_000);
 
 test("the SSE relay streams a run's lines as numbered events to a reader and ends its stream with an end frame", async () => {
