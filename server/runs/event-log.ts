@@ -9,7 +9,6 @@
  * the event loop (a chunk of a CLI's output) share one commit, made at the end of that turn.
  */
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
-import { bulkTextPacer } from "./garbage-pacer.ts";
 import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { MAX_BATCH, MAX_BATCH_CHARS, readPage, type EventPersistence } from "./event-pages.ts";
 
@@ -88,9 +87,6 @@ const MIN_COMMIT_GAP_MS = 1;
 const FOLLOWER_MAX_EVENTS = 5000;
 const FOLLOWER_MAX_CHARS = 8 * 1024 * 1024;
 
-/** An event this large (a plain CLI's stdout chunk, a huge tool result) counts toward the garbage pacer. */
-const LARGE_EVENT_CHARS = 64 * 1024;
-
 /** Characters of JSON of a run's last events stored when its writes failed (a full disk): see `#lastWords`. */
 const LAST_WORDS_CHARS = 16 * 1024;
 
@@ -152,7 +148,6 @@ export class RunEventLog {
     if (this.#ended) throw new Error(`run ${this.runId} has already ended`);
     const stored = { ...event, id: ++this.#lastId, ts: at } as RunEvent;
     const logged = toLoggedEvent(stored);
-    if (logged.json.length >= LARGE_EVENT_CHARS) bulkTextPacer.count(logged.json.length);
     this.#pending.push(logged);
     this.#pendingChars += logged.json.length;
     this.#countText?.(logged.json.length);

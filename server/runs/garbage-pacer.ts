@@ -1,11 +1,11 @@
 /**
- * Text that passes through od in bulk: the pages a late reader of a long run replays from sqlite, and single large
- * events (a plain CLI's stdout chunk, a huge tool result) while they are logged. Each is dead once written out, but
- * it lives across an await or two, so young-generation collections promote it and it stays until a full collection,
- * which JavaScriptCore runs late: a daemon replaying a 200 MB plain answer to a late reader peaked at ~300 MB.
- * The pacer counts that text and runs a full collection (with its sweep) once `everyChars` have gone by, at most
- * every `minIntervalMs`. A single run's ordinary streaming (many small events) is not counted: there the collector's
- * own pace costs less than forced collections. Runs streaming together are (`concurrentRunsPacer`): their promoted
+ * Text that passes through od in bulk: the pages a late reader of a long run replays from sqlite, and the events a
+ * run logs. Each is dead once written out, but it lives across an await or two, so young-generation collections
+ * promote it and it stays until a full collection, which JavaScriptCore runs late: a daemon replaying a 200 MB plain
+ * answer to a late reader peaked at ~300 MB.
+ * A pacer counts that text and runs a full collection (with its sweep) once `everyChars` have gone by, at most every
+ * `minIntervalMs`. A run alone counts into the bulk pacer (`bulkTextPacer`, every 16 MiB), whose collections an
+ * ordinary answer never reaches; runs streaming together into `concurrentRunsPacer` (every MiB): their promoted
  * garbage adds up between the collector's own full collections, which came late enough that ten runs at 5k events/s
  * peaked anywhere from +24 to +37 MB over the idle daemon.
  */
@@ -95,17 +95,22 @@ export function createTextMeter(): TextMeter {
  */
 export const loggedEventText = createTextMeter();
 
+/** The pacers a run's event text is counted into: while it streams alone, and while others stream with it. */
+export type RunTextPacers = { alone: GarbagePacer; together: GarbagePacer };
+
 /**
- * Counts each event a run logs (its JSON's length): into the meter a run's end reads before storing its answer, and,
- * while more than one run is live, into `pacer`. The pacer's collections leave the meter be: runs streaming together
+ * Counts each event a run logs (its JSON's length): into the meter a run's end reads before storing its answer, and
+ * into the pacer for as many runs as are live. The pacers' collections leave the meter be: runs streaming together
  * often end together, and the collection the first of them makes before its answer keeps the others' ends off the
  * garbage of the stream's last stretch (ten runs, one set of five rounds: peak +27 MB over idle when the pacer reset
  * the meter, +23 when not).
+ * A run alone is counted too: a plain CLI printing a 200 MB answer logs it as ~30k events of 2–7 KB, which no
+ * young-generation collection frees, and the daemon's peak climbed through the run to 226–258 MB (bench/memory.ts).
  */
-export function loggedTextCounter(meter: TextMeter, pacer: GarbagePacer, liveRuns: () => number): (chars: number) => void {
+export function loggedTextCounter(meter: TextMeter, pacers: RunTextPacers, liveRuns: () => number): (chars: number) => void {
   return (chars) => {
     meter.count(chars);
-    if (liveRuns() > 1) pacer.count(chars);
+    (liveRuns() > 1 ? pacers.together : pacers.alone).count(chars);
   };
 }
 
@@ -124,7 +129,13 @@ export function loggedTextCounter(meter: TextMeter, pacer: GarbagePacer, liveRun
 export const concurrentRunsPacer = createGarbagePacer({ everyChars: 1024 * 1024, minIntervalMs: 100, maxShare: 0.05, maxPauseMs: 10, collect: collectAndSweep });
 
 /**
- * The process's pacer for bulk run text. Measured on the daemon (bench/memory.ts's 200 MB plain answer read late):
- * peak ~300 → ~240 MB, the replay ~4 % slower.
+ * The process's pacer for bulk run text: a lone run's events and the pages replayed from sqlite. Measured on the
+ * daemon (bench/memory.ts: a plain agent's 50 and 200 MB answers, a late reader of all their events, then the
+ * conversation's messages; three daemons of each, from source): counting only events of 64 KB or more and collecting
+ * at most every 100 ms, the peak was 217–251 MB for 50 MB and 232–293 MB for 200 MB (the benchmark's +50 MB target
+ * missed in two of the last three full runs); counting every event and at most every 20 ms, 207–212 and 211–220 MB.
+ * Every 50 ms: 217–229 and 209–233 MB; within 10 % of the time: 216–244 and 216–250 MB. A collection took 3.6 ms
+ * (median; 8.7 at most) and the 200 MB run with its late reader made 29. `od run`'s 100k lines log ~15 M characters:
+ * no collection.
  */
-export const bulkTextPacer = createGarbagePacer({ everyChars: 16 * 1024 * 1024, minIntervalMs: 100, collect: collectAndSweep });
+export const bulkTextPacer = createGarbagePacer({ everyChars: 16 * 1024 * 1024, minIntervalMs: 20, collect: collectAndSweep });

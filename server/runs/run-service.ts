@@ -24,7 +24,7 @@ import type { Store } from "../store/store.ts";
 import { WorktreeService, type WorktreeBase } from "../worktrees/worktree-service.ts";
 import type { AnswerResult } from "./approvals.ts";
 import { RunEventLog, replayPersisted, replayPersistedBatches } from "./event-log.ts";
-import { concurrentRunsPacer, loggedEventText, loggedTextCounter, type GarbagePacer, type TextMeter } from "./garbage-pacer.ts";
+import { bulkTextPacer, concurrentRunsPacer, loggedEventText, loggedTextCounter, type GarbagePacer, type TextMeter } from "./garbage-pacer.ts";
 import { historyBefore } from "./conversation-history.ts";
 import { RunHistory } from "./history.ts";
 import type { LiveRun } from "./live-run.ts";
@@ -70,6 +70,8 @@ export type RunServiceDeps = {
   loggedText?: TextMeter;
   /** Collects while runs stream together (default: the process's `concurrentRunsPacer`). */
   concurrentRunsPacer?: GarbagePacer;
+  /** Collects while a run streams alone (default: the process's `bulkTextPacer`). */
+  loneRunPacer?: GarbagePacer;
   /** Called once a run has settled (its end delivered, its records written): the daemon checkpoints the WAL then. */
   afterRun?: () => void;
   /** Whether the data dir's disk has room (default: no reserve, never known to be full). */
@@ -118,7 +120,8 @@ export class RunService {
     this.#platform = deps.platform ?? process.platform;
     this.#remote = deps.remote ?? { env: deps.env };
     this.#loggedText = deps.loggedText ?? loggedEventText;
-    this.#countText = loggedTextCounter(this.#loggedText, deps.concurrentRunsPacer ?? concurrentRunsPacer, () => this.#live.size);
+    const pacers = { alone: deps.loneRunPacer ?? bulkTextPacer, together: deps.concurrentRunsPacer ?? concurrentRunsPacer };
+    this.#countText = loggedTextCounter(this.#loggedText, pacers, () => this.#live.size);
     this.#space = deps.space ?? new DiskSpace(undefined);
     this.#records = new RunRecords(deps.store, this.#space);
     this.#workplaces = new RunWorkplaces({ store: deps.store, worktrees: deps.worktrees ?? new WorktreeService({ store: deps.store, remote: this.#remote, localRoot: deps.worktreesDir ?? dataPaths(resolveDataDir(deps.env)).worktrees }) });

@@ -63,10 +63,15 @@ test("once the process's runs have logged much event text since the last collect
   expect(loggedText.chars).toBeGreaterThan(20 * "line 1 of a long answer, long enough to add up".length);
 }, 30_000);
 
-/** Two claude runs held at a gate after their first line, then streaming `lines` text lines each while both are live. */
-async function pacedTextOf(runs: 1 | 2, lines: number): Promise<number> {
-  const pacer = createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} });
-  await using h = await runHarness({ defs: [getAgentDef("claude")! as RuntimeAgentDef], shims: { claude: undefined }, steps: [], concurrentRunsPacer: pacer });
+/**
+ * `runs` claude runs held at a gate after their first line, then streaming `lines` text lines each while all are live:
+ * the text each pacer counted.
+ */
+async function pacedTextOf(runs: 1 | 2, lines: number): Promise<{ together: number; alone: number }> {
+  const counting = () => createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} });
+  const together = counting();
+  const alone = counting();
+  await using h = await runHarness({ defs: [getAgentDef("claude")! as RuntimeAgentDef], shims: { claude: undefined }, steps: [], concurrentRunsPacer: together, loneRunPacer: alone });
   const gate = join(h.projectDir, "..", "gate");
   h.script([{ readLine: true }, { out: TEXT_LINE.replace("{{i}}", "first") }, { waitForFile: gate }, { repeat: lines, out: TEXT_LINE }, { out: RESULT }]);
   const started = Array.from({ length: runs }, () => h.run({ agentId: "claude", message: "talk" }));
@@ -75,12 +80,16 @@ async function pacedTextOf(runs: 1 | 2, lines: number): Promise<number> {
   await Bun.sleep(50);
   writeFileSync(gate, "");
   for (const { events } of await Promise.all(started)) expect(endOf(events).status).toBe("succeeded");
-  return pacer.totalChars;
+  return { together: together.totalChars, alone: alone.totalChars };
 }
 
-test("runs streaming together count their event text into the pacer that collects for them; a run alone does not", async () => {
+test("runs streaming together count their event text into the pacer that collects for them, a run alone into its own", async () => {
   const lines = 200;
+  const lineText = "line 1 of a long answer, long enough to add up".length;
   // Each run's 200 lines logged while the other was live, at least the text of each line.
-  expect(await pacedTextOf(2, lines)).toBeGreaterThan(2 * lines * "line 1 of a long answer, long enough to add up".length);
-  expect(await pacedTextOf(1, lines)).toBe(0);
+  const two = await pacedTextOf(2, lines);
+  expect(two.together).toBeGreaterThan(2 * lines * lineText);
+  const one = await pacedTextOf(1, lines);
+  expect(one.together).toBe(0);
+  expect(one.alone).toBeGreaterThan(lines * lineText);
 }, 60_000);

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { collectAndSweep } from "../../server/platform/memory.ts";
 import { bulkTextPacer, createGarbagePacer, createTextMeter, loggedTextCounter } from "../../server/runs/garbage-pacer.ts";
-import { replayPersistedBatches, RunEventLog, type EventPersistence } from "../../server/runs/event-log.ts";
+import { replayPersistedBatches, type EventPersistence } from "../../server/runs/event-log.ts";
 import type { LoggedEvent } from "../../server/store/event-json.ts";
 
 /** A pacer on a fake clock; each collection is noted at its start and takes `timing.takesMs` of the clock (default 0). */
@@ -77,19 +77,25 @@ test("a collection longer than the pause it may take spaces the next one further
   expect(collections).toEqual([1001, 1421, 1476]);
 });
 
-test("the run service's counter feeds the meter always, and the pacer only while more than one run is live", () => {
+test("the run service's counter feeds the meter always, the lone run's pacer while one run is live, the other while more are", () => {
   const meter = createTextMeter();
-  const counted: number[] = [];
-  const pacer = { count: (chars: number) => void counted.push(chars), pendingChars: 0, totalChars: 0 };
+  const counting = () => {
+    const counted: number[] = [];
+    return { counted, pacer: { count: (chars: number) => void counted.push(chars), pendingChars: 0, totalChars: 0 } };
+  };
+  const alone = counting();
+  const together = counting();
   let live = 1;
-  const count = loggedTextCounter(meter, pacer, () => live);
+  const count = loggedTextCounter(meter, { alone: alone.pacer, together: together.pacer }, () => live);
   count(100);
   expect(meter.chars).toBe(100);
-  expect(counted).toEqual([]);
+  expect(alone.counted).toEqual([100]);
+  expect(together.counted).toEqual([]);
   live = 2;
   count(50);
   expect(meter.chars).toBe(150);
-  expect(counted).toEqual([50]);
+  expect(alone.counted).toEqual([100]);
+  expect(together.counted).toEqual([50]);
 });
 
 /** A persistence that keeps nothing and replays `stored`. */
@@ -102,16 +108,7 @@ function persistence(stored: LoggedEvent[] = []): EventPersistence {
 }
 
 // The process's pacer is shared with every other test of the shard: its pending count may be reset by a collection
-// another test's text set off, so these read its life total.
-test("the run event log counts a large event's JSON, and not a small one's", () => {
-  const log = new RunEventLog("run_pacer", persistence());
-  const before = bulkTextPacer.totalChars;
-  log.append({ type: "diagnostic", kind: "test", message: "small" });
-  expect(bulkTextPacer.totalChars).toBe(before);
-  log.append({ type: "diagnostic", kind: "test", message: "x".repeat(100_000) });
-  expect(bulkTextPacer.totalChars - before).toBeGreaterThan(100_000);
-});
-
+// another test's text set off, so this reads its life total.
 test("a replay from storage counts the pages it reads", async () => {
   const stored = [1, 2, 3].map((id) => ({ id, type: "diagnostic", json: JSON.stringify({ id, type: "diagnostic", message: "y".repeat(1000) }) }) as LoggedEvent);
   const before = bulkTextPacer.totalChars;

@@ -77,6 +77,8 @@ export async function runHarness(options: {
   loggedText?: RunServiceDeps["loggedText"];
   /** Collects while runs stream together (default: a pacer of this harness's own that never collects). */
   concurrentRunsPacer?: RunServiceDeps["concurrentRunsPacer"];
+  /** Collects while a run streams alone (default: a pacer of this harness's own that never collects). */
+  loneRunPacer?: RunServiceDeps["loneRunPacer"];
   /** Called once each run has settled (the daemon checkpoints then). */
   afterRun?: RunServiceDeps["afterRun"];
   /** How remote clean-up that did not finish is retried (default: the service's own timings). */
@@ -120,6 +122,7 @@ export async function runHarness(options: {
     // Each harness its own meter: the text other tests' runs logged in this process does not decide this one's.
     loggedText: options.loggedText ?? createTextMeter(),
     concurrentRunsPacer: options.concurrentRunsPacer ?? createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} }),
+    loneRunPacer: options.loneRunPacer ?? createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} }),
     ...(options.afterRun ? { afterRun: options.afterRun } : {}),
     ...(options.remoteCleanup ? { remoteCleanup: options.remoteCleanup } : {}),
   });
