@@ -121,8 +121,8 @@ export async function runHarness(options: {
     ...(options.collectGarbage ? { collectGarbage: options.collectGarbage } : {}),
     // Each harness its own meter: the text other tests' runs logged in this process does not decide this one's.
     loggedText: options.loggedText ?? createTextMeter(),
-    concurrentRunsPacer: options.concurrentRunsPacer ?? createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} }),
-    loneRunPacer: options.loneRunPacer ?? createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} }),
+    concurrentRunsPacer: options.concurrentRunsPacer ?? pacerThatNeverCollects(),
+    loneRunPacer: options.loneRunPacer ?? pacerThatNeverCollects(),
     ...(options.afterRun ? { afterRun: options.afterRun } : {}),
     ...(options.remoteCleanup ? { remoteCleanup: options.remoteCleanup } : {}),
   });
@@ -193,4 +193,9 @@ export function processesWithRunCookie(runId: string): number[] {
     }
   }
   return pids;
+}
+
+/** A harness's own pacer: it counts, and collects only when a test passes one that does. */
+function pacerThatNeverCollects() {
+  return createGarbagePacer({ everyChars: Infinity, minIntervalMs: 0, collect: () => {} });
 }
