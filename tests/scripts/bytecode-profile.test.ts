@@ -1,6 +1,6 @@
-// The start-up profiles the binary is laid out by: both starts (serve, run) really ran, so the profiles name the
-// functions they used; a binary that cannot start fails the recording with its name, and the build then goes on
-// without profiles instead of failing.
+// The start-up profiles the binary is laid out by: every start (serve, a first run, the run after it) really ran, so
+// the profiles name the functions they used; a binary that cannot start fails the recording with its name, and the
+// build then goes on without profiles instead of failing.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,18 +17,22 @@ function entriesIn(file: string): number {
 }
 
 describe("start-up profiles", () => {
-  test("a first build is started as `od serve` and as `od run`, and each start leaves its profile", async () => {
+  test("a first build is started as `od serve`, as a first `od run` and as the run after it, and each start leaves its profile", async () => {
     using dir = tempDir("od-profile-");
     // What the binary embeds (UI, OpenAPI document, DSH tarball) is built first, as `npm run build` does.
     const files = await withBuildLock(async () => {
       await buildEmbeddedAssets();
       return recordStartupProfiles(dir.path);
     });
-    expect(files.map((file) => file.slice(dir.path.length + 1))).toEqual(["serve.order", "run.order"]);
-    // Thousands of entries each: the serve profile covers the engine's first answers, the run one a whole run.
-    const [serve, run] = files.map(entriesIn);
+    // Ranked: the repeat run (a data dir in use) before the first one, whose own functions come last.
+    expect(files.map((file) => file.slice(dir.path.length + 1))).toEqual(["serve.order", "run.order", "first-run.order"]);
+    // Thousands of entries each: the serve profile covers the engine's first answers, the run ones a whole run.
+    const [serve, run, firstRun] = files.map(entriesIn);
     expect(serve).toBeGreaterThan(5000);
     expect(run).toBeGreaterThan(5000);
+    expect(firstRun).toBeGreaterThan(5000);
+    // Two runs, not one run twice: the first creates the database and probes the agent, the repeat does neither.
+    expect(readFileSync(files[1]!, "utf8")).not.toBe(readFileSync(files[2]!, "utf8"));
   }, 120_000);
 
   test("a binary that does not start fails the recording, naming the start that failed", async () => {
