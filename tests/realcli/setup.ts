@@ -113,7 +113,8 @@ export async function ensureRealClis(options: RealCliInstallOptions = {}): Promi
   rmSync(stampFile(prefix), { force: true });
   mkdirSync(prefix, { recursive: true });
   report(`real CLIs: installing ${specs.length} packages into ${prefix} with npm: ${specs.join(", ")}`);
-  const argv = ["npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--save-exact", ...specs];
+  // npm's own level, not the one `npm run -s` (or a user's config) exports to it: silent, a failure said nothing.
+  const argv = ["npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--save-exact", "--loglevel", "warn", ...specs];
   const child = await spawnChild({ argv, env: { ...process.env }, stdin: "ignore", ownProcessGroup: true });
   const output: string[] = [];
   const collect = async (stream: AsyncIterable<Uint8Array>) => {

@@ -23,7 +23,8 @@ function fakePackage(dir: string, name: string, version: string, bytes: number):
 }
 
 // npm must not reach any registry: the fake set is local tarballs, and a dead registry makes any attempt fail fast.
-const offline = { npm_config_registry: "http://127.0.0.1:9/", npm_config_offline: "true", npm_config_update_notifier: "false" };
+// Silent, as `npm run -s` leaves npm's level for the npm it starts: the reason of a failure is still said.
+const offline = { npm_config_registry: "http://127.0.0.1:9/", npm_config_offline: "true", npm_config_update_notifier: "false", npm_config_loglevel: "silent" };
 
 async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
