@@ -1,8 +1,9 @@
-// Staging selected skills into <cwd>/.od-skills/: hashed names, real dereferenced copies, replaced each run,
-// a stream-copy fallback for cross-device failures, and a refusal when .od-skills is a file.
+// Staging selected skills into <cwd>/.od-skills/: hashed names, real dereferenced copies, replaced each run unless
+// the copy is still exactly what staging makes, a stream-copy fallback for cross-device failures, and a refusal when
+// .od-skills is a file.
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { copyTreeDereferenced, streamCopyTree } from "../../server/skills/copy-tree.ts";
 import { stageSkill, stagingFolderName } from "../../server/skills/staging.ts";
@@ -81,6 +82,40 @@ describe("stageSkill", () => {
     if (!third.staged) throw new Error(third.reason);
     expect(lstatSync(third.absPath).isSymbolicLink()).toBe(false);
     expect(existsSync(join(s.source, "SKILL.md"))).toBe(true); // removing the link did not remove its target
+  });
+
+  test("a copy still as staging made it is kept, not copied again; one the agent changed in any way is replaced", async () => {
+    const s = setup();
+    using _ = s.temp;
+    const refuse = async () => {
+      throw Object.assign(new Error("EIO: the copy was not needed"), { code: "EIO" });
+    };
+    const first = await stageSkill(s.source, s.cwd);
+    if (!first.staged) throw new Error(first.reason);
+    const inode = lstatSync(join(first.absPath, "SKILL.md")).ino;
+    expect(await stageSkill(s.source, s.cwd, refuse)).toEqual({ ...first, via: "kept" });
+    expect(lstatSync(join(first.absPath, "SKILL.md")).ino).toBe(inode);
+
+    const sourceText = readFileSync(join(s.source, "references", "a.md"), "utf8");
+    const changes: [string, () => void][] = [
+      ["the same size, other bytes", () => writeFileSync(join(first.absPath, "references", "a.md"), "B")],
+      ["its permission bits", () => chmodSync(join(first.absPath, "references", "a.md"), 0o755)],
+      ["a file removed", () => unlinkSync(join(first.absPath, "assets", "x", "y.txt"))],
+      ["a folder added", () => mkdirSync(join(first.absPath, "assets", "new"))],
+      ["a file turned into a link", () => {
+        unlinkSync(join(first.absPath, "references", "a.md"));
+        symlinkSync(join(s.source, "references", "a.md"), join(first.absPath, "references", "a.md"));
+      }],
+    ];
+    for (const [what, change] of changes) {
+      change();
+      expect([what, await stageSkill(s.source, s.cwd, refuse)]).toMatchObject([what, { staged: false, code: "copy-failed" }]);
+      const again = await stageSkill(s.source, s.cwd);
+      expect([what, again]).toMatchObject([what, { staged: true, via: "primary" }]);
+      expect([what, lstatSync(join(first.absPath, "references", "a.md")).isFile()]).toEqual([what, true]);
+      expect([what, readFileSync(join(first.absPath, "references", "a.md"), "utf8")]).toEqual([what, sourceText]);
+      expect([what, (await stageSkill(s.source, s.cwd, refuse)).staged]).toEqual([what, true]);
+    }
   });
 
   test(".od-skills as a file → refused with a reason, nothing written", async () => {
