@@ -17,6 +17,7 @@ import { RunGroups } from "./runs/run-groups.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
 import { WorktreeService } from "./worktrees/worktree-service.ts";
 import type { RemoteContext } from "./machines/remote-exec.ts";
+import { checkpointSoon } from "./store/checkpoint-soon.ts";
 import { DiskSpace } from "./store/disk-space.ts";
 import type { Store } from "./store/store.ts";
 
@@ -87,6 +88,7 @@ export function createServices(options: ServicesOptions): Services {
     checked: new CheckedFrontmatters(paths.skillsCache),
   });
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp, remoteUploadsDir: paths.remoteUploads });
+  const space = new DiskSpace(paths.spaceReserve);
   // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
   // A run on another machine uses what the catalog's detection there found (`GET /api/agents?location=` fills it).
   const worktrees = new WorktreeService({ store: options.store, remote, localRoot: paths.worktrees });
@@ -101,30 +103,11 @@ export function createServices(options: ServicesOptions): Services {
     inputs,
     outputDir: paths.runOutput,
     remote,
-    space: new DiskSpace(paths.spaceReserve),
+    space,
     ...(options.trustProjectMcp ? { trustProjectMcp: true } : {}),
-    ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store) } : {}),
+    ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store, space) } : {}),
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();
   const runGroups = new RunGroups(options.store, runs, worktrees);
   return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs, remote, worktrees, runGroups };
-}
-
-/** How long after a run settles its checkpoint waits: its `end` frame reaches its readers first. */
-const CHECKPOINT_DELAY_MS = 50;
-
-/** A WAL checkpoint a moment after it is asked for; runs that end together share one. */
-function checkpointSoon(store: Store): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return () => {
-    timer ??= setTimeout(() => {
-      timer = undefined;
-      try {
-        store.checkpoint();
-      } catch {
-        // The database closed meanwhile (the daemon stopping): its close checkpointed.
-      }
-    }, CHECKPOINT_DELAY_MS);
-    (timer as { unref?: () => void }).unref?.();
-  };
 }

@@ -40,6 +40,11 @@ export class DiskSpace {
     if (this.reservePath) rmSync(this.reservePath, { force: true });
   }
 
+  /** Whether a write has found the disk full since the reserve was last put back (nothing is written to find out). */
+  get full(): boolean {
+    return this.#full;
+  }
+
   /** Whether new work may write: after the disk was full, only once the reserve could be written again. */
   available(): boolean {
     if (this.#full && this.#putReserveBack()) this.#full = false;
