@@ -137,6 +137,12 @@ describe("keyboard and screen readers", () => {
       expect(await page.locator("[data-testid=conversation-item]").count()).toBe(1);
       await page.keyboard.press("Enter"); // focus is back on the delete button
       await page.waitForSelector("[data-testid=ask-dialog][open]");
+      // Closed and asked again at once: the dialog's close event, a task that comes after, must not clear the new ask.
+      await page.evaluate(() => {
+        (document.querySelector("[data-testid=ask-dialog]") as HTMLDialogElement).close();
+        (document.querySelector("[data-testid=delete-conversation]") as HTMLButtonElement).click();
+      });
+      await page.waitForSelector("[data-testid=ask-dialog][open]", { timeout: 5_000 });
       await tabTo(page, "[data-testid=ask-dialog-ok]");
       await page.keyboard.press("Enter");
       await page.waitForFunction(() => document.querySelectorAll("[data-testid=conversation-item]").length === 0);

@@ -13,6 +13,8 @@ export function AskDialog({ ask, onClose }: { ask: Ask | null; onClose: () => vo
   const dialog = useRef<HTMLDialogElement>(null);
   const [value, setValue] = useState("");
   const opener = useRef<Element | null>(null);
+  /** The ask the dialog was last opened for, until it closes. */
+  const shown = useRef<Ask | null>(null);
 
   useEffect(() => {
     const element = dialog.current;
@@ -20,17 +22,25 @@ export function AskDialog({ ask, onClose }: { ask: Ask | null; onClose: () => vo
     if (ask && !element.open) {
       opener.current = document.activeElement;
       setValue(ask.kind === "rename" ? ask.value : "");
+      shown.current = ask;
       element.showModal();
     } else if (!ask && element.open) element.close();
   }, [ask]);
 
-  const close = () => {
+  // The dialog's `close` event (Esc, Cancel or the answer) is a task the browser queues when it closes. By then the
+  // person may have asked something new (Esc, then Enter on the same button at once): that close is the previous
+  // ask's, and clearing the new one with it left the dialog shut. Focus goes back to the opener here, never while the
+  // dialog is open (the page is inert around a modal dialog, so focusing the opener then did nothing).
+  const closed = () => {
+    const dialogElement = dialog.current;
+    if (dialogElement?.open || shown.current !== ask) return;
+    shown.current = null;
     onClose();
     (opener.current as HTMLElement | null)?.focus?.();
   };
 
   return (
-    <dialog ref={dialog} class="ask-dialog" data-testid="ask-dialog" aria-labelledby="ask-dialog-title" onClose={close} onCancel={close}>
+    <dialog ref={dialog} class="ask-dialog" data-testid="ask-dialog" aria-labelledby="ask-dialog-title" onClose={closed}>
       {ask && (
         <form
           method="dialog"
