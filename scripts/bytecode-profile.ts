@@ -91,7 +91,7 @@ async function recordServe(binary: string, dir: string, env: Record<string, stri
   await exitedWithin(proc, "od serve");
 }
 
-/** `od run` twice in one data dir: the first run into `firstOut`, the one after it (the common run) into `repeatOut`. */
+/** `od run` twice in one data dir: the first run's profile into `out.first`, the one after it (the common run) into `out.repeat`. */
 async function recordRuns(binary: string, dir: string, env: Record<string, string>, out: { first: string; repeat: string }): Promise<void> {
   const project = join(dir, "project");
   mkdirSync(project);

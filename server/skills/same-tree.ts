@@ -4,8 +4,9 @@
  * whose folders and files are real ones (never links). `stageSkill` keeps such a copy instead of replacing it: the
  * copy and the removal of the old one took a run that named a skill ~2.5 ms before its agent started, each run.
  * Anything the agent changed, added or removed in the copy makes it differ, and it is replaced as before.
- * The trees are read synchronously, so only within `limits`: a larger tree (or a link cycle, which never ends within
- * them), an unreadable entry or anything but files and folders is "not the same", and staging copies it again.
+ * The trees are read synchronously, so only within `limits`: a larger tree, an unreadable entry or anything but files
+ * and folders is "not the same", and staging copies it again (a link cycle in the source ends there too: the copy,
+ * whose folders are real, is finite, and so are the limits).
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
