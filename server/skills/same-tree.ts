@@ -1,8 +1,9 @@
 /**
  * Whether a staged copy of a skill is still what staging it again would make: every file of the source (its links
  * followed) at the same place in the copy, with the same bytes and permission bits, and nothing else in the copy,
- * whose folders and files are real ones (never links). `stageSkill` keeps such a copy instead of replacing it: the
- * copy and the removal of the old one took a run that named a skill ~2.5 ms before its agent started, each run.
+ * whose folders and files are real ones (never links, no file with a second name). `stageSkill` keeps such a copy
+ * instead of replacing it: the copy and the removal of the old one took a run that named a skill ~2.5 ms before its
+ * agent started, each run.
  * Anything the agent changed, added or removed in the copy makes it differ, and it is replaced as before.
  * The trees are read synchronously, so only within `limits`: a larger tree, an unreadable entry or anything but files
  * and folders is "not the same", and staging copies it again (a link cycle in the source ends there too: the copy,
@@ -38,7 +39,8 @@ function sameFolder(source: string, copy: string, left: SameTreeLimits): boolean
       if (!to.isDirectory() || !sameFolder(join(source, name), join(copy, name), left)) return false;
       continue;
     }
-    if (!from.isFile() || !to.isFile() || from.size !== to.size || (from.mode & 0o7777) !== (to.mode & 0o7777)) return false;
+    // A copy's file has no other name: one hard-linked to the source (or anywhere) would carry an edit out of the copy.
+    if (!from.isFile() || !to.isFile() || to.nlink !== 1 || from.size !== to.size || (from.mode & 0o7777) !== (to.mode & 0o7777)) return false;
     left.bytes -= from.size;
     if (left.bytes < 0 || !readFileSync(join(source, name)).equals(readFileSync(join(copy, name)))) return false;
   }

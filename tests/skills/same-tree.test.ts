@@ -1,7 +1,7 @@
 // Whether a staged copy is still what staging a skill makes of it (server/skills/same-tree.ts): the same files with
 // the same bytes and permission bits and nothing else, within limits; anything else is "not the same".
 import { expect, test } from "bun:test";
-import { chmodSync, cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isSameTree } from "../../server/skills/same-tree.ts";
 import { writeSkill } from "../support/skill-fixtures.ts";
@@ -24,7 +24,7 @@ test("a copy of the tree is the same; a missing copy or a file where the copy sh
   expect(isSameTree(source, join(temp.path, "file"))).toBe(false);
 });
 
-test("links in the source are followed; a link in the copy is never the same as a file or folder", () => {
+test("links in the source are followed; a link in the copy, or a file of it with a second name, is never the same", () => {
   const { temp, source, copy } = skillAndCopy();
   using _ = temp;
   writeFileSync(join(temp.path, "outside.md"), "OUT");
@@ -34,6 +34,10 @@ test("links in the source are followed; a link in the copy is never the same as 
   const linkedCopy = join(temp.path, "link-to-copy");
   symlinkSync(copy, linkedCopy);
   expect(isSameTree(source, linkedCopy)).toBe(false);
+  // A file of the copy hard-linked to the source's: the same bytes, but an edit of the copy would change the source.
+  rmSync(join(copy, "SKILL.md"));
+  linkSync(join(source, "SKILL.md"), join(copy, "SKILL.md"));
+  expect(isSameTree(source, copy)).toBe(false);
 });
 
 test("bytes, permission bits, an extra entry or a missing one make it differ", () => {
