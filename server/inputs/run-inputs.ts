@@ -15,7 +15,9 @@ import { composeSkillsPreamble, type ComposedSkill } from "../skills/compose.ts"
 import type { TreeCopier } from "../skills/copy-tree.ts";
 import { listFiles, type LoadedSkill, type SkillLibrary } from "../skills/library.ts";
 import { stageSkill, type StageResult } from "../skills/staging.ts";
-import { prepareRemoteRunInputs, type RemoteRunInputsRequest } from "../remote/remote-staged-inputs.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
+import type * as RemoteStagedInputs from "../remote/remote-staged-inputs.ts";
+import type { RemoteRunInputsRequest } from "../remote/remote-staged-inputs.ts";
 import { resolveRunImages } from "./run-images.ts";
 import { RunTempFolder } from "./run-temp-folder.ts";
 import { remoteUploadsRoot } from "./upload-root.ts";
@@ -63,6 +65,9 @@ export type RunInputsDeps = {
   remoteUploadsDir?: string;
 };
 
+/** Staging inputs on another machine (tar, the remote scripts), evaluated for the first run there. */
+const remoteStagedInputs = loadOnFirstUse<typeof RemoteStagedInputs>(import.meta.url, "../remote/remote-staged-inputs.ts", () => require("../remote/remote-staged-inputs.ts"));
+
 /** Where a local project's own MCP list is read. */
 const LOCAL = new LocalMachine();
 
@@ -70,7 +75,7 @@ export function createRunInputs(deps: RunInputsDeps = {}): RunInputsProvider {
   return {
     prepare: (request) => prepareRunInputs(deps, request),
     prepareRemote: ({ projectId, ...request }) =>
-      prepareRemoteRunInputs(deps, { ...request, ...(deps.remoteUploadsDir ? { uploadsRoot: remoteUploadsRoot(deps.remoteUploadsDir, projectId) } : {}) }),
+      remoteStagedInputs().prepareRemoteRunInputs(deps, { ...request, ...(deps.remoteUploadsDir ? { uploadsRoot: remoteUploadsRoot(deps.remoteUploadsDir, projectId) } : {}) }),
   };
 }
 

@@ -7,13 +7,17 @@ import type { Project } from "../contracts/projects.ts";
 import type { CreateRunRequest } from "../contracts/runs.ts";
 import { OdError } from "../errors.ts";
 import type { MachinePlace } from "../machines/machine.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type { Store } from "../store/store.ts";
 import type { StoredWorktree } from "../store/worktrees-repo.ts";
 import type { NewWorktree } from "../worktrees/worktree-git.ts";
 import { projectFolderIn, type WorktreeBase, type WorktreeService } from "../worktrees/worktree-service.ts";
 import { runPlaceOf } from "./run-place-of.ts";
 import type { RunPlace, RunPlaceDeps } from "./run-place.ts";
-import { WorktreeRunPlace } from "./worktree-run-place.ts";
+import type * as WorktreeRunPlaceModule from "./worktree-run-place.ts";
+
+/** A worktree's place (and the git plumbing under it) is evaluated for the first run in a worktree. */
+const worktreeRunPlace = loadOnFirstUse<typeof WorktreeRunPlaceModule>(import.meta.url, "./worktree-run-place.ts", () => require("./worktree-run-place.ts"));
 
 /** The first step's answer: the conversation's worktree if it has one, and the project's folder's place if not isolated. */
 export type WorkplacePlan = { machinePlace: MachinePlace; placeDeps: RunPlaceDeps; kept?: StoredWorktree; isolated: boolean; place?: RunPlace };
@@ -52,7 +56,7 @@ export class RunWorkplaces {
     const made = plan.kept ? undefined : await this.deps.worktrees.create(project, plan.machinePlace, runId, base);
     const worktree = plan.kept ?? made!;
     const inner = runPlaceOf({ machine: plan.machinePlace.machine, folder: projectFolderIn(worktree) }, plan.placeDeps);
-    return { place: new WorktreeRunPlace(inner, worktree, plan.machinePlace.folder), worktree, ...(made ? { made } : {}) };
+    return { place: new (worktreeRunPlace().WorktreeRunPlace)(inner, worktree, plan.machinePlace.folder), worktree, ...(made ? { made } : {}) };
   }
 
   /** A worktree made for a run that was not recorded after all goes again. */

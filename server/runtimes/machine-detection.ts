@@ -6,12 +6,16 @@
  */
 import type { AgentInfo } from "../contracts/agents.ts";
 import type { Machine } from "../machines/machine.ts";
-import { remoteAgentLaunch } from "../remote/remote-run-inputs.ts";
+import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
+import type * as RemoteRunInputs from "../remote/remote-run-inputs.ts";
 import { baseAgentInfo, type DetectionDeps } from "./detection.ts";
 import { remoteUnreachableDiagnostic } from "./diagnostics.ts";
 import { RUN_COOKIE_VAR, remoteAgentEnv } from "./env.ts";
 import { runProbe, type ProbeRunner } from "./probe.ts";
 import type { RuntimeAgentDef } from "./types.ts";
+
+/** How an agent starts on another machine, evaluated when detection first reaches one. */
+const remoteRunInputs = loadOnFirstUse<typeof RemoteRunInputs>(import.meta.url, "../remote/remote-run-inputs.ts", () => require("../remote/remote-run-inputs.ts"));
 
 /**
  * A ProbeRunner that runs each probe's argv on `machine`, in its user's home folder. Each probe carries a cookie of
@@ -49,7 +53,7 @@ export function machineDetectionDeps(
   const configuredEnv = (id: string) => ({ ...deps.machineEnv?.(machine.key), ...deps.configuredEnv?.(id) });
   const launch = (def: RuntimeAgentDef) => {
     const { [RUN_COOKIE_VAR]: _cookie, ...env } = remoteAgentEnv(def, deps.env, configuredEnv(def.id), "");
-    return { ...remoteAgentLaunch(def), env };
+    return { ...remoteRunInputs().remoteAgentLaunch(def), env };
   };
   return {
     env: deps.env,
