@@ -49,9 +49,11 @@ const LEAN_RELAY_FLAGS = ["--collect-every-mib", "1"];
 const CROWD = 500;
 /**
  * The short runs take tens of milliseconds, and the CLI's own start moves them by several between rounds (the margin's
- * median moved by 5 ms from one run of this benchmark to the next at five rounds): they get four times the rounds.
+ * median moved by 5 ms from one run of this benchmark to the next at five rounds, and still by about a millisecond at
+ * twenty, against a target the margin sits within half a millisecond of): they get twelve times the rounds, 60 at the
+ * default five (a few seconds more in all).
  */
-const SHORT_ROUNDS_PER_REP = 4;
+const SHORT_ROUNDS_PER_REP = 12;
 
 export async function measureOdRun(): Promise<Figure[]> {
   using dir = workDir("od-run");
