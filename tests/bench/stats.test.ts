@@ -33,7 +33,7 @@ describe("percentile", () => {
 });
 
 describe("interleaved", () => {
-  test("warms every side up once, then alternates their order each round, results paired by round", async () => {
+  test("warms every side up once, then rotates their order each round, results paired by round", async () => {
     const calls: string[] = [];
     let tick = 0;
     const side = (name: string) => async () => {
@@ -43,5 +43,17 @@ describe("interleaved", () => {
     const results = await interleaved(3, { od: side("od"), baseline: side("baseline") });
     expect(calls).toEqual(["od", "baseline", "od", "baseline", "baseline", "od", "od", "baseline"]);
     expect(results).toEqual({ od: ["od2", "od5", "od6"], baseline: ["baseline3", "baseline4", "baseline7"] });
+  });
+
+  test("with three sides or more, no side runs twice in a row and each takes every place in the order", async () => {
+    const calls: string[] = [];
+    const side = (name: string) => async () => void calls.push(name);
+    await interleaved(6, { cli: side("cli"), od: side("od"), relay: side("relay") });
+    const timed = calls.slice(3);
+    expect(timed.filter((name, i) => name === timed[i - 1])).toEqual([]);
+    const rounds = [0, 1, 2, 3, 4, 5].map((round) => timed.slice(round * 3, round * 3 + 3));
+    for (const name of ["cli", "od", "relay"]) {
+      expect(rounds.map((order) => order.indexOf(name)).sort()).toEqual([0, 0, 1, 1, 2, 2]);
+    }
   });
 });
