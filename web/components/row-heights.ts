@@ -1,6 +1,7 @@
 /**
  * First guesses at how tall a row is before it was ever shown (the virtual lists measure it once it is): close
- * enough that the scrollbar does not jump much while scrolling through rows never seen. Pure, so it is testable.
+ * enough that the scrollbar does not jump much while scrolling through rows never seen. Pure but for the guesses it
+ * keeps, by the row or turn object they were made for, so it is testable.
  */
 import { editDiff } from "../lib/edit-diff.ts";
 import type { MdBlock, MdInline } from "../lib/markdown.ts";
@@ -194,8 +195,24 @@ function subRunPx(item: ToolItem, children: readonly RunItem[], sections: Sectio
   return px;
 }
 
+/**
+ * Each item's guess and the gap it was made with, by the item. A finished turn's rows are guessed once for the turn's
+ * height (`estimateRun`) and again for its list's offsets: opening a 100k-event run from history guessed its ~6,000
+ * rows twice, each asking the reader's kept choices for its sections. An item object does not change (a row that
+ * changes is a new object), so its guess holds while the object lives, as the run list's `stableEstimates` takes it to.
+ */
+const itemGuesses = new WeakMap<RunItem, { gap: number; px: number }>();
+
 /** One item of a run, its gap (`gap` px) included; its sections as the reader left them (`sections`). */
 export function estimateItem(item: RunItem, gap: number, sections: SectionOpen = defaultSections): number {
+  const kept = itemGuesses.get(item);
+  if (kept?.gap === gap) return kept.px;
+  const px = guessItem(item, gap, sections);
+  itemGuesses.set(item, { gap, px });
+  return px;
+}
+
+function guessItem(item: RunItem, gap: number, sections: SectionOpen): number {
   switch (item.kind) {
     case "text":
       return answerPx(item.text) + gap;
