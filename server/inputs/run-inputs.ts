@@ -17,7 +17,6 @@ import { listFiles, type LoadedSkill, type SkillLibrary } from "../skills/librar
 import { stageSkill, type StageResult } from "../skills/staging.ts";
 import { loadOnFirstUse } from "../platform/load-on-first-use.ts";
 import type * as RemoteStagedInputs from "../remote/remote-staged-inputs.ts";
-import type { RemoteRunInputsRequest } from "../remote/remote-staged-inputs.ts";
 import { resolveRunImages } from "./run-images.ts";
 import { RunTempFolder } from "./run-temp-folder.ts";
 import { remoteUploadsRoot } from "./upload-root.ts";
@@ -46,7 +45,7 @@ export type RunInputsRequest = {
 };
 
 /** A run on a remote location: its inputs are staged there (server/remote/remote-staged-inputs.ts). */
-export type RemoteInputsRequest = Omit<RemoteRunInputsRequest, "uploadsRoot"> & { projectId: string };
+export type RemoteInputsRequest = Omit<RemoteStagedInputs.RemoteRunInputsRequest, "uploadsRoot"> & { projectId: string };
 
 export interface RunInputsProvider {
   prepare(request: RunInputsRequest): Promise<PreparedRunInputs>;
