@@ -15,6 +15,7 @@ import { FileDetectionCache } from "./runtimes/detection-cache.ts";
 import type { EnvMap, RuntimeAgentDef } from "./runtimes/types.ts";
 import { RunGroups } from "./runs/run-groups.ts";
 import { RunService, type AgentDirectory, type RunServiceDeps } from "./runs/run-service.ts";
+import { ownProcessRunPacer } from "./runs/garbage-pacer.ts";
 import { WorktreeService } from "./worktrees/worktree-service.ts";
 import type { RemoteContext } from "./machines/remote-exec.ts";
 import { checkpointSoon } from "./store/checkpoint-soon.ts";
@@ -49,6 +50,8 @@ export type ServicesOptions = {
   bundledSkillFiles?: BundledSkillFiles;
   /** Start projects' own MCP servers without their consent (`od run --trust-project-mcp`). */
   trustProjectMcp?: boolean;
+  /** Its one run has the process to itself (`od run`): its event text is collected as it goes (`ownProcessRunPacer`). */
+  runOwnsProcess?: boolean;
 };
 
 export function createServices(options: ServicesOptions): Services {
@@ -105,6 +108,7 @@ export function createServices(options: ServicesOptions): Services {
     remote,
     space,
     ...(options.trustProjectMcp ? { trustProjectMcp: true } : {}),
+    ...(options.runOwnsProcess ? { loneRunPacer: ownProcessRunPacer() } : {}),
     ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store, space) } : {}),
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();

@@ -75,7 +75,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       if (tightened.length) io.stderr(tightenedNotice(tightened));
       const store = Store.open(dataPaths(dataDir).database, runtime.openSqlite);
       try {
-        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: flags.model ? "with-model" : true, bundledSkillFiles: runtime.bundledSkillFiles, trustProjectMcp: flags["trust-project-mcp"] === true });
+        const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: flags.model ? "with-model" : true, bundledSkillFiles: runtime.bundledSkillFiles, trustProjectMcp: flags["trust-project-mcp"] === true, runOwnsProcess: true });
         // The folder is checked (and resolved) on its machine; the project it already is, is reused.
         const knownIds = new Set(store.projects.list().map((known) => known.id));
         let project;

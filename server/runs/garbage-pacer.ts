@@ -9,7 +9,7 @@
  * garbage adds up between the collector's own full collections, which came late enough that ten runs at 5k events/s
  * peaked anywhere from +24 to +37 MB over the idle daemon.
  */
-import { collectAndSweep } from "../platform/memory.ts";
+import { collectAndSweep, collectGarbage } from "../platform/memory.ts";
 
 export type GarbagePacer = {
   /** Counts `chars` characters of bulk text; may collect. */
@@ -123,8 +123,8 @@ export function loggedTextCounter(meter: TextMeter, pacers: RunTextPacers, liveR
  * at most 2.5 % of the time, the peak was +22 to +31 MB. With fifty runs (bench/concurrency.ts) its collections took
  * 8–30 ms, two a round: `/api/health` p99 44 / 47 / 58 ms against 51 / 49 / 61 ms without it (three sets of five
  * rounds; at most 5 % of the time alone, three or four collections a round, it was 60 / 43 / 64 against 52 / 51 / 59).
- * A single run is not paced: `od run` peaked as high with a collection every MiB, and the HTTP API run was up to 0.6 µs
- * an event slower.
+ * A single run is not paced by it: `od run` peaked as high with such a collection every MiB (its own process collects
+ * everything instead, `ownProcessRunPacer`), and the HTTP API run was up to 0.6 µs an event slower.
  */
 export const concurrentRunsPacer = createGarbagePacer({ everyChars: 1024 * 1024, minIntervalMs: 100, maxShare: 0.05, maxPauseMs: 10, collect: collectAndSweep });
 
@@ -139,3 +139,17 @@ export const concurrentRunsPacer = createGarbagePacer({ everyChars: 1024 * 1024,
  * no collection.
  */
 export const bulkTextPacer = createGarbagePacer({ everyChars: 16 * 1024 * 1024, minIntervalMs: 20, collect: collectAndSweep });
+
+/**
+ * The pacer of runs that have their process to themselves (`od run`): a collection of everything, the allocator's
+ * freed pages included (`collectGarbage`), once per MiB of event text. A lone run's text is garbage once stored and
+ * printed, but what the collector frees stays resident: JavaScriptCore's own collections, or the daemon's cheaper
+ * `collectAndSweep` every MiB, left a 100k-line `od run` peaking as high as collecting nothing (86–90 MB), while this
+ * one peaked 8–9 MB lower (77–84 MB; 16 interleaved rounds of each, twice) for 15–26 ms more over the 100k lines (~1.7
+ * ms a collection). Every 2 MiB it was 3 MB lower, every 0.75 MiB no lower than every MiB. It is how the growth's
+ * floor in bench/ collects too (the recording relay's `--collect-every-mib 1`). A short answer never reaches the
+ * first MiB.
+ */
+export function ownProcessRunPacer(collect: () => void = collectGarbage): GarbagePacer {
+  return createGarbagePacer({ everyChars: 1024 * 1024, minIntervalMs: 0, collect });
+}

@@ -1,7 +1,7 @@
 // Issue #17: `od run` keeps its memory flat as a run grows (the folded answer is bounded; the rest streams to disk).
 // A real process with a fake copilot CLI on PATH; peak RSS is the od process's VmHWM.
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
 import { writeShim } from "../support/fake-agents.ts";
@@ -60,3 +60,29 @@ test("od run's peak memory stays flat from 30k to 300k streamed lines", async ()
   expect(short.peakKb).toBeGreaterThan(0);
   expect(growthMb).toBeLessThan(80);
 }, 120_000);
+
+test("od run collects everything once per MiB of its run's event text, as its floor does", async () => {
+  // ~40k deltas of ~75 characters log ~7 MB of event JSON: six collections or more, besides the one before the
+  // answer is written (the only one before od run paced its own run).
+  using dir = tempDir("od-run-collections-");
+  const bin = join(dir.path, "bin");
+  const project = join(dir.path, "project");
+  mkdirSync(bin);
+  mkdirSync(project);
+  writeShim(bin, "copilot");
+  const script = join(dir.path, "script.json");
+  writeFileSync(script, JSON.stringify([{ readAll: true }, { repeat: 40_000, out: DELTA_LINE }, { exit: 0 }]));
+  const counted = join(dir.path, "collections");
+  const preload = join(root, "tests", "support", "full-collections-preload.ts");
+  const child = await spawnChild({
+    argv: [process.execPath, "--preload", preload, join(root, "server", "main.ts"), "run", "--agent", "copilot", "--project", project, "--data-dir", join(dir.path, "data"), "hello"],
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}`, OD_TEST_FULL_COLLECTIONS: counted },
+  });
+  const stderr = (async () => {
+    for await (const _ of child.stderr);
+  })();
+  for await (const _ of child.stdout);
+  await stderr;
+  expect((await child.exited).code).toBe(0);
+  expect(Number(readFileSync(counted, "utf8"))).toBeGreaterThanOrEqual(6);
+}, 60_000);
