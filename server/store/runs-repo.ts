@@ -116,6 +116,9 @@ const SUMMARY_SELECT =
   " wt.applied_at AS wt_applied_at, wt.applied_mode AS wt_applied_mode, wt.discarded_at AS wt_discarded_at" +
   " FROM runs LEFT JOIN pending_sweeps AS sweep ON sweep.run_id = runs.id LEFT JOIN worktrees AS wt ON wt.conversation_id = runs.conversation_id";
 
+/** What a run's end sets (RunsRepo.finish). */
+const FINISH_COLUMNS = "status = ?, ended_at = ?, exit_code = ?, signal = ?, failure_category = ?, failure_detail = ?, reason = ?, error_code = ?, files_json = ?";
+
 export class RunsRepo {
   /**
    * The last event id stored per run by `appendEvents`, while the run has not ended. A run's events have one writer
@@ -138,18 +141,17 @@ export class RunsRepo {
   markCancelRequested(id: string): void {
     this.db.prepare("UPDATE runs SET cancel_requested = 1 WHERE id = ?").run(id);
   }
+  /** The run's outcome and its usage (when known), in one statement: stored together, in one commit, or not at all. */
   finish(id: string, ending: RunEnding): void {
-    this.db
-      .prepare(
-        "UPDATE runs SET status = ?, ended_at = ?, exit_code = ?, signal = ?, failure_category = ?, failure_detail = ?, reason = ?, error_code = ?, files_json = ? WHERE id = ?",
-      )
-      .run(ending.status, ending.endedAt ?? Date.now(), ending.exitCode, ending.signal, ending.failureCategory, ending.failureDetail, ending.reason, ending.errorCode, JSON.stringify(ending.files), id);
+    const outcome = [ending.status, ending.endedAt ?? Date.now(), ending.exitCode, ending.signal, ending.failureCategory, ending.failureDetail, ending.reason, ending.errorCode, JSON.stringify(ending.files)];
     const usage = ending.usage;
-    if (usage) {
-      this.db
-        .prepare("UPDATE runs SET input_tokens = ?, output_tokens = ?, cost_usd = ?, reported_model = ? WHERE id = ?")
-        .run(usage.inputTokens, usage.outputTokens, usage.costUsd, usage.reportedModel, id);
+    if (!usage) {
+      this.db.prepare(`UPDATE runs SET ${FINISH_COLUMNS} WHERE id = ?`).run(...outcome, id);
+      return;
     }
+    this.db
+      .prepare(`UPDATE runs SET ${FINISH_COLUMNS}, input_tokens = ?, output_tokens = ?, cost_usd = ?, reported_model = ? WHERE id = ?`)
+      .run(...outcome, usage.inputTokens, usage.outputTokens, usage.costUsd, usage.reportedModel, id);
   }
   /** A finished run's history as the JSON of its events (runs/history.ts), once it was read; else undefined. */
   storedHistory(id: string): string | undefined {
