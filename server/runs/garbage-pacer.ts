@@ -145,10 +145,10 @@ export const bulkTextPacer = createGarbagePacer({ everyChars: 16 * 1024 * 1024, 
  * freed pages included (`collectGarbage`), once per MiB of event text. A lone run's text is garbage once stored and
  * printed, but what the collector frees stays resident: JavaScriptCore's own collections, or the daemon's cheaper
  * `collectAndSweep` every MiB, left a 100k-line `od run` peaking as high as collecting nothing (86–90 MB), while this
- * one peaked 8–9 MB lower (77–84 MB; 16 interleaved rounds of each, twice) for 15–26 ms more over the 100k lines (~1.7
- * ms a collection). Every 2 MiB it was 3 MB lower, every 0.75 MiB no lower than every MiB. It is how the growth's
- * floor in bench/ collects too (the recording relay's `--collect-every-mib 1`). A short answer never reaches the
- * first MiB.
+ * one peaked 8–9 MB lower (77–84 MB; 16 interleaved rounds of each, twice) for 15–26 ms more over the 100k lines
+ * (eleven collections of ~2.2 ms). Every 2 MiB it was 3 MB lower, every 1.5 MiB 6; every 0.75 or 0.5 MiB only 1–1.5 MB
+ * lower than every MiB, for a third to twice as many collections. It is how the growth's floor in bench/ collects too
+ * (the recording relay's `--collect-every-mib 1`). A short answer never reaches the first MiB.
  */
 export function ownProcessRunPacer(collect: () => void = collectGarbage): GarbagePacer {
   return createGarbagePacer({ everyChars: 1024 * 1024, minIntervalMs: 0, collect });
