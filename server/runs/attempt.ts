@@ -114,12 +114,6 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     }
     throw error;
   }
-  input.onSpawn(child.pid);
-  if (start.preamble !== undefined) {
-    // The agent's environment, secrets included, on stdin: it appears in no command line here or there.
-    await child.stdin!.write(start.preamble).catch(() => undefined);
-    if (!wantsStdin) child.stdin!.end();
-  }
 
   let session: ProtocolSession | undefined;
   /** The session's result is in: nothing is left to cancel, its client is only waited for (or stopped). */
@@ -150,6 +144,20 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
         else outcome.cleanupPending = { since: swept.since, why: swept.why };
       }));
   };
+
+  try {
+    input.onSpawn(child.pid);
+  } catch (error) {
+    // od could not record that the agent runs (a full disk): the run ends on that error, and the agent with it, not
+    // working on in the project unrecorded.
+    await stop("done");
+    throw error;
+  }
+  if (start.preamble !== undefined) {
+    // The agent's environment, secrets included, on stdin: it appears in no command line here or there.
+    await child.stdin!.write(start.preamble).catch(() => undefined);
+    if (!wantsStdin) child.stdin!.end();
+  }
 
   const watchdog = new Watchdog(input.timeouts, (which) => {
     input.emit({ type: "diagnostic", kind: "watchdog", message: which === "first_output" ? "no output from the agent in time; stopping it" : "the agent went silent; stopping it" });

@@ -1,7 +1,7 @@
 // A run whose writes fail (a full disk) stops writing at the first failure, whichever of its writes it was: what room
 // is left goes to its last records (its end, its record, its message), not to more of its events.
 import { expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dataPaths } from "../../server/paths.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
@@ -41,4 +41,21 @@ test("when the run's answer file cannot be written, no more of its events are co
   expect(committed.at(-1)!.at(-1)!.type).toBe("end");
   const answer = h.store.messages.list(events.find((e) => e.type === "start")!.conversationId).find((m) => m.role === "assistant")!;
   expect(answer.endedAt).toEqual(expect.any(Number));
+});
+
+test("an agent whose start cannot be recorded is stopped before its run ends, not left working in the project", async () => {
+  await using h = await runHarness({
+    defs: [getAgentDef("claude")! as RuntimeAgentDef],
+    shims: { claude: undefined },
+    // Left alone, the agent writes into the project well after the run's end.
+    steps: [{ sleep: 800 }, { writeFile: { path: "late.txt", content: "written after the run ended" } }, { exit: 0 }],
+  });
+  h.store.runs.markRunning = () => {
+    throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+  };
+  const { runId, events } = await h.run({ agentId: "claude", message: "hi" });
+  expect(endOf(events)).toMatchObject({ status: "failed", failureDetail: "disk_full" });
+  await h.service.wait(runId);
+  await Bun.sleep(1200);
+  expect(existsSync(join(h.projectDir, "late.txt"))).toBe(false);
 });
