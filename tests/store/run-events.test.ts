@@ -97,3 +97,27 @@ test("an od.db from before stores its events again as one-event rows, readable a
     store.close();
   }
 });
+
+test("a run created by this store appends its first events without reading back what it has stored", () => {
+  const statements: string[] = [];
+  const store = Store.open(":memory:", (path, options) => {
+    const db = openBunSqlite(path, options);
+    return { ...db, prepare: (sql) => (statements.push(sql), db.prepare(sql)) };
+  });
+  try {
+    const projectId = store.projects.create("p", "/srv/app").id;
+    const conversationId = store.conversations.create(projectId, "c").id;
+    store.runs.create({ id: "run_new", projectId, conversationId, agentId: "claude", model: null, reasoning: null });
+    statements.length = 0;
+    store.runs.appendEvents("run_new", [event(1, "first"), event(2, "second")]);
+    expect(statements.filter((sql) => sql.startsWith("SELECT"))).toEqual([]);
+    expect(store.runs.eventsAfter("run_new", 0).map((e) => e.id)).toEqual([1, 2]);
+    // A run this store did not create (another process's, recovered here) is read back first: ids already stored stay.
+    store.runs.appendEvents("run_other", [event(1, "kept")]);
+    const other = Store.over(store.db);
+    other.runs.appendEvents("run_other", [event(1, "again"), event(2, "new")]);
+    expect(other.runs.eventsAfter("run_other", 0).map((e) => JSON.parse(e.json).message)).toEqual(["kept", "new"]);
+  } finally {
+    store.close();
+  }
+});
