@@ -236,7 +236,6 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
         return failConfig(emit, finish, place.spawnsHere ? "PROMPT_FILE_UNWRITABLE" : "REMOTE_UNSUPPORTED", (error as Error).message);
       }
     }
-    if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
 
     let outcome: AttemptOutcome;
     // Artifacts of plain streams are files od writes into the project, here or on the remote side.
@@ -278,7 +277,13 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
           hurry: env.hurry,
           ...(live.approvals ? { askApproval: live.approvals.ask.bind(live.approvals) } : {}),
           emit,
-          onSpawn: (pid) => store.runs.markRunning(live.id, pid),
+          // The session the agent was told to start is kept once it runs, with its pid: one commit after the spawn,
+          // none before it.
+          onSpawn: (pid) =>
+            store.transaction(() => {
+              store.runs.markRunning(live.id, pid);
+              if (newSessionId) store.agentSessions.set(conversationId, def.id, newSessionId);
+            }),
         },
         (input) => {
           live.input = input;

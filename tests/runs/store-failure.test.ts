@@ -53,9 +53,11 @@ test("an agent whose start cannot be recorded is stopped before its run ends, no
   h.store.runs.markRunning = () => {
     throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
   };
-  const { runId, events } = await h.run({ agentId: "claude", message: "hi" });
+  const { runId, conversationId, events } = await h.run({ agentId: "claude", message: "hi" });
   expect(endOf(events)).toMatchObject({ status: "failed", failureDetail: "disk_full" });
   await h.service.wait(runId);
+  // The session od minted for claude is kept with the record that the agent runs: neither was stored.
+  expect(h.store.agentSessions.get(conversationId, "claude")).toBeUndefined();
   await Bun.sleep(1200);
   expect(existsSync(join(h.projectDir, "late.txt"))).toBe(false);
 });
