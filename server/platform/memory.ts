@@ -6,7 +6,7 @@
  *   back. Measured: idle RSS 1.3–1.8 MB lower a second after start;
  * - before a long run's folded answer is written to sqlite: its large short-lived copies then reuse the memory the
  *   garbage held instead of growing the heap on top of it;
- * - every MiB of event text a run streams in a process of its own (`od run`; server/runs/garbage-pacer.ts).
+ * - every 1.5 MiB of event text a run streams in a process of its own (`od run`; server/runs/garbage-pacer.ts).
  */
 export function collectGarbage(): void {
   (globalThis as { Bun?: { gc(force?: boolean): void } }).Bun?.gc(true);

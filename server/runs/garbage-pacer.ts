@@ -142,14 +142,16 @@ export const bulkTextPacer = createGarbagePacer({ everyChars: 16 * 1024 * 1024, 
 
 /**
  * The pacer of runs that have their process to themselves (`od run`): a collection of everything, the allocator's
- * freed pages included (`collectGarbage`), once per MiB of event text. A lone run's text is garbage once stored and
- * printed, but what the collector frees stays resident: JavaScriptCore's own collections, or the daemon's cheaper
- * `collectAndSweep` every MiB, left a 100k-line `od run` peaking as high as collecting nothing (86–90 MB), while this
- * one peaked 8–9 MB lower (77–84 MB; 16 interleaved rounds of each, twice) for 15–26 ms more over the 100k lines
- * (eleven collections of ~2.2 ms). Every 2 MiB it was 3 MB lower, every 1.5 MiB 6; every 0.75 or 0.5 MiB only 1–1.5 MB
- * lower than every MiB, for a third to twice as many collections. It is how the growth's floor in bench/ collects too
- * (the recording relay's `--collect-every-mib 1`). A short answer never reaches the first MiB.
+ * freed pages included (`collectGarbage`), once per 1.5 MiB of event text. A lone run's text is garbage once stored
+ * and printed, but what the collector frees stays resident: JavaScriptCore's own collections, or the daemon's cheaper
+ * `collectAndSweep` every MiB, left a 100k-line `od run` peaking as high as collecting nothing (86–90 MB). Collecting
+ * everything (30 interleaved rounds of each, the peak's median and the run's time over collecting nothing): every MiB
+ * −7.7 MB for +20 ms, every 1.5 MiB −5.8 MB for +12.5 ms, every 2 MiB −3.1 MB for +8 ms. Every 1.5 MiB gives the most
+ * memory back for the time (~2.2 ms a MB against ~2.6), and keeps the run's cost per line, which the run's own
+ * stream pays, well inside its budget on a slower host (every MiB took it to 2.46–2.53 µs there, against 2.5). The
+ * growth's floor in bench/ collects every MiB (the recording relay's `--collect-every-mib 1`). A short answer never
+ * reaches the first collection.
  */
 export function ownProcessRunPacer(collect: () => void = collectGarbage): GarbagePacer {
-  return createGarbagePacer({ everyChars: 1024 * 1024, minIntervalMs: 0, collect });
+  return createGarbagePacer({ everyChars: 1.5 * 1024 * 1024, minIntervalMs: 0, collect });
 }
