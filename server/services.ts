@@ -108,7 +108,7 @@ export function createServices(options: ServicesOptions): Services {
     remote,
     space,
     ...(options.trustProjectMcp ? { trustProjectMcp: true } : {}),
-    ...(options.runOwnsProcess ? { loneRunPacer: ownProcessRunPacer() } : {}),
+    ...(options.runOwnsProcess ? { loneRunPacer: ownProcessRunPacer } : {}),
     ...(options.checkpointAfterRuns ? { afterRun: checkpointSoon(options.store, space) } : {}),
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();

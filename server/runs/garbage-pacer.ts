@@ -152,6 +152,4 @@ export const bulkTextPacer = createGarbagePacer({ everyChars: 16 * 1024 * 1024, 
  * growth's floor in bench/ collects every MiB (the recording relay's `--collect-every-mib 1`). A short answer never
  * reaches the first collection.
  */
-export function ownProcessRunPacer(collect: () => void = collectGarbage): GarbagePacer {
-  return createGarbagePacer({ everyChars: 1.5 * 1024 * 1024, minIntervalMs: 0, collect });
-}
+export const ownProcessRunPacer = createGarbagePacer({ everyChars: 1.5 * 1024 * 1024, minIntervalMs: 0, collect: collectGarbage });

@@ -18,20 +18,28 @@ const DELTA_LINE = JSON.stringify({
   parentId: "p",
 });
 
-/** Runs `od run` on a copilot that streams `lines` text deltas; returns its exit code, answer size and peak RSS (kB). */
-async function runPeak(lines: number): Promise<{ code: number | null; stdoutBytes: number; peakKb: number }> {
-  using dir = tempDir("od-run-memory-");
-  const bin = join(dir.path, "bin");
-  const project = join(dir.path, "project");
+/**
+ * Starts `od run` from source in `dir` on a copilot that streams `lines` text deltas; `bunArgs` go before the entry
+ * point (a preload), `env` adds to its environment.
+ */
+function startCopilotRun(dir: string, lines: number, options: { bunArgs?: string[]; env?: Record<string, string> } = {}) {
+  const bin = join(dir, "bin");
+  const project = join(dir, "project");
   mkdirSync(bin);
   mkdirSync(project);
   writeShim(bin, "copilot");
-  const script = join(dir.path, "script.json");
+  const script = join(dir, "script.json");
   writeFileSync(script, JSON.stringify([{ readAll: true }, { repeat: lines, out: DELTA_LINE }, { exit: 0 }]));
-  const child = await spawnChild({
-    argv: [process.execPath, join(root, "server", "main.ts"), "run", "--agent", "copilot", "--project", project, "--data-dir", join(dir.path, "data"), "hello"],
-    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}` },
+  return spawnChild({
+    argv: [process.execPath, ...(options.bunArgs ?? []), join(root, "server", "main.ts"), "run", "--agent", "copilot", "--project", project, "--data-dir", join(dir, "data"), "hello"],
+    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, FAKE_CLI_SCRIPT: `@${script}`, ...options.env },
   });
+}
+
+/** Runs `od run` on a copilot that streams `lines` text deltas; returns its exit code, answer size and peak RSS (kB). */
+async function runPeak(lines: number): Promise<{ code: number | null; stdoutBytes: number; peakKb: number }> {
+  using dir = tempDir("od-run-memory-");
+  const child = await startCopilotRun(dir.path, lines);
   const peak = watchPeakRss(child.pid);
   let stdoutBytes = 0;
   try {
@@ -65,19 +73,9 @@ test("od run collects everything as its run streams, as its floor does", async (
   // ~40k deltas of ~75 characters log ~7 MB of event JSON: four collections or more, besides the one before the
   // answer is written (the only one before od run paced its own run).
   using dir = tempDir("od-run-collections-");
-  const bin = join(dir.path, "bin");
-  const project = join(dir.path, "project");
-  mkdirSync(bin);
-  mkdirSync(project);
-  writeShim(bin, "copilot");
-  const script = join(dir.path, "script.json");
-  writeFileSync(script, JSON.stringify([{ readAll: true }, { repeat: 40_000, out: DELTA_LINE }, { exit: 0 }]));
   const counted = join(dir.path, "collections");
   const preload = join(root, "tests", "support", "full-collections-preload.ts");
-  const child = await spawnChild({
-    argv: [process.execPath, "--preload", preload, join(root, "server", "main.ts"), "run", "--agent", "copilot", "--project", project, "--data-dir", join(dir.path, "data"), "hello"],
-    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${script}`, OD_TEST_FULL_COLLECTIONS: counted },
-  });
+  const child = await startCopilotRun(dir.path, 40_000, { bunArgs: ["--preload", preload], env: { OD_TEST_FULL_COLLECTIONS: counted } });
   const stderr = (async () => {
     for await (const _ of child.stderr);
   })();
