@@ -77,14 +77,8 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
         const tokens = num(rec.estimated_tokens);
         return tokens === undefined ? [] : [{ type: "thinking_tokens", tokens }];
       }
-      case "api_retry": {
-        const attempt = num(rec.attempt);
-        const max = num(rec.max_retries);
-        const detail = [attempt !== undefined ? `attempt ${attempt}${max !== undefined ? `/${max}` : ""}` : undefined, str(rec.error) ?? stringifyOptional(rec.error_status)]
-          .filter(Boolean)
-          .join(": ");
-        return [compact({ type: "status", label: "retrying", detail: detail || undefined })];
-      }
+      case "api_retry":
+        return [compact({ type: "status", label: "retrying", detail: retryDetail(rec) })];
       case "compact_boundary":
         return [{ type: "status", label: "compacting" }];
       case "permission_denied":
@@ -98,78 +92,90 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
     const event = obj(rec.event);
     if (!event) return [rawRecord(rec, line)];
     if (rec.parent_tool_use_id) return [];
-    const out: AgentEvent[] = [];
+    // One small function per frame type: the frequent ones (a block's deltas) get compiled alone, not with the rest.
     switch (event.type) {
-      case "message_start": {
-        currentMessageId = str(obj(event.message)?.id) ?? currentMessageId;
-        blocks.clear();
-        const ttft = num(rec.ttft_ms) ?? num(event.ttft_ms);
-        if (ttft !== undefined) out.push({ type: "status", label: "streaming", ttftMs: ttft });
-        return out;
-      }
-      case "content_block_start": {
-        const index = num(event.index) ?? 0;
-        const block = obj(event.content_block) ?? {};
-        const type = str(block.type);
-        if (type === "thinking" || type === "redacted_thinking") {
-          blocks.set(index, { kind: "thinking", json: "" });
-          out.push({ type: "thinking_start" });
-        } else if (type === "tool_use" || type === "server_tool_use") {
-          blocks.set(index, { kind: "tool_use", id: str(block.id), name: str(block.name) ?? "tool", json: "", input: block.input });
-        } else {
-          blocks.set(index, { kind: type === "text" ? "text" : "other", json: "" });
-        }
-        return out;
-      }
-      case "content_block_delta": {
-        const delta = obj(event.delta) ?? {};
-        const block = blocks.get(num(event.index) ?? 0);
-        switch (delta.type) {
-          case "text_delta": {
-            const text = str(delta.text) ?? "";
-            if (text === "") return out;
-            streamedText.add(currentMessageId);
-            out.push({ type: "text_delta", delta: text });
-            return out;
-          }
-          case "thinking_delta": {
-            const text = str(delta.thinking) ?? "";
-            if (text === "") return out;
-            streamedThinking.add(currentMessageId);
-            out.push({ type: "thinking_delta", delta: text });
-            return out;
-          }
-          case "input_json_delta": {
-            const part = str(delta.partial_json) ?? "";
-            if (!block || block.kind !== "tool_use" || part === "") return out;
-            block.json += part;
-            out.push({ type: "tool_input_delta", id: block.id ?? "", name: block.name ?? "tool", delta: part });
-            return out;
-          }
-          default:
-            return out;
-        }
-      }
-      case "content_block_stop": {
-        const index = num(event.index) ?? 0;
-        const block = blocks.get(index);
-        blocks.delete(index);
-        if (block?.kind === "tool_use" && block.id) {
-          const input = block.json === "" ? (block.input ?? {}) : parseToolInput(block.json);
-          assembledInput.set(block.id, input);
-          emitToolUse(out, block.id, block.name ?? "tool", input);
-        }
-        return out;
-      }
-      case "message_delta":
+      case "content_block_delta":
+        return onBlockDelta(event);
+      case "message_start":
+        return onMessageStart(rec, event);
+      case "content_block_start":
+        return onBlockStart(event);
+      case "content_block_stop":
+        return onBlockStop(event);
+      case "message_delta": {
+        const out: AgentEvent[] = [];
         turnEnd(out, currentMessageId, str(obj(event.delta)?.stop_reason));
         return out;
+      }
       case "message_stop":
       case "ping":
-        return out;
+        return [];
       default:
         return [rawRecord(rec, line)];
     }
+  }
+
+  function onMessageStart(rec: JsonRecord, event: JsonRecord): AgentEvent[] {
+    currentMessageId = str(obj(event.message)?.id) ?? currentMessageId;
+    blocks.clear();
+    const ttft = num(rec.ttft_ms) ?? num(event.ttft_ms);
+    return ttft === undefined ? [] : [{ type: "status", label: "streaming", ttftMs: ttft }];
+  }
+
+  function onBlockStart(event: JsonRecord): AgentEvent[] {
+    const index = num(event.index) ?? 0;
+    const block = obj(event.content_block) ?? {};
+    const type = str(block.type);
+    if (type === "thinking" || type === "redacted_thinking") {
+      blocks.set(index, { kind: "thinking", json: "" });
+      return [{ type: "thinking_start" }];
+    }
+    if (type === "tool_use" || type === "server_tool_use") {
+      blocks.set(index, { kind: "tool_use", id: str(block.id), name: str(block.name) ?? "tool", json: "", input: block.input });
+    } else {
+      blocks.set(index, { kind: type === "text" ? "text" : "other", json: "" });
+    }
+    return [];
+  }
+
+  function onBlockDelta(event: JsonRecord): AgentEvent[] {
+    const delta = obj(event.delta);
+    switch (delta?.type) {
+      case "text_delta": {
+        const text = str(delta.text) ?? "";
+        if (text === "") return [];
+        streamedText.add(currentMessageId);
+        return [{ type: "text_delta", delta: text }];
+      }
+      case "thinking_delta": {
+        const text = str(delta.thinking) ?? "";
+        if (text === "") return [];
+        streamedThinking.add(currentMessageId);
+        return [{ type: "thinking_delta", delta: text }];
+      }
+      case "input_json_delta": {
+        const part = str(delta.partial_json) ?? "";
+        const block = blocks.get(num(event.index) ?? 0);
+        if (!block || block.kind !== "tool_use" || part === "") return [];
+        block.json += part;
+        return [{ type: "tool_input_delta", id: block.id ?? "", name: block.name ?? "tool", delta: part }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  function onBlockStop(event: JsonRecord): AgentEvent[] {
+    const index = num(event.index) ?? 0;
+    const block = blocks.get(index);
+    blocks.delete(index);
+    const out: AgentEvent[] = [];
+    if (block?.kind === "tool_use" && block.id) {
+      const input = block.json === "" ? (block.input ?? {}) : parseToolInput(block.json);
+      assembledInput.set(block.id, input);
+      emitToolUse(out, block.id, block.name ?? "tool", input);
+    }
+    return out;
   }
 
   function onAssistant(rec: JsonRecord, line: string | undefined): AgentEvent[] {
@@ -288,6 +294,16 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
       return error ? [{ type: "error", message: error.message, code: error.code }] : [];
     },
   });
+}
+
+/** "attempt 2/10: overloaded" from an `api_retry` record; undefined when it says neither. */
+function retryDetail(rec: JsonRecord): string | undefined {
+  const attempt = num(rec.attempt);
+  const max = num(rec.max_retries);
+  const detail = [attempt !== undefined ? `attempt ${attempt}${max !== undefined ? `/${max}` : ""}` : undefined, str(rec.error) ?? stringifyOptional(rec.error_status)]
+    .filter(Boolean)
+    .join(": ");
+  return detail || undefined;
 }
 
 function stringifyOptional(value: unknown): string | undefined {
