@@ -131,24 +131,21 @@ class BulkJsonLineReader implements LineEventReader {
       rewrite ? this.viaLines(chunk, rewrite.sourceOffset(from), rewrite.sourceOffset(to), out) : this.viaLines(chunk, from, to, out);
     for (let at = start; at < end; ) {
       const { values, error, read } = this.bulk(bytes, at, end);
-      // The newlines ending the first `values.length` lines: each value must end on its own line, after the one before.
-      let previousEnd = at - 1;
-      let lineEnd = at - 1;
-      for (let i = 0; i < values.length; i++) {
-        previousEnd = lineEnd;
-        lineEnd = bytes.indexOf(NEWLINE, lineEnd + 1);
-      }
+      // For k values, the newlines ending lines k - 1 and k: each value must end on its own line, after the one before.
+      const previousEnd = values.length > 1 ? nthNewline(bytes, at, values.length - 1) : at - 1;
+      const lineEnd = values.length > 0 ? bytes.indexOf(NEWLINE, previousEnd + 1) : at - 1;
       // k values, the last ending on line k: two values never share a line, so each holds exactly one line.
-      const aligned = values.length === 0 || (read > previousEnd && read <= lineEnd && values.every(isRecord));
+      const linesFound = values.length < 2 || previousEnd >= 0;
+      const aligned = values.length === 0 || (linesFound && read > previousEnd && read <= lineEnd && values.every(isRecord));
       if (!aligned) return viaLines(at, end);
       if (values.length > 0 && !onlySpaces(bytes, read, lineEnd)) {
         // Text after the last value on its line (`{…} trailing`): the lines before are records, that line goes alone.
-        for (let i = 0; i < values.length - 1; i++) append(out, this.pushRecord(values[i] as JsonRecord));
+        this.pushRecords(values as JsonRecord[], values.length - 1, out);
         viaLines(previousEnd + 1, lineEnd + 1);
         at = lineEnd + 1;
         continue;
       }
-      for (const record of values as JsonRecord[]) append(out, this.pushRecord(record));
+      this.pushRecords(values as JsonRecord[], values.length, out);
       at = lineEnd + 1;
       // Without an error, what is left is blank lines or a value still open at the range's end (raw on the line path).
       if (error == null) return viaLines(at, end);
@@ -159,9 +156,24 @@ class BulkJsonLineReader implements LineEventReader {
     }
   }
 
+  /**
+   * The first `count` records' events, into `out`. A loop of its own, apart from `bulkLines`: the engine's top tier
+   * then compiles this small loop (it runs once per line) and leaves `bulkLines` (once per chunk) alone.
+   */
+  private pushRecords(records: JsonRecord[], count: number, out: AgentEvent[]): void {
+    for (let i = 0; i < count; i++) append(out, this.pushRecord(records[i]!));
+  }
+
   private viaLines(chunk: Uint8Array, start: number, end: number, out: AgentEvent[]): void {
     if (end > start) append(out, feedLines(this.parser, this.lines.push(chunk.subarray(start, end))));
   }
+}
+
+/** The offset of the `n`-th newline (n ≥ 1) at or after `from`, or -1 when there are fewer. */
+function nthNewline(bytes: Uint8Array, from: number, n: number): number {
+  let at = from - 1;
+  for (let i = 0; i < n && (i === 0 || at >= 0); i++) at = bytes.indexOf(NEWLINE, at + 1);
+  return at;
 }
 
 /** How many JSON whitespace bytes `bytes[from, to)` starts with. */
