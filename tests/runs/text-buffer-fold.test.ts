@@ -1,12 +1,52 @@
 import { expect, test } from "bun:test";
+import { heapStats } from "bun:jsc";
 import { EventFolder } from "../../server/runs/fold.ts";
-import { TextBuffer } from "../../server/runs/text-buffer.ts";
+import { SINK_AFTER_CHARS, TextBuffer } from "../../server/runs/text-buffer.ts";
 
 test("TextBuffer keeps every delta in order across block boundaries", () => {
   const buffer = new TextBuffer("start:");
   const parts = Array.from({ length: 1000 }, (_, i) => `${i},`);
   for (const part of parts) buffer.append(part);
   expect(buffer.toString()).toBe(`start:${parts.join("")}`);
+});
+
+test("a long buffer keeps every character through its sink: accents, emoji split between deltas, lone surrogates", () => {
+  const [high, low] = ["🚀".charAt(0), "🚀".charAt(1)];
+  // Every fifth delta ends in half a rocket and the next one starts with the other half: some fall between blocks.
+  const deltas = Array.from({ length: 12_000 }, (_, i) => `${i % 5 === 1 ? low : ""}héllo ${i} — ok${i % 5 === 0 ? high : ""}`);
+  const buffer = new TextBuffer();
+  for (const delta of deltas) buffer.append(delta);
+  expect(buffer.inSink).toBe(true);
+  const whole = deltas.join("");
+  expect(whole.length).toBeGreaterThan(2 * SINK_AFTER_CHARS);
+  expect(buffer.toString()).toBe(whole);
+  expect(buffer.inSink).toBe(false); // read: strings from then on
+  buffer.append("more");
+  expect(buffer.toString()).toBe(`${whole}more`);
+
+  // A lone surrogate sends the text back to strings, every character kept.
+  const lone = new TextBuffer();
+  const withLone = [...deltas.slice(0, 8000), `a lone low ${low} here`, ...deltas.slice(8000, 8100), `ends alone ${high}`];
+  for (const delta of withLone.slice(0, 8000)) lone.append(delta);
+  expect(lone.inSink).toBe(true);
+  for (const delta of withLone.slice(8000)) lone.append(delta);
+  expect(lone.inSink).toBe(false);
+  expect(lone.toString()).toBe(withLone.join(""));
+});
+
+test("a long buffer's text is held outside the collected heap until it is read", () => {
+  const line = "line of a long answer, thirty-two\n";
+  const lines = Math.floor((4 * 1024 * 1024) / line.length);
+  Bun.gc(true);
+  const before = heapStats().heapSize;
+  const buffer = new TextBuffer();
+  for (let i = 0; i < lines; i++) buffer.append(`${line.slice(0, -2)}${i % 10}\n`);
+  Bun.gc(true);
+  // 4 MB of text: as strings the heap grows by that much; in the sink, by almost nothing.
+  expect(heapStats().heapSize - before).toBeLessThan(1024 * 1024);
+  const text = buffer.toString();
+  expect(text.length).toBe(lines * line.length);
+  expect(text.endsWith(`${line.slice(0, -2)}${(lines - 1) % 10}\n`)).toBe(true);
 });
 
 test("EventFolder merges consecutive deltas and splits text around tool calls", () => {
