@@ -6,6 +6,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { TextSpill } from "./fold.ts";
+import { endsInHighSurrogate } from "../utf16.ts";
 
 /** Pending text is written once it reaches this many chars. */
 const WRITE_CHARS = 256 * 1024;
@@ -49,8 +50,7 @@ export class RunOutputFile implements TextSpill {
     if (!this.#pending.length) return;
     // A high surrogate at the end waits for its pair, so no character is split between two encodings.
     let text = this.#pending.join("");
-    const last = text.charCodeAt(text.length - 1);
-    const held = !final && last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
+    const held = !final && endsInHighSurrogate(text) ? text.slice(-1) : "";
     if (held) text = text.slice(0, -1);
     this.#pending = held ? [held] : [];
     this.#pendingChars = held.length;

@@ -11,6 +11,7 @@
  * text back to strings.
  */
 import { createUtf8Sink, type Utf8Sink } from "../platform/utf8-sink.ts";
+import { endsInHighSurrogate } from "../utf16.ts";
 
 const BLOCK = 32;
 /** Characters held as strings before the blocks go to a sink: a short part (most of them) never makes one. */
@@ -70,9 +71,8 @@ export class TextBuffer {
     const text = this.#held + block;
     this.#held = "";
     if (text.isWellFormed()) return this.#sink!.write(text);
-    const last = text.charCodeAt(text.length - 1);
     const before = text.slice(0, -1);
-    if (last >= 0xd800 && last <= 0xdbff && before.isWellFormed()) {
+    if (endsInHighSurrogate(text) && before.isWellFormed()) {
       if (before) this.#sink!.write(before);
       this.#held = text.slice(-1);
       return;

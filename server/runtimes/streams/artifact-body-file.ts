@@ -1,5 +1,6 @@
 /** An artifact body spooled to a private file while it streams (see ArtifactSpool in artifacts.ts). */
 import { nodeBuffer } from "../../platform/node-buffer.ts";
+import { endsInHighSurrogate } from "../../utf16.ts";
 import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 
 /** Pending text is written once it reaches this many chars. */
@@ -29,8 +30,7 @@ export class BodyFile {
   write(piece: string, final = false): void {
     let text = this.#highSurrogate + piece;
     this.#highSurrogate = "";
-    const lastCode = text.charCodeAt(text.length - 1);
-    if (!final && lastCode >= 0xd800 && lastCode <= 0xdbff) {
+    if (!final && endsInHighSurrogate(text)) {
       this.#highSurrogate = text.slice(-1);
       text = text.slice(0, -1);
     }
