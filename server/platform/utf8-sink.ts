@@ -2,8 +2,9 @@
  * Text appended as UTF-8 into memory the runtime's garbage collector does not count: Bun's ArrayBufferSink, a native
  * buffer that grows as it is written. A long answer held there until its run ends costs its bytes and no more; held as
  * strings, the collector counts it as live heap and lets that much more garbage pile up between its collections (a
- * 100k-line `od run` with a 3 MB answer peaked 1.3–2.0 MB higher). Undefined where the runtime has none (Deno): callers keep
- * strings there. Writing a string with a lone surrogate would store U+FFFD in its place: callers write well-formed text.
+ * 100k-line `od run` with a 3 MB answer peaked 1.3–2.0 MB higher). Undefined where the runtime has none (Deno):
+ * callers keep strings there. Writing a string with a lone surrogate would store U+FFFD in its place: callers write
+ * well-formed text.
  */
 
 export interface Utf8Sink {

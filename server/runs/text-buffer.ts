@@ -7,8 +7,8 @@
  * Past `SINK_AFTER_CHARS`, the blocks go to a UTF-8 sink outside the collected heap where the runtime has one
  * (server/platform/utf8-sink.ts), until the text is read: held as strings, a long answer counts as live heap and lets
  * as much garbage again pile up between the collector's own collections (a 100k-line `od run` whose answer is one 3 MB
- * part peaked 1.3–2.0 MB lower: one binary with a switch, 40 interleaved rounds, twice). A block a sink cannot hold as it is (a lone surrogate) sends the
- * text back to strings.
+ * part peaked 1.3–2.0 MB lower: one binary with a switch, 40 interleaved rounds, twice). A block a sink cannot hold as
+ * it is (a lone surrogate) sends the text back to strings.
  */
 import { createUtf8Sink, type Utf8Sink } from "../platform/utf8-sink.ts";
 import { endsInHighSurrogate } from "../utf16.ts";
