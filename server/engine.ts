@@ -62,7 +62,7 @@ export async function startEngine(options: EngineOptions): Promise<Engine> {
     ui: options.ui,
     modules: [
       agentRoutes(services.catalog),
-      projectRoutes(store, services.projects, options.guard.credentials, services.worktrees),
+      projectRoutes(store, services.projects, options.guard.credentials, services.worktrees, services.space),
       runRoutes(services.runs),
       worktreeRoutes(services.worktrees, services.runGroups, services.projects),
       runChangeRoutes(store, new RunReverter({ store, remote: services.remote })),

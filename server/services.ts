@@ -33,6 +33,8 @@ export type Services = {
   /** Isolated runs' worktrees, and run groups (one prompt, several agents). */
   worktrees: WorktreeService;
   runGroups: RunGroups;
+  /** Whether the disk holding od's data has room: runs' writes come first, caches wait while it is full. */
+  space: DiskSpace;
 };
 
 export type ServicesOptions = {
@@ -113,5 +115,5 @@ export function createServices(options: ServicesOptions): Services {
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();
   const runGroups = new RunGroups(options.store, runs, worktrees);
-  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs, remote, worktrees, runGroups };
+  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs, remote, worktrees, runGroups, space };
 }

@@ -4,6 +4,7 @@ import type { Credentials } from "./credentials.ts";
 import { extname } from "node:path";
 import { Elysia } from "elysia";
 import type { ProjectService } from "../projects/project-service.ts";
+import type { DiskSpace } from "../store/disk-space.ts";
 import type { Store } from "../store/store.ts";
 import type { WorktreeService } from "../worktrees/worktree-service.ts";
 import { jsonPiecesResponse } from "./json-stream.ts";
@@ -37,7 +38,7 @@ const UNTRUSTED_FILE_HEADERS = {
   "cache-control": "no-store",
 };
 
-export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials, worktrees: WorktreeService) =>
+export const projectRoutes = (store: Store, projects: ProjectService, credentials: Credentials, worktrees: WorktreeService, space: DiskSpace) =>
   new Elysia({ name: "projects" })
     .get("/api/projects", () => ({ projects: store.projects.list() }))
     .post("/api/projects", async ({ body, set }) => {
@@ -82,8 +83,9 @@ export const projectRoutes = (store: Store, projects: ProjectService, credential
     .get("/api/conversations/:id/messages", ({ params, query }) => {
       const { events } = parseBody(projectsContract().MessageListQuery, query);
       requireConversation(store, params.id);
-      // Written as stored, a piece at a time: a long answer's fold is never parsed and serialized again.
-      return jsonPiecesResponse(store.messages.listJson(params.id, { events: events !== "0" && events !== "false" }));
+      // Written as stored, a piece at a time: a long answer's fold is never parsed and serialized again. Answers' texts
+      // are kept at their first read: the page lists a conversation at every open and at the end of each of its runs.
+      return jsonPiecesResponse(store.messages.listJson(params.id, { events: events !== "0" && events !== "false", keepTexts: space }));
     })
     .get("/api/projects/:id/files", async ({ params }) => ({ files: await projects.files(projects.require(params.id)) }))
     .post("/api/projects/:id/files/link", ({ params, body }): FileLinkResponse => {

@@ -30,3 +30,15 @@ export const TEXT_FROM_EVENTS_SQL = `SELECT json_valid(?1) AS valid, CASE WHEN j
       END, ''), '')
     FROM json_each(?1) AS part WHERE part.type = 'object')
   ELSE '' END AS text`;
+
+/**
+ * Keeps the text of the answer whose message id is the statement's one parameter (migration 17), joined by
+ * `TEXT_FROM_EVENTS_SQL` from the row's events in the same statement: what is kept is what the row holds, whatever
+ * wrote it since it was listed. Nothing is kept for a row that is not an answer stored once or whose events are not
+ * JSON. sqlite reads the row's events once (a subquery that does not depend on the outer row).
+ */
+export const KEEP_TEXT_SQL = `INSERT OR REPLACE INTO message_texts (message_id, text)
+  SELECT ?1, text FROM (${TEXT_FROM_EVENTS_SQL.replaceAll("?1", "(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)")})
+  WHERE valid`;
+
+export const KEPT_TEXT_SQL = "SELECT text FROM message_texts WHERE message_id = ?";

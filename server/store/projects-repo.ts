@@ -3,7 +3,8 @@ import { omittedTextLine } from "../contracts/omitted-text.ts";
 import type { Conversation, Message, PersistedEvent, Project } from "../contracts/projects.ts";
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
-import { TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
+import { isDiskFull, type DiskSpace } from "./disk-space.ts";
+import { KEEP_TEXT_SQL, KEPT_TEXT_SQL, TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 const toProject = (r: SqlRow): Project => ({ id: String(r.id), name: String(r.name), path: String(r.path), createdAt: Number(r.created_at) });
@@ -86,6 +87,14 @@ export type NewMessage = {
   startedAt?: number | null;
 };
 
+/** How a conversation's messages are listed. */
+type ListOptions = {
+  /** With each message's folded events (the default). */
+  events?: boolean;
+  /** Where answers' texts may be kept once joined (migration 17): off while the disk holding od's data is full. */
+  keepTexts?: Pick<DiskSpace, "available" | "exhausted">;
+};
+
 export class MessagesRepo {
   constructor(private readonly db: SqliteDatabase) {}
 
@@ -134,9 +143,10 @@ export class MessagesRepo {
    * `{"messages": list(conversationId)}` as JSON text, a piece at a time and a row at a time: the stored folded events
    * are written as they are stored instead of parsed and serialized again, so a conversation with a long answer (a
    * 4M-character fold: text and events) opens without a copy of it per step (+100 MB of the daemon's peak before).
-   * `events: false` leaves each message's events out (not even read).
+   * `events: false` leaves each message's events out (not even read), and reads an answer's text from where it was
+   * kept at an earlier read, joining and keeping it (while `keepTexts` has room) when it was not.
    */
-  *listJson(conversationId: string, options: { events?: boolean } = {}): Generator<string> {
+  *listJson(conversationId: string, options: ListOptions = {}): Generator<string> {
     yield '{"messages":[';
     let first = true;
     for (const { fields, text, eventsJson, events } of this.#rows(conversationId, options)) {
@@ -173,7 +183,7 @@ export class MessagesRepo {
    * folded events, checked to be JSON by sqlite (a row whose events are not gives way to its text, as one too large
    * does); `events`: those derived from the text.
    */
-  *#rows(conversationId: string, options: { events?: boolean; before?: string } = {}): Generator<{ fields: Omit<Message, "text" | "events">; text: string; eventsJson?: string; events?: PersistedEvent[] }> {
+  *#rows(conversationId: string, options: ListOptions & { before?: string } = {}): Generator<{ fields: Omit<Message, "text" | "events">; text: string; eventsJson?: string; events?: PersistedEvent[] }> {
     const withEvents = options.events ?? true;
     const listed = this.db
       .prepare(
@@ -195,6 +205,23 @@ export class MessagesRepo {
     // An answer stored once: its events, and its text joined from them (the fold that wrote them bounded both).
     const storedEvents = this.db.prepare("SELECT events_json FROM messages WHERE id = ?");
     const joinedText = this.db.prepare(TEXT_FROM_EVENTS_SQL);
+    const keptText = this.db.prepare(KEPT_TEXT_SQL);
+    const keepText = this.db.prepare(KEEP_TEXT_SQL);
+    /** The text of an answer stored once, as kept at an earlier read, or kept now; undefined when it was not kept. */
+    const keptTextOf = (id: string): string | undefined => {
+      const kept = keptText.get(id);
+      if (kept) return String(kept.text);
+      if (!options.keepTexts?.available()) return undefined;
+      try {
+        keepText.run(id);
+      } catch (error) {
+        // A cache: not kept this time (a full disk, another writer holding the database), joined for this read.
+        if (isDiskFull(error)) options.keepTexts.exhausted();
+        return undefined;
+      }
+      const now = keptText.get(id);
+      return now ? String(now.text) : undefined;
+    };
     for (const r of listed) {
       const fields = {
         id: String(r.id),
@@ -209,6 +236,11 @@ export class MessagesRepo {
         createdAt: Number(r.created_at),
       };
       if (r.text_in_events) {
+        const kept = withEvents ? undefined : keptTextOf(fields.id);
+        if (kept !== undefined) {
+          yield { fields, text: kept };
+          continue;
+        }
         const stored = storedEvents.get(fields.id);
         if (!stored) continue; // deleted meanwhile
         const json = stored.events_json === null ? "" : String(stored.events_json);

@@ -10,6 +10,7 @@ import { ProjectService } from "../../server/projects/project-service.ts";
 import { getAgentDef } from "../../server/runtimes/registry.ts";
 import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { runHarness } from "../support/fake-agents.ts";
+import { DiskSpace } from "../../server/store/disk-space.ts";
 
 async function setup() {
   const h = await runHarness({ defs: [getAgentDef("claude")!, getAgentDef("deepseek")!], shims: { claude: undefined, deepseek: undefined } });
@@ -19,7 +20,7 @@ async function setup() {
     { canUseTool: { tool_name: "Bash", input: { command: `echo hi > ${target}` }, writeFile: { path: target, content: "hi" } } },
     { outFile: join(import.meta.dir, "..", "fixtures", "claude", "text.jsonl") },
   ]);
-  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store)), runRoutes(h.service)] });
+  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store), new DiskSpace(undefined)), runRoutes(h.service)] });
   return {
     h,
     t,

@@ -18,6 +18,7 @@ import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { endOf, runHarness } from "../support/fake-agents.ts";
 import { completeAsBeforeTextOnce } from "../support/legacy-messages.ts";
 import { tempDir } from "../support/temp.ts";
+import { DiskSpace } from "../../server/store/disk-space.ts";
 
 const MB = 1024 * 1024;
 /** Far below the 24+ MB answers below (sent twice, as text and events, before): a bounded message on the wire. */
@@ -44,7 +45,7 @@ describe("huge answers", () => {
     writeAnswer(answerPath, 24);
     const answer = await Bun.file(answerPath).text();
     await using h = await runHarness({ defs: [getAgentDef("deepseek")! as RuntimeAgentDef], shims: { deepseek: undefined }, steps: [{ readAll: true }, { outFile: answerPath }] });
-    await using t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store)), runRoutes(h.service)] });
+    await using t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store), new DiskSpace(undefined)), runRoutes(h.service)] });
     const { runId, conversationId, events } = await h.run({ agentId: "deepseek", message: "write a lot" });
     expect(endOf(events).status).toBe("succeeded");
 
@@ -100,7 +101,7 @@ describe("huge answers", () => {
     const text = `BEGIN${"x".repeat(40 * MB)}END`;
     const id = store.messages.add({ conversationId: conversation.id, role: "assistant", text: "" });
     completeAsBeforeTextOnce(store, id, { text, events: [{ type: "text", text }] });
-    await using t = await startTestApp({ dataDir: dir.path, modules: [projectRoutes(store, new ProjectService(store, dir.path), new Credentials(TEST_TOKEN), testWorktrees(store))] });
+    await using t = await startTestApp({ dataDir: dir.path, modules: [projectRoutes(store, new ProjectService(store, dir.path), new Credentials(TEST_TOKEN), testWorktrees(store), new DiskSpace(undefined))] });
 
     const res = await t.call(`/api/conversations/${conversation.id}/messages`);
     expect(res.status).toBe(200);

@@ -10,6 +10,7 @@ import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { Store } from "../../server/store/store.ts";
 import { ORIGIN, startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { tempDir } from "../support/temp.ts";
+import { DiskSpace } from "../../server/store/disk-space.ts";
 
 async function setup(now: () => number = Date.now) {
   const temp = tempDir("od-files-");
@@ -20,7 +21,7 @@ async function setup(now: () => number = Date.now) {
   const credentials = new Credentials(TEST_TOKEN, now);
   const app = await startTestApp({ dataDir, credentials });
   const projects = new ProjectService(app.store, dataDir);
-  const withRoutes = await startTestApp({ dataDir, credentials, modules: [projectRoutes(app.store, projects, credentials, testWorktrees(app.store))] });
+  const withRoutes = await startTestApp({ dataDir, credentials, modules: [projectRoutes(app.store, projects, credentials, testWorktrees(app.store), new DiskSpace(undefined))] });
   return {
     ...withRoutes,
     root: temp.path,

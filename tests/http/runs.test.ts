@@ -12,12 +12,13 @@ import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { tempDir } from "../support/temp.ts";
 import { runHarness } from "../support/fake-agents.ts";
 import { readSse } from "../support/sse.ts";
+import { DiskSpace } from "../../server/store/disk-space.ts";
 
 const fixture = (cli: string, scenario: string) => join(import.meta.dir, "..", "fixtures", cli, `${scenario}.jsonl`);
 
 async function setup(steps: Record<string, unknown>[]) {
   const h = await runHarness({ defs: [getAgentDef("claude")!], shims: { claude: undefined }, steps });
-  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store)), runRoutes(h.service)] });
+  const t = await startTestApp({ modules: [projectRoutes(h.store, new ProjectService(h.store, h.projectDir), new Credentials(TEST_TOKEN), testWorktrees(h.store), new DiskSpace(undefined)), runRoutes(h.service)] });
   // The harness and the app must share one store: use the harness's for runs and the app's data dir for nothing else.
   return {
     h,
@@ -54,7 +55,7 @@ describe("/api/runs", () => {
   test("GET messages?events=0: each message without its folded events, the rest as without it; a bad value is a 400", async () => {
     await using s = await setup([{ readLine: true }, { outFile: fixture("claude", "text") }]);
     const { conversationId } = await (await s.t.json("POST", "/api/runs", { projectId: s.h.projectId, agentId: "claude", message: "hello" })).json();
-    let whole: { messages: { role: string; events?: unknown[] }[] } = { messages: [] };
+    let whole: { messages: { id: string; role: string; text: string; events?: unknown[] }[] } = { messages: [] };
     for (let tries = 0; tries < 200 && !whole.messages.some((m) => m.events?.length); tries++) {
       whole = await (await s.t.call(`/api/conversations/${conversationId}/messages`)).json();
       if (!whole.messages.some((m) => m.events?.length)) await Bun.sleep(25);
@@ -64,6 +65,10 @@ describe("/api/runs", () => {
       const lean = await (await s.t.call(`/api/conversations/${conversationId}/messages?events=${value}`)).json();
       expect(lean.messages).toEqual(whole.messages.map(({ events: _, ...rest }) => rest));
     }
+    // The answer's text was kept at the first lean listing (migration 17): later ones read it from there.
+    const answer = whole.messages.find((m) => m.role === "assistant")!;
+    expect(answer.text.length).toBeGreaterThan(0);
+    expect(s.h.store.db.prepare("SELECT message_id, text FROM message_texts").all()).toEqual([{ message_id: answer.id, text: answer.text }]);
     expect(await (await s.t.call(`/api/conversations/${conversationId}/messages?events=1`)).json()).toEqual(whole);
     const bad = await s.t.call(`/api/conversations/${conversationId}/messages?events=nope`);
     expect(bad.status).toBe(400);
@@ -177,7 +182,7 @@ describe("/api/projects", () => {
   test("create in the data dir, register an existing folder, refuse relative, missing and duplicate paths", async () => {
     await using t = await startTestApp();
     const projects = new ProjectService(t.store, t.dataDir);
-    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, projects, new Credentials(TEST_TOKEN), testWorktrees(t.store))] });
+    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, projects, new Credentials(TEST_TOKEN), testWorktrees(t.store), new DiskSpace(undefined))] });
     const created = await app.json("POST", "/api/projects", { name: "My Landing Page" });
     expect(created.status).toBe(201);
     const { project } = await created.json();
@@ -200,7 +205,7 @@ describe("/api/projects", () => {
 
   test("conversations: create, rename, delete; files listing and sandboxed raw preview; traversal refused", async () => {
     await using t = await startTestApp();
-    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, new ProjectService(t.store, t.dataDir), new Credentials(TEST_TOKEN), testWorktrees(t.store))] });
+    await using app = await startTestApp({ dataDir: t.dataDir, modules: [projectRoutes(t.store, new ProjectService(t.store, t.dataDir), new Credentials(TEST_TOKEN), testWorktrees(t.store), new DiskSpace(undefined))] });
     const { project } = await (await app.json("POST", "/api/projects", { name: "p" })).json();
     const { conversation } = await (await app.json("POST", `/api/projects/${project.id}/conversations`, { title: "First" })).json();
     expect((await (await app.json("PUT", `/api/conversations/${conversation.id}`, { title: "Renamed" })).json()).conversation.title).toBe("Renamed");

@@ -17,6 +17,7 @@ import { isLivePid, killSurvivors } from "../support/survivors.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
 import { remoteMachine } from "../../server/machines/machine-of.ts";
+import { DiskSpace } from "../../server/store/disk-space.ts";
 
 // Each test starts and ends runs over a real ssh connection (a login, the run, its sweep there): seconds apiece on an
 // idle machine, and several times that on a loaded 2-core one, where bun's 20 s default failed them at random.
@@ -46,7 +47,7 @@ async function setup() {
   const remote = { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir };
   const base = await startTestApp({ dataDir, credentials });
   const projects = new ProjectService(base.store, dataDir, remote);
-  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials, testWorktrees(base.store))] });
+  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials, testWorktrees(base.store), new DiskSpace(undefined))] });
   const folder = join(temp.path, `proj-${crypto.randomUUID()}`);
   mkdirSync(join(folder, ".od", "skills", "greet"), { recursive: true });
   writeFileSync(join(folder, "index.html"), "<p>hi</p>");

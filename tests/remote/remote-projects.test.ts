@@ -9,6 +9,7 @@ import { ProjectService } from "../../server/projects/project-service.ts";
 import { startTestApp, TEST_TOKEN, testWorktrees } from "../support/app.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
+import { DiskSpace } from "../../server/store/disk-space.ts";
 
 let sshd: TestSshd;
 beforeAll(async () => {
@@ -23,7 +24,7 @@ async function setup() {
   const credentials = new Credentials(TEST_TOKEN);
   const base = await startTestApp({ dataDir, credentials });
   const projects = new ProjectService(base.store, dataDir, { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir });
-  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials, testWorktrees(base.store))] });
+  const app = await startTestApp({ dataDir, credentials, modules: [projectRoutes(base.store, projects, credentials, testWorktrees(base.store), new DiskSpace(undefined))] });
   return {
     ...app,
     root: temp.path,

@@ -1,8 +1,9 @@
 // A finished answer's text is stored once, inside its folded events; the store joins it back in sqlite
 // (server/store/message-text.ts) by the rule the fold joins it in JavaScript (EventFolder.text). These must agree.
-import { expect, test } from "bun:test";
+import { describe, expect, mock, test } from "bun:test";
 import { join } from "node:path";
 import type { AgentEvent } from "../../server/contracts/events.ts";
+import type { Message } from "../../server/contracts/projects.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { EventFolder, type FoldOptions } from "../../server/runs/fold.ts";
 import { openDatabase } from "../../server/store/database.ts";
@@ -74,4 +75,82 @@ test("answers stored before the text was stored once read as they did, after the
     { role: "user", text: "q" },
     { role: "assistant", text: "the answer" },
   ]);
+});
+
+describe("an answer's text, kept once read (migration 17)", () => {
+  const room = () => ({ available: () => true, exhausted: mock(() => {}) });
+  const listedTexts = (store: Store, conversationId: string, keepTexts?: ReturnType<typeof room>) =>
+    (JSON.parse([...store.messages.listJson(conversationId, { events: false, ...(keepTexts ? { keepTexts } : {}) })].join("")) as { messages: Message[] }).messages.map((m) => m.text);
+  const kept = (store: Store) => store.db.prepare("SELECT message_id, text FROM message_texts ORDER BY message_id").all();
+
+  function answered(fold: AgentEvent[] = [text("the "), { type: "tool_use", id: "t", name: "Read", input: {}, kind: "file_read" }, text("answer")]) {
+    const dir = tempDir("od-message-text-");
+    const store = Store.open(join(dir.path, "od.db"), openBunSqlite);
+    const conversationId = store.conversations.create(store.projects.create("p", dir.path).id, "c").id;
+    store.messages.add({ conversationId, role: "user", text: "q" });
+    const id = store.messages.add({ conversationId, role: "assistant", text: "" });
+    const folder = new EventFolder();
+    for (const event of fold) folder.push(event);
+    store.messages.complete(id, { events: folder.events, endedAt: 1, files: [] });
+    return { store, conversationId, id, [Symbol.dispose]: () => (store.close(), dir[Symbol.dispose]()) };
+  }
+
+  test("the first listing that may keep it keeps the answer's text, and later listings read that text", () => {
+    using t = answered();
+    expect(listedTexts(t.store, t.conversationId)).toEqual(["q", "the answer"]);
+    expect(kept(t.store)).toEqual([]);
+    expect(listedTexts(t.store, t.conversationId, room())).toEqual(["q", "the answer"]);
+    expect(kept(t.store)).toEqual([{ message_id: t.id, text: "the answer" }]);
+    // Read from where it is kept, not joined again: a kept text changed behind its back is what is listed.
+    t.store.db.prepare("UPDATE message_texts SET text = 'kept' WHERE message_id = ?").run(t.id);
+    expect(listedTexts(t.store, t.conversationId)).toEqual(["q", "kept"]);
+    expect(t.store.messages.transcript(t.conversationId).map((m) => m.text)).toEqual(["q", "kept"]);
+    // A listing with the events joins the text with them, as before.
+    expect(t.store.messages.list(t.conversationId).map((m) => m.text)).toEqual(["q", "the answer"]);
+  });
+
+  test("a fold written again drops the kept text, and deleting the conversation deletes it", () => {
+    using t = answered();
+    listedTexts(t.store, t.conversationId, room());
+    t.store.messages.complete(t.id, { events: [{ type: "text", text: "another answer" }], endedAt: 2, files: [] });
+    expect(kept(t.store)).toEqual([]);
+    expect(listedTexts(t.store, t.conversationId, room())).toEqual(["q", "another answer"]);
+    expect(kept(t.store)).toEqual([{ message_id: t.id, text: "another answer" }]);
+    t.store.conversations.delete(t.conversationId);
+    expect(kept(t.store)).toEqual([]);
+  });
+
+  test("nothing is kept while the disk has no room, for a fold that is not JSON, or for a user's turn", () => {
+    using t = answered();
+    expect(listedTexts(t.store, t.conversationId, { available: () => false, exhausted: mock(() => {}) })).toEqual(["q", "the answer"]);
+    expect(kept(t.store)).toEqual([]);
+    t.store.db.prepare("UPDATE messages SET events_json = '[not json' WHERE id = ?").run(t.id);
+    expect(listedTexts(t.store, t.conversationId, room())).toEqual(["q", ""]);
+    expect(kept(t.store)).toEqual([]);
+  });
+
+  test("a disk that fills while a text is kept: the listing still answers with the text, and says the disk is full", () => {
+    using t = answered([text("x".repeat(200_000))]);
+    // sqlite reports SQLITE_FULL once the database would grow past its current pages.
+    const pages = Number(t.store.db.prepare("PRAGMA page_count").get()?.page_count);
+    t.store.db.exec(`PRAGMA max_page_count = ${pages}`);
+    const keepTexts = room();
+    expect(listedTexts(t.store, t.conversationId, keepTexts)).toEqual(["q", "x".repeat(200_000)]);
+    expect(keepTexts.exhausted).toHaveBeenCalledTimes(1);
+    expect(kept(t.store)).toEqual([]);
+  });
+
+  test("a store from before migration 17 keeps texts after it", () => {
+    using dir = tempDir("od-message-text-");
+    const path = join(dir.path, "od.db");
+    const older = Store.over(openDatabase(path, openBunSqlite, MIGRATIONS.filter((m) => m.version < 17)));
+    const conversationId = older.conversations.create(older.projects.create("p", dir.path).id, "c").id;
+    const id = older.messages.add({ conversationId, role: "assistant", text: "" });
+    older.messages.complete(id, { events: [{ type: "text", text: "older answer" }], endedAt: 1, files: [] });
+    older.close();
+    const store = Store.open(path, openBunSqlite);
+    using _close = { [Symbol.dispose]: () => store.close() };
+    expect(listedTexts(store, conversationId, room())).toEqual(["older answer"]);
+    expect(kept(store)).toEqual([{ message_id: id, text: "older answer" }]);
+  });
 });

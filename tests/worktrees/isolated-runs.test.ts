@@ -21,6 +21,7 @@ import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { startTestApp, TEST_TOKEN } from "../support/app.ts";
 import { runHarness, type FakeStep } from "../support/fake-agents.ts";
 import { tempDir } from "../support/temp.ts";
+import { DiskSpace } from "../../server/store/disk-space.ts";
 
 setDefaultTimeout(60_000);
 
@@ -56,7 +57,7 @@ async function isolatedApp(options: { steps: FakeStep[]; projectDir?: string }) 
   const projects = new ProjectService(h.store, h.projectDir);
   const app = await startTestApp({
     modules: [
-      projectRoutes(h.store, projects, new Credentials(TEST_TOKEN), h.worktrees),
+      projectRoutes(h.store, projects, new Credentials(TEST_TOKEN), h.worktrees, new DiskSpace(undefined)),
       runRoutes(h.service),
       runChangeRoutes(h.store, h.reverter),
       worktreeRoutes(h.worktrees, new RunGroups(h.store, h.service, h.worktrees), projects),
