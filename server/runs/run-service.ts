@@ -17,7 +17,7 @@ import { streamJsonUserLine } from "../runtimes/invocation.ts";
 import { resolveAgentLaunch, type AgentLaunch } from "../runtimes/launch.ts";
 import { MachineDetections } from "../runtimes/machine-detections.ts";
 import type { EnvMap, RuntimeAgentDef } from "../runtimes/types.ts";
-import { DISK_FULL_MESSAGE, DiskSpace, isDiskFull } from "../store/disk-space.ts";
+import { DISK_FULL_MESSAGE, DiskSpace, isDiskFull, keepWhileRoom } from "../store/disk-space.ts";
 import { parseLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { newId } from "../store/ids.ts";
 import type { Store } from "../store/store.ts";
@@ -296,14 +296,7 @@ export class RunService {
     if (stored !== undefined) return stored;
     const json = JSON.stringify(await this.history(runId));
     // Not on a disk that is full (or was, until a run is allowed again): its room is for runs' events.
-    if (!this.#live.has(runId) && this.#space.available()) {
-      try {
-        runs.storeHistory(runId, json);
-      } catch (error) {
-        // Not kept: read from the events again next time.
-        if (isDiskFull(error)) this.#space.exhausted();
-      }
-    }
+    if (!this.#live.has(runId)) keepWhileRoom(this.#space, () => runs.storeHistory(runId, json));
     return json;
   }
 

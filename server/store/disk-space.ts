@@ -22,6 +22,22 @@ export function isDiskFull(error: unknown): boolean {
   return typeof message === "string" && /database or disk is full|no space left on device/i.test(message);
 }
 
+/**
+ * A cache's write (a finished run's history, an answer's text): made only while the disk has room, since that room is
+ * for runs' records first. A write that finds the disk full says so to `space`; any failure leaves the cache unwritten,
+ * to be worked out again at the next read. Whether it was written.
+ */
+export function keepWhileRoom(space: Pick<DiskSpace, "available" | "exhausted">, write: () => void): boolean {
+  if (!space.available()) return false;
+  try {
+    write();
+    return true;
+  } catch (error) {
+    if (isDiskFull(error)) space.exhausted();
+    return false;
+  }
+}
+
 export class DiskSpace {
   #full = false;
 

@@ -3,7 +3,7 @@ import { omittedTextLine } from "../contracts/omitted-text.ts";
 import type { Conversation, Message, PersistedEvent, Project } from "../contracts/projects.ts";
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
-import { isDiskFull, type DiskSpace } from "./disk-space.ts";
+import { keepWhileRoom, type DiskSpace } from "./disk-space.ts";
 import { KEEP_TEXT_SQL, KEPT_TEXT_SQL, TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
@@ -211,14 +211,8 @@ export class MessagesRepo {
     const keptTextOf = (id: string): string | undefined => {
       const kept = keptText.get(id);
       if (kept) return String(kept.text);
-      if (!options.keepTexts?.available()) return undefined;
-      try {
-        keepText.run(id);
-      } catch (error) {
-        // A cache: not kept this time (a full disk, another writer holding the database), joined for this read.
-        if (isDiskFull(error)) options.keepTexts.exhausted();
-        return undefined;
-      }
+      // Not kept (no room, another writer holding the database): joined for this read.
+      if (!options.keepTexts || !keepWhileRoom(options.keepTexts, () => keepText.run(id))) return undefined;
       const now = keptText.get(id);
       return now ? String(now.text) : undefined;
     };
