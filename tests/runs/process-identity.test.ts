@@ -2,25 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { spawnChild } from "../../server/platform/process.ts";
 import { isSameProcessRunning, ownProcessIdentity, parsePsStatLstart, processState } from "../../server/runs/process-identity.ts";
-
-/** A zombie: `sleep 0` backgrounded by a shell that then becomes `sleep 600`, which never reaps it. */
-async function withZombie(use: (zombiePid: number) => Promise<void> | void): Promise<void> {
-  const keeper = await spawnChild({ argv: ["sh", "-c", "sleep 0 & echo $!; exec sleep 600"], stdin: "ignore" });
-  try {
-    let text = "";
-    for await (const chunk of keeper.stdout) {
-      text += new TextDecoder().decode(chunk);
-      if (text.includes("\n")) break;
-    }
-    const zombiePid = Number(text.trim());
-    const deadline = Date.now() + 10_000;
-    while (processState(zombiePid).state !== "zombie" && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    await use(zombiePid);
-  } finally {
-    keeper.kill("SIGKILL");
-    await keeper.exited;
-  }
-}
+import { startZombie } from "../support/zombie.ts";
 
 describe("process identity", () => {
   test("ps output: state and start time, a zombie, nothing (gone)", () => {
@@ -37,11 +19,11 @@ describe("process identity", () => {
   });
 
   test("a zombie passes `kill(pid, 0)` but is not running", async () => {
-    await withZombie((pid) => {
-      expect(() => process.kill(pid, 0)).not.toThrow();
-      expect(processState(pid)).toEqual({ state: "zombie" });
-      expect(isSameProcessRunning({ pid, startTime: null })).toBe(false);
-    });
+    await using zombie = await startZombie();
+    const pid = zombie.zombiePid;
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(processState(pid)).toEqual({ state: "zombie" });
+    expect(isSameProcessRunning({ pid, startTime: null })).toBe(false);
   });
 
   test("a live pid with another start time is a reused pid, not the owner", async () => {
