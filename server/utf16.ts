@@ -1,7 +1,7 @@
 /**
  * Text that arrives in pieces (a run's deltas, an artifact's body) can split a character above U+FFFF between two of
- * them: UTF-16 holds it as a high surrogate and a low one. Whatever encodes a piece on its own (to a file, to a UTF-8
- * sink) holds such a half back until the next piece brings the rest.
+ * them: UTF-16 holds it as a high surrogate and a low one. Whatever encodes a piece on its own (to a file, to a stored
+ * piece of an answer) holds such a half back until the next piece brings the rest.
  */
 
 /** Whether `text` ends in a high surrogate: the first half of a character the next piece may complete. */

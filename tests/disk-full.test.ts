@@ -3,7 +3,7 @@
 // refused with DISK_FULL until there is room again, and nothing stored earlier is lost or corrupted.
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openBunSqlite } from "../server/platform/sqlite-bun.ts";
 import { fakeAgentWorld } from "./support/fake-agent-daemon.ts";
@@ -13,6 +13,18 @@ const delta = (text: string) => JSON.stringify({ type: "assistant.message_delta"
 const SMALL = [{ readAll: true }, { out: delta("a small answer") }];
 /** About 48 MB of answer: more than either disk holds, events and the spilled answer together. */
 const FLOOD = [{ readAll: true }, { repeat: 48_000, out: delta(`{{i}} ${"x".repeat(1000)}`) }];
+
+/** Writes `path` until the disk holding it is full. */
+function fillDisk(path: string): void {
+  const fd = openSync(path, "w");
+  try {
+    for (const chunk = new Uint8Array(64 * 1024); ; ) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ENOSPC") throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function run(argv: string[]): void {
   const result = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8" });
@@ -47,8 +59,10 @@ describe("a full disk", () => {
         const { messages } = (await (await world.api(od, `/api/conversations/${summary.conversationId}/messages`)).json()) as { messages: { runId: string | null; endedAt: number | null }[] };
         expect(messages.find((message) => message.runId === flood)?.endedAt).toEqual(expect.any(Number));
 
-        // The daemon serves on; a new run is refused with a clear message until there is room.
+        // The daemon serves on; a new run is refused with a clear message until there is room. (What the flood left
+        // free is less than its last write, which can be small: whatever is left is filled, as other programs would.)
         expect((await world.api(od, "/api/health")).status).toBe(200);
+        fillDisk(join(world.dataDir, "filler"));
         writeFileSync(script, JSON.stringify(SMALL));
         const refused = await world.api(od, "/api/runs", { method: "POST", body: JSON.stringify({ projectId: await projectId(world, od), agentId: "copilot", message: "again" }) });
         expect(refused.status).toBe(507);

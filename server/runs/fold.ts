@@ -6,14 +6,20 @@
  * results, it keeps only the answer's last `tailChars` characters and the small events (usage, errors, artifacts,
  * notable statuses), and marks the cut with a `truncated` event. The whole answer text goes to `spill` from then on
  * (beginning first), so it can be paged from disk instead.
+ *
+ * With `pieces`, a long text or thinking part is not held until the run's end either: its text goes to the pieces as
+ * it grows (see TextBuffer), and the part keeps only what came after its last piece, with `pieced` naming where the
+ * rest is. That is how the store keeps it (server/store/message-text.ts joins the two back).
  */
 import type { AgentEvent } from "../contracts/events.ts";
 import { omittedTextLine } from "../contracts/omitted-text.ts";
 import type { PersistedEvent } from "../contracts/projects.ts";
 import { TailText } from "./tail-text.ts";
 import { TextBuffer } from "./text-buffer.ts";
+import type { TextPieces } from "./text-pieces.ts";
 
-type MergedPart = Extract<PersistedEvent, { type: "text" | "thinking" }>;
+/** A text or thinking part; `pieced`: the key of its pieces, when the beginning of its text is there (see TextPieces). */
+type MergedPart = Extract<PersistedEvent, { type: "text" | "thinking" }> & { pieced?: number };
 
 /** Where the answer text goes once the fold is cut: everything so far at once, then each later delta. */
 export interface TextSpill {
@@ -29,6 +35,8 @@ export type FoldOptions = {
   /** Answer characters kept from the end after the cut (default 256 K). */
   tailChars?: number;
   spill?: TextSpill;
+  /** Where a long part's text goes as it grows, instead of being held (the answer's stored pieces). */
+  pieces?: TextPieces;
 };
 
 /** Most small events (usage, errors, artifacts, statuses) kept after the cut. */
@@ -42,10 +50,15 @@ export class EventFolder {
   readonly #maxKeptChars: number;
   readonly #tailChars: number;
   readonly #spill: TextSpill | undefined;
+  readonly #pieces: TextPieces | undefined;
+  /** The key the next text or thinking part's pieces get. */
+  #nextPartKey = 0;
   /** The last folded event while it is a text or thinking part still taking deltas, and its buffered text. */
   #open: { part: MergedPart; text: TextBuffer } | undefined;
   /** Characters held by the folded events (text, thinking, tool inputs and results). */
   #keptChars = 0;
+  /** Characters of text and thinking that went to the pieces. */
+  #piecedChars = 0;
   /** Answer characters seen, and how many of them the parts before the cut hold. */
   #totalTextChars = 0;
   #keptTextChars = 0;
@@ -55,11 +68,15 @@ export class EventFolder {
     this.#maxKeptChars = options.maxKeptChars ?? 4_000_000;
     this.#tailChars = options.tailChars ?? 256_000;
     this.#spill = options.spill;
+    this.#pieces = options.pieces;
   }
 
-  /** Characters the folded events hold (text, thinking, tool inputs and results): what writing them copies. */
-  get keptChars(): number {
-    return this.#keptChars;
+  /**
+   * Characters the folded events hold in memory (text, thinking, tool inputs and results, less what went to the
+   * pieces): what writing them copies.
+   */
+  get heldChars(): number {
+    return this.#keptChars - this.#piecedChars;
   }
 
   /** Whether the fold was cut (the answer was larger than it keeps). */
@@ -67,7 +84,10 @@ export class EventFolder {
     return this.#cut !== undefined;
   }
 
-  /** The folded events so far (the open text or thinking part carries its text up to now). */
+  /**
+   * The folded events so far (the open text or thinking part carries its text up to now). A part whose text went to
+   * the pieces carries what came after them, and their key as `pieced`.
+   */
   get events(): PersistedEvent[] {
     if (this.#open) this.#open.part.text = this.#open.text.toString();
     if (!this.#cut) return this.#events;
@@ -88,7 +108,7 @@ export class EventFolder {
    * memory once, not twice; the store derives it from the stored events by the same rule (server/store/message-text.ts).
    */
   get text(): string {
-    return textOf(this.events);
+    return textOf(this.events, (part) => this.#piecedText(part));
   }
 
   push(event: AgentEvent): void {
@@ -168,7 +188,7 @@ export class EventFolder {
     const cut: Cut = { tail: new TailText(this.#tailChars), after: [], omittedEvents: 0, inThinking: false };
     this.#cut = cut;
     if (this.#spill) {
-      for (const event of this.#events) if (event.type === "text") this.#spill.write(event.text);
+      for (const event of this.#events) if (event.type === "text") this.#spill.write(this.#piecedText(event) + event.text);
     }
     if (rest) this.#pushAfterCut(cut, { type: "text_delta", delta: rest });
   }
@@ -202,7 +222,23 @@ export class EventFolder {
     }
     const part: MergedPart = { type, text: delta };
     this.#add(part);
-    this.#open = { part, text: new TextBuffer(delta) };
+    this.#open = { part, text: new TextBuffer(delta, this.#pieces && this.#storeOut(part, this.#pieces)) };
+  }
+
+  /** Stores a part's text a piece at a time, under a key of its own (its first stored piece marks the part `pieced`). */
+  #storeOut(part: MergedPart, pieces: TextPieces): (piece: string) => boolean {
+    const key = this.#nextPartKey++;
+    return (piece) => {
+      if (!pieces.store(key, piece)) return false;
+      part.pieced = key;
+      this.#piecedChars += piece.length;
+      return true;
+    };
+  }
+
+  /** The beginning of a part's text that went to the pieces ("" when none did). */
+  #piecedText(part: MergedPart): string {
+    return part.pieced === undefined || !this.#pieces ? "" : this.#pieces.read(part.pieced);
   }
 
   #add(event: PersistedEvent): void {
@@ -244,11 +280,14 @@ function parentOf(event: { parentToolUseId?: string }): { parentToolUseId?: stri
   return event.parentToolUseId ? { parentToolUseId: event.parentToolUseId } : {};
 }
 
-/** The visible answer of folded events: their text parts joined, a cut marked by a line saying how much is left out. */
-function textOf(events: readonly PersistedEvent[]): string {
+/**
+ * The visible answer of folded events: their text parts joined (a pieced part's pieces first, from `piecedText`), a cut
+ * marked by a line saying how much is left out.
+ */
+function textOf(events: readonly PersistedEvent[], piecedText: (part: MergedPart) => string): string {
   let text = "";
   for (const event of events) {
-    if (event.type === "text") text += event.text;
+    if (event.type === "text") text += piecedText(event) + event.text;
     else if (event.type === "truncated" && event.omittedChars > 0) text += omittedTextLine(event.omittedChars);
   }
   return text;

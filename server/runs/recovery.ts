@@ -12,6 +12,7 @@ import type { LiveRun, LoggedEnding } from "./live-run.ts";
 import type { RunEnding } from "./outcome.ts";
 import type { RunRecords } from "./run-records.ts";
 import { EventFolder } from "./fold.ts";
+import { MessageTextPieces, type TextPieces } from "./text-pieces.ts";
 import { storeFailureEnding } from "./store-failures.ts";
 import { UsageTally } from "./usage-tally.ts";
 import { parseLoggedEvent } from "../store/event-json.ts";
@@ -26,8 +27,9 @@ export type StoredRunFold = {
 /** Events read a page at a time: a crashed run of 100k events is never held whole. */
 const PAGE = 1000;
 
-export function foldStoredRun(persistence: Pick<EventPersistence, "eventsAfter">, runId: string): StoredRunFold {
-  const folder = new EventFolder();
+/** The run's fold from its stored events; with `pieces`, its long parts go there as the live run's did. */
+export function foldStoredRun(persistence: Pick<EventPersistence, "eventsAfter">, runId: string, pieces?: TextPieces): StoredRunFold {
+  const folder = new EventFolder(pieces ? { pieces } : {});
   const tally = new UsageTally();
   let lastEventAt: number | undefined;
   for (let cursor = 0; ; ) {
@@ -50,14 +52,14 @@ export function foldStoredRun(persistence: Pick<EventPersistence, "eventsAfter">
  * it was last seen (its last stored event), not when a later od noticed, so its duration is what it ran.
  */
 export function endLostRun(store: Store, records: RunRecords, run: RunSummary): void {
-  const stored = foldStoredRun(store.runs, run.id);
+  const messageId = store.messages.ofRun(run.id);
+  const stored = foldStoredRun(store.runs, run.id, messageId === undefined ? undefined : MessageTextPieces.afresh(store.messages, messageId));
   const startedAt = run.startedAt ?? run.createdAt;
   const endedAt = Math.max(startedAt, stored.lastEventAt ?? startedAt);
   const ending: RunEnding = { status: "failed", failureCategory: "crash", failureDetail: "daemon_restart", reason: "od stopped while this run was in progress" };
   const exit = { code: null, signal: null };
   new RunEventLog(run.id, store.runs).append(endEvent(ending, exit, run.files, startedAt, endedAt), endedAt);
   records.finish(run.id, ending, exit, run.files, stored.tally, endedAt);
-  const messageId = store.messages.ofRun(run.id);
   if (messageId) store.messages.complete(messageId, { events: stored.folder.events, endedAt, files: run.files });
 }
 
@@ -77,7 +79,7 @@ export function endCrashedRun(store: Store, records: RunRecords, live: LiveRun, 
     const unended = run?.endedAt === null;
     const open = messageId !== undefined && store.messages.isOpen(messageId);
     if (!unended && !open) return;
-    const stored = foldStoredRun(store.runs, live.id);
+    const stored = foldStoredRun(store.runs, live.id, open ? MessageTextPieces.afresh(store.messages, messageId) : undefined);
     const { ending, exit, files } = live.ended ?? crashEnding(live, cause);
     if (unended) records.storingLast(() => records.finish(live.id, ending, exit, files, stored.tally));
     if (open) records.storingLast(() => store.messages.complete(messageId, { events: stored.folder.events, endedAt: Date.now(), files }));

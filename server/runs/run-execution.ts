@@ -18,6 +18,7 @@ import { RunApprovals } from "./approvals.ts";
 import { extractsArtifacts, runAttempt, type AttemptOutcome } from "./attempt.ts";
 import { endEvent, warningEvents } from "./end-event.ts";
 import { EventFolder } from "./fold.ts";
+import { MessageTextPieces } from "./text-pieces.ts";
 import type { TextMeter } from "./garbage-pacer.ts";
 import type { LiveRun, RunFinisher, RunPlan } from "./live-run.ts";
 import { judgeAttempt, looksLikeStaleSession, type RunEnding } from "./outcome.ts";
@@ -33,7 +34,7 @@ import { UsageTally } from "./usage-tally.ts";
 /** Characters of a run's answer kept in its message when the disk has no room for all of it. */
 const ANSWER_TAIL_WHEN_FULL = 64_000;
 
-/** A folded answer at least this large (characters) is written after a garbage collection (see `finish`). */
+/** A folded answer holding at least this much (characters, in memory) is written after a garbage collection (see `finish`). */
 export const LARGE_FOLD_CHARS = 1_000_000;
 
 /**
@@ -69,7 +70,15 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
   const { def, project, conversationId } = run;
   const started = Date.now();
   if (env.deps.outputDir) live.output = new RunOutputFile(env.deps.outputDir, live.id, (error) => env.storeFailed(live, error));
-  const folder = new EventFolder({ spill: live.output });
+  // The answer's long parts go to its message as they grow (text-pieces.ts) while the run's writes succeed; one that
+  // cannot be stored stops the run.
+  const pieces = new MessageTextPieces(
+    store.messages,
+    run.assistantMessageId,
+    (error) => env.storeFailed(live, error),
+    () => live.storeFailure !== undefined,
+  );
+  const folder = new EventFolder({ spill: live.output, pieces });
   const tally = new UsageTally();
   /** The attempt's artifact spool (plain streams only): fed the answer as it streams, never the whole text. */
   let artifacts: ArtifactSpool | undefined;
@@ -117,19 +126,21 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
     live.log.append(endEvent(ending, exit, produced, started));
     env.records.storingLast(() => env.records.finish(live.id, ending, exit, produced, tally));
     live.output?.close();
-    // Writing the folded answer makes a few brief copies of it (its JSON, sqlite's binding and record). After a
-    // long stream the heap is full of its garbage, and the copies grew it further: a large answer is written after
-    // a collection (a 3M-character answer: peak RSS 120 MB instead of 104 MB), and so is any answer once the
+    // Writing the folded answer makes a few brief copies of what it holds (its JSON, sqlite's binding and record;
+    // not its long parts, already stored as pieces). After a long stream the heap is full of its garbage, and the
+    // copies grew it further: an answer holding much (many tool results) is written after a collection (a
+    // 3M-character answer held whole: peak RSS 120 MB instead of 104 MB), and so is any answer once the
     // process's runs together have logged much text since the last one (ten runs of 10k events each ending at
     // once: the daemon's peak over idle ~2 MB lower, its worst rounds 2–5 MB; see LOGGED_CHARS_BEFORE_ANSWER_GC).
-    if (folder.keptChars >= LARGE_FOLD_CHARS || env.loggedText.chars >= LOGGED_CHARS_BEFORE_ANSWER_GC) {
+    if (folder.heldChars >= LARGE_FOLD_CHARS || env.loggedText.chars >= LOGGED_CHARS_BEFORE_ANSWER_GC) {
       (env.deps.collectGarbage ?? collectGarbage)();
       env.loggedText.reset();
     }
     const endedAt = Date.now();
     env.records.storingLast(
       () => store.messages.complete(run.assistantMessageId, { events: eventsWithRunReason(folder.events, ending), endedAt, files: produced }),
-      // No room for the whole answer: its end, which the reserve has room for.
+      // No room for the whole answer: its end, which the reserve has room for (pieces it stored stay unnamed, deleted
+      // with the message).
       () => store.messages.complete(run.assistantMessageId, { events: [{ type: "text", text: folder.text.slice(-ANSWER_TAIL_WHEN_FULL) }], endedAt, files: produced }),
     );
   };

@@ -4,30 +4,30 @@
  * small ones: a delta waiting for its block outlives young-generation collections and is promoted, and the block
  * join then leaves it as garbage only a full collection frees (see DEFAULT_FLUSH_DELAY_MS in event-log.ts).
  *
- * Past `SINK_AFTER_CHARS`, the blocks go to a UTF-8 sink outside the collected heap where the runtime has one
- * (server/platform/utf8-sink.ts), until the text is read: held as strings, a long answer counts as live heap and lets
- * as much garbage again pile up between the collector's own collections (a 100k-line `od run` whose answer is one 3 MB
- * part peaked 1.3–2.0 MB lower: one binary with a switch, 40 interleaved rounds, twice). A block a sink cannot hold as
- * it is (a lone surrogate) sends the text back to strings.
+ * With a `storeOut`, the buffer does not hold a long text either: each time its blocks reach `PIECE_CHARS`, they are
+ * handed to it as one piece (the fold stores them as the answer's pieces, server/runs/text-pieces.ts) and the buffer
+ * holds only what came after. A 100k-line `od run` whose answer is one 3 MB part peaked 6.4 MB lower than with the
+ * text held until the run's end (then written as one value: its JSON and sqlite's copies of it). A piece ends on a
+ * whole character (a high surrogate waits for its pair); a text that is not well formed (a lone surrogate, which a
+ * stored text cannot hold as it is) is held from then on, as is the text after a piece that could not be stored.
  */
-import { createUtf8Sink, type Utf8Sink } from "../platform/utf8-sink.ts";
 import { endsInHighSurrogate } from "../utf16.ts";
 
 const BLOCK = 32;
-/** Characters held as strings before the blocks go to a sink: a short part (most of them) never makes one. */
-export const SINK_AFTER_CHARS = 64 * 1024;
+/** Characters held before they go to `storeOut` as a piece: a short part (most of them) never makes one. */
+export const PIECE_CHARS = 64 * 1024;
+
+/** Takes a piece of the text; false when it could not (the buffer then holds the text from there on). */
+export type StoreOut = (piece: string) => boolean;
 
 export class TextBuffer {
   #blocks: string[] = [];
   #parts: string[] = [];
   #blockChars = 0;
-  #sink: Utf8Sink | undefined;
-  /** A high surrogate that ended the last block given to the sink, waiting for the low one that pairs with it. */
-  #held = "";
-  /** No sink from here on: none on this runtime, the text held a lone surrogate, or it was read. */
-  #stringsOnly = false;
+  #storeOut: StoreOut | undefined;
 
-  constructor(initial = "") {
+  constructor(initial = "", storeOut?: StoreOut) {
+    this.#storeOut = storeOut;
     if (initial) this.append(initial);
   }
 
@@ -36,58 +36,27 @@ export class TextBuffer {
     if (this.#parts.length < BLOCK) return;
     const block = this.#parts.join("");
     this.#parts = [];
-    if (this.#sink) return this.#write(block);
     this.#blocks.push(block);
     this.#blockChars += block.length;
-    if (this.#blockChars >= SINK_AFTER_CHARS && !this.#stringsOnly) this.#startSink();
+    if (this.#storeOut && this.#blockChars >= PIECE_CHARS) this.#storePiece(this.#storeOut);
   }
 
-  /** The whole text. Reading ends the sink: the text is strings from then on (a part is read once, at its end). */
+  /** The text held: all of it, or with a `storeOut`, what came after the last piece it took. */
   toString(): string {
-    if (this.#sink) this.#endSink();
-    this.#stringsOnly = true;
     return this.#blocks.join("") + this.#parts.join("");
   }
 
-  /** Whether the blocks are held in a sink now (tests). */
-  get inSink(): boolean {
-    return this.#sink !== undefined;
-  }
-
-  #startSink(): void {
-    const sink = createUtf8Sink();
-    if (!sink) {
-      this.#stringsOnly = true;
+  #storePiece(storeOut: StoreOut): void {
+    const held = this.#blocks.join("");
+    // A high surrogate at the end waits for the low one that pairs with it, so no character is split in two.
+    const piece = endsInHighSurrogate(held) ? held.slice(0, -1) : held;
+    if (!piece.isWellFormed() || !storeOut(piece)) {
+      this.#storeOut = undefined;
+      this.#blocks = [held];
       return;
     }
-    const text = this.#blocks.join("");
-    this.#blocks = [];
-    this.#sink = sink;
-    this.#write(text);
-  }
-
-  /** Into the sink as UTF-8; a high surrogate at the end waits for its pair, so no character is split in two. */
-  #write(block: string): void {
-    const text = this.#held + block;
-    this.#held = "";
-    if (text.isWellFormed()) return this.#sink!.write(text);
-    const before = text.slice(0, -1);
-    if (endsInHighSurrogate(text) && before.isWellFormed()) {
-      if (before) this.#sink!.write(before);
-      this.#held = text.slice(-1);
-      return;
-    }
-    // A lone surrogate, which UTF-8 cannot hold: what the sink has goes back to a string, and the rest stays strings.
-    this.#endSink();
-    this.#stringsOnly = true;
-    this.#blocks.push(text);
-  }
-
-  /** The sink's text back as the first block (and a held surrogate after it). */
-  #endSink(): void {
-    const bytes = this.#sink!.end();
-    this.#sink = undefined;
-    this.#blocks = [new TextDecoder().decode(bytes) + this.#held];
-    this.#held = "";
+    const rest = held.slice(piece.length);
+    this.#blocks = rest ? [rest] : [];
+    this.#blockChars = rest.length;
   }
 }

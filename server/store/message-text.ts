@@ -4,6 +4,9 @@
  * so a long answer is never parsed in JavaScript to be read: its text parts in order, with a line where the fold left
  * characters out. That is the rule of `textOf` in server/runs/fold.ts; tests/store/message-text.test.ts checks that
  * both give the same text.
+ *
+ * A long part's text went to `message_text_pieces` as the run streamed (migration 18): the stored part holds what came
+ * after its pieces and their key (`pieced`), and every reader here puts the pieces back in front of it.
  */
 import { omittedTextLine } from "../contracts/omitted-text.ts";
 
@@ -14,17 +17,27 @@ const [BEFORE_COUNT, AFTER_COUNT] = omittedTextLine(COUNT).split(String(COUNT)) 
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * `{ valid, text }` of an answer stored once, from its folded events bound as the statement's one parameter (read from
- * the row once: each use of a column holding megabytes reads its pages again). Events that are not JSON (only a damaged
- * row) give `valid = 0` and an empty text rather than failing the conversation's list. json_each yields the parts in
- * their order and group_concat joins them in the order it gets them; `ORDER BY part.key` would have sqlite sort the
- * parts first, megabytes spilled to a temp file past its small page cache (a 4 MB answer: ~10 ms without, up to 265 ms
- * with). tests/store/message-text.test.ts checks the order on folds of many parts.
+ * The whole text of the stored part `part` (a json_each row) of message ?2: its pieces in order, then its own text.
+ * The pieces come in their key's order (the table's primary key) and group_concat joins them in the order it gets them.
+ */
+const PART_TEXT_SQL = `CASE WHEN part.value ->> 'pieced' IS NULL THEN part.value ->> 'text' ELSE coalesce((
+    SELECT group_concat(piece.text, '') FROM (
+      SELECT text FROM message_text_pieces WHERE message_id = ?2 AND part_key = part.value ->> 'pieced' ORDER BY seq
+    ) AS piece), '') || (part.value ->> 'text') END`;
+
+/**
+ * `{ valid, text }` of an answer stored once, from its folded events bound as the statement's first parameter (read
+ * from the row once: each use of a column holding megabytes reads its pages again) and its message id as the second.
+ * Events that are not JSON (only a damaged row) give `valid = 0` and an empty text rather than failing the
+ * conversation's list. json_each yields the parts in their order and group_concat joins them in the order it gets
+ * them; `ORDER BY part.key` would have sqlite sort the parts first, megabytes spilled to a temp file past its small
+ * page cache (a 4 MB answer: ~10 ms without, up to 265 ms with). tests/store/message-text.test.ts checks the order on
+ * folds of many parts and of many pieces.
  */
 export const TEXT_FROM_EVENTS_SQL = `SELECT json_valid(?1) AS valid, CASE WHEN json_valid(?1) THEN (
     SELECT coalesce(group_concat(
       CASE part.value ->> 'type'
-        WHEN 'text' THEN part.value ->> 'text'
+        WHEN 'text' THEN ${PART_TEXT_SQL}
         WHEN 'truncated' THEN CASE WHEN (part.value ->> 'omittedChars') > 0
           THEN ${sqlString(BEFORE_COUNT)} || (part.value ->> 'omittedChars') || ${sqlString(AFTER_COUNT)} END
       END, ''), '')
@@ -39,7 +52,21 @@ export const TEXT_FROM_EVENTS_SQL = `SELECT json_valid(?1) AS valid, CASE WHEN j
  * outer row): for a 683 KB answer's 1.5 MB of events, the statement took 8 ms, the join alone 4.5.
  */
 export const KEEP_TEXT_SQL = `INSERT OR REPLACE INTO message_texts (message_id, text)
-  SELECT ?1, text FROM (${TEXT_FROM_EVENTS_SQL.replaceAll("?1", "(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)")})
+  SELECT ?1, text FROM (${TEXT_FROM_EVENTS_SQL.replaceAll("?1", "(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)").replaceAll("?2", "?1")})
   WHERE valid`;
 
 export const KEPT_TEXT_SQL = "SELECT text FROM message_texts WHERE message_id = ?";
+
+/**
+ * The folded events of message ?2 as readers get them, from the stored ones bound as ?1 (valid JSON): each pieced
+ * part with its pieces put back in front of its text and its `pieced` key gone. Asked only of a message with pieces;
+ * json_group_array keeps json_each's order, as group_concat does above.
+ */
+export const EVENTS_WITH_PIECES_SQL = `SELECT json_group_array(
+    CASE WHEN part.type = 'object' AND part.value ->> 'pieced' IS NOT NULL
+      THEN json_remove(json_set(part.value, '$.text', ${PART_TEXT_SQL}), '$.pieced')
+      ELSE part.value END
+  ) AS events_json FROM json_each(?1) AS part`;
+
+/** Whether message ?1 has pieces (any reader of its events must then join them in). */
+export const HAS_PIECES_SQL = "SELECT 1 FROM message_text_pieces WHERE message_id = ?1 LIMIT 1";

@@ -293,4 +293,21 @@ export const MIGRATIONS: Migration[] = [
       END;
     `,
   },
+  {
+    version: 18,
+    name: "an answer's long parts, stored as they stream",
+    // A long answer was held by the run until its end, then written whole: its text, its JSON and sqlite's copies of
+    // them at once (a 3 MB answer: `od run`'s peak 6.4 MB higher). Its long text and thinking parts now go here a
+    // piece at a time as the run streams; the folded events keep each part's rest and its key (`pieced`), and
+    // readers join the two (server/store/message-text.ts).
+    sql: `
+      CREATE TABLE message_text_pieces (
+        message_id TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+        part_key INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (message_id, part_key, seq)
+      );
+    `,
+  },
 ];

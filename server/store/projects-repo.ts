@@ -4,7 +4,7 @@ import type { Conversation, Message, PersistedEvent, Project } from "../contract
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
 import { keepWhileRoom, type DiskSpace } from "./disk-space.ts";
-import { KEEP_TEXT_SQL, KEPT_TEXT_SQL, TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
+import { EVENTS_WITH_PIECES_SQL, HAS_PIECES_SQL, KEEP_TEXT_SQL, KEPT_TEXT_SQL, TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 const toProject = (r: SqlRow): Project => ({ id: String(r.id), name: String(r.name), path: String(r.path), createdAt: Number(r.created_at) });
@@ -125,6 +125,27 @@ export class MessagesRepo {
   }
 
   /**
+   * Stores `text` as piece `seq` of the part keyed `partKey` of an answer still streaming: the fold's long parts go
+   * here as they grow instead of being held to the run's end (migration 18; the fold's events name the key).
+   */
+  addTextPiece(id: string, partKey: number, seq: number, text: string): void {
+    this.db.prepare("INSERT INTO message_text_pieces (message_id, part_key, seq, text) VALUES (?, ?, ?, ?)").run(id, partKey, seq, text);
+  }
+
+  /** The text of a part's pieces, in order ("" when it has none). */
+  textPieces(id: string, partKey: number): string {
+    const row = this.db
+      .prepare("SELECT group_concat(text, '') AS text FROM (SELECT text FROM message_text_pieces WHERE message_id = ? AND part_key = ? ORDER BY seq)")
+      .get(id, partKey);
+    return row?.text === null || row?.text === undefined ? "" : String(row.text);
+  }
+
+  /** Drops an answer's pieces, before its fold is made again from its run's stored events (a lost run's recovery). */
+  dropTextPieces(id: string): void {
+    this.db.prepare("DELETE FROM message_text_pieces WHERE message_id = ?").run(id);
+  }
+
+  /**
    * The conversation's messages, each bounded: a text longer than `MAX_MESSAGE_TEXT_CHARS` (only rows written before
    * runs folded their output bounded) comes back as its beginning and end around a `truncated` marker, cut by sqlite,
    * so one huge turn never has to be loaded whole and its conversation always opens.
@@ -202,9 +223,11 @@ export class MessagesRepo {
          length(events_json) AS events_chars
        FROM messages WHERE id = ?`,
     );
-    // An answer stored once: its events, and its text joined from them (the fold that wrote them bounded both).
-    const storedEvents = this.db.prepare("SELECT events_json FROM messages WHERE id = ?");
+    // An answer stored once: its events, and its text joined from them (the fold that wrote them bounded both), each
+    // with the pieces of its long parts put back (migration 18).
+    const storedEvents = this.db.prepare(`SELECT events_json, EXISTS (${HAS_PIECES_SQL}) AS pieced FROM messages WHERE id = ?1`);
     const joinedText = this.db.prepare(TEXT_FROM_EVENTS_SQL);
+    const withPieces = this.db.prepare(EVENTS_WITH_PIECES_SQL);
     const keptText = this.db.prepare(KEPT_TEXT_SQL);
     const keepText = this.db.prepare(KEEP_TEXT_SQL);
     /** The text of an answer stored once, as kept at an earlier read, or kept now; undefined when it was not kept. */
@@ -238,10 +261,14 @@ export class MessagesRepo {
         const stored = storedEvents.get(fields.id);
         if (!stored) continue; // deleted meanwhile
         const json = stored.events_json === null ? "" : String(stored.events_json);
-        const joined = joinedText.get(json);
+        const joined = joinedText.get(json, fields.id);
         const text = String(joined?.text ?? "");
-        if (!withEvents) yield { fields, text };
-        else if (joined?.valid && json.length <= MAX_EVENTS_JSON_CHARS) yield { fields, text, eventsJson: json };
+        if (!withEvents) {
+          yield { fields, text };
+          continue;
+        }
+        const events = joined?.valid ? (stored.pieced ? String(withPieces.get(json, fields.id)?.events_json) : json) : "";
+        if (events && events.length <= MAX_EVENTS_JSON_CHARS) yield { fields, text, eventsJson: events };
         else yield { fields, text, ...(json ? { events: [{ type: "text" as const, text }] } : {}) };
         continue;
       }

@@ -1,6 +1,7 @@
-// A long run's folded answer is written after a garbage collection, so its brief copies reuse the stream's garbage
-// instead of growing the heap (bench/od-run.ts measures the peak); so is any answer once the process's runs together
-// have logged much event text since the last one (bench/latency.ts's ten runs); a short run's end pays for none.
+// A folded answer that holds much is written after a garbage collection, so its brief copies reuse the stream's
+// garbage instead of growing the heap; a long answer's text went to its pieces as it streamed (bench/od-run.ts
+// measures the peak), so it holds little. So is any answer once the process's runs together have logged much event
+// text since the last one (bench/latency.ts's ten runs); a short run's end pays for none.
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,18 +16,24 @@ const TEXT_LINE = JSON.stringify({
   message: { id: "m{{i}}", type: "message", role: "assistant", model: "claude-test", content: [{ type: "text", text: "line {{i}} of a long answer, long enough to add up\n" }] },
   session_id: "s-1",
 });
+/** A call whose input is 20,000 characters: a fold holds it whole (only text and thinking go to pieces). */
+const LARGE_CALL_LINE = JSON.stringify({
+  type: "assistant",
+  message: { id: "m{{i}}", type: "message", role: "assistant", model: "claude-test", content: [{ type: "tool_use", id: "t{{i}}", name: "Write", input: { file_path: "f{{i}}.txt", content: "x".repeat(20_000) } }] },
+  session_id: "s-1",
+});
 const RESULT = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", session_id: "s-1", usage: { input_tokens: 1, output_tokens: 1 } });
 
 /** A claude run answering `lines` text lines; returns how many collections the service asked for, and the stored
  * answer's length at the first one. */
-async function collectionsFor(lines: number, loggedText?: TextMeter): Promise<{ collections: number; storedAnswerChars: number | undefined }> {
+async function collectionsFor(lines: number, loggedText?: TextMeter, line = TEXT_LINE): Promise<{ collections: number; storedAnswerChars: number | undefined }> {
   let collections = 0;
   let storedAnswerChars: number | undefined;
   const harness: { current?: Awaited<ReturnType<typeof runHarness>> } = {};
   await using h = await runHarness({
     defs: [getAgentDef("claude")! as RuntimeAgentDef],
     shims: { claude: undefined },
-    steps: [{ readLine: true }, { repeat: lines, out: TEXT_LINE }, { out: RESULT }],
+    steps: [{ readLine: true }, { repeat: lines, out: line }, { out: RESULT }],
     ...(loggedText ? { loggedText } : {}),
     collectGarbage: () => {
       collections++;
@@ -41,10 +48,14 @@ async function collectionsFor(lines: number, loggedText?: TextMeter): Promise<{ 
   return { collections, storedAnswerChars };
 }
 
-test("a run whose folded answer is large is stored after one collection", async () => {
-  const lines = Math.ceil(LARGE_FOLD_CHARS / 50) + 1000;
+test("a run whose folded answer holds much is stored after one collection", async () => {
+  const calls = Math.ceil(LARGE_FOLD_CHARS / 20_000) + 5;
   // Before the folded answer is stored: the collection is for the copies that storing it makes.
-  expect(await collectionsFor(lines)).toEqual({ collections: 1, storedAnswerChars: 0 });
+  expect(await collectionsFor(calls, undefined, LARGE_CALL_LINE)).toEqual({ collections: 1, storedAnswerChars: 0 });
+}, 60_000);
+
+test("a run whose long answer went to its pieces as it streamed is stored without one", async () => {
+  expect((await collectionsFor(Math.ceil(LARGE_FOLD_CHARS / 50) + 1000)).collections).toBe(0);
 }, 60_000);
 
 test("a short run's end collects nothing", async () => {

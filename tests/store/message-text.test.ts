@@ -6,6 +6,7 @@ import type { AgentEvent } from "../../server/contracts/events.ts";
 import type { Message } from "../../server/contracts/projects.ts";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { EventFolder, type FoldOptions } from "../../server/runs/fold.ts";
+import { MessageTextPieces } from "../../server/runs/text-pieces.ts";
 import { openDatabase } from "../../server/store/database.ts";
 import { MIGRATIONS } from "../../server/store/migrations.ts";
 import { Store } from "../../server/store/store.ts";
@@ -152,5 +153,107 @@ describe("an answer's text, kept once read (migration 17)", () => {
     using _close = { [Symbol.dispose]: () => store.close() };
     expect(listedTexts(store, conversationId, room())).toEqual(["older answer"]);
     expect(kept(store)).toEqual([{ message_id: id, text: "older answer" }]);
+  });
+});
+
+describe("an answer's long parts, stored as they stream (migration 18)", () => {
+  const long = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => text(`${prefix} ${i}: "quoted", \\ back, ✓ 😀\n`));
+  const pieceFolds: Record<string, { events: AgentEvent[]; options?: FoldOptions }> = {
+    "one long text": { events: long("line", 8000) },
+    "long thinking, a short text, a tool call, a long text": {
+      events: [
+        ...Array.from({ length: 6000 }, (_, i): AgentEvent => ({ type: "thinking_delta", delta: `thought ${i} ` })),
+        text("short"),
+        { type: "tool_use", id: "t", name: "Read", input: { path: "a" }, kind: "file_read" },
+        ...long("after", 12_000),
+        { type: "usage", usage: { input_tokens: 1, output_tokens: 2 } },
+      ],
+    },
+    "a long text cut past the fold's limit": { events: [...long("cut", 20_000), { type: "usage", usage: { input_tokens: 1, output_tokens: 2 } }], options: { maxKeptChars: 400_000, tailChars: 1000 } },
+  };
+
+  function stored() {
+    const dir = tempDir("od-message-pieces-");
+    const store = Store.open(join(dir.path, "od.db"), openBunSqlite);
+    const conversationId = store.conversations.create(store.projects.create("p", dir.path).id, "c").id;
+    return { store, conversationId, [Symbol.dispose]: () => (store.close(), dir[Symbol.dispose]()) };
+  }
+  const pieceCount = (store: Store) => Number(store.db.prepare("SELECT count(*) AS n FROM message_text_pieces").get()?.n);
+
+  test("an answer whose long parts went to pieces reads back as the same events and text as one held whole", () => {
+    using t = stored();
+    const expected: Pick<Message, "text" | "events">[] = [];
+    for (const { events, options } of Object.values(pieceFolds)) {
+      const whole = new EventFolder(options);
+      const id = t.store.messages.add({ conversationId: t.conversationId, role: "assistant", text: "" });
+      const onError = mock(() => {});
+      const pieced = new EventFolder({ ...options, pieces: new MessageTextPieces(t.store.messages, id, onError) });
+      for (const event of events) (whole.push(event), pieced.push(event));
+      expect(pieced.events.some((event) => "pieced" in event)).toBe(true);
+      expect(JSON.stringify(pieced.events).length).toBeLessThan(JSON.stringify(whole.events).length / 2);
+      expect(pieced.text).toBe(whole.text);
+      t.store.messages.complete(id, { events: pieced.events, endedAt: 1, files: [] });
+      expect(onError).not.toHaveBeenCalled();
+      expected.push({ text: whole.text, events: whole.events });
+    }
+    expect(pieceCount(t.store)).toBeGreaterThan(12);
+    const listed = t.store.messages.list(t.conversationId);
+    expect(listed.map(({ text, events }): Pick<Message, "text" | "events"> => ({ text, events }))).toEqual(expected);
+    expect(JSON.parse([...t.store.messages.listJson(t.conversationId)].join(""))).toEqual({ messages: listed });
+    expect(t.store.messages.transcript(t.conversationId).map((m) => m.text)).toEqual(expected.map((e) => e.text));
+    // Kept at the first listing that may keep it, with the pieces in it.
+    const keepTexts = { available: () => true, exhausted: mock(() => {}) };
+    const lean = JSON.parse([...t.store.messages.listJson(t.conversationId, { events: false, keepTexts })].join("")).messages;
+    expect(lean.map((m: Message) => m.text)).toEqual(expected.map((e) => e.text));
+    expect(t.store.db.prepare("SELECT text FROM message_texts ORDER BY rowid").all().map((r) => r.text)).toEqual(expected.map((e) => e.text));
+  });
+
+  test("pieces are read in their order, whatever order they were written in, and go with their conversation", () => {
+    using t = stored();
+    const id = t.store.messages.add({ conversationId: t.conversationId, role: "assistant", text: "" });
+    const pieces = Array.from({ length: 300 }, (_, i) => `piece ${i};`);
+    for (let seq = pieces.length - 1; seq >= 0; seq--) t.store.messages.addTextPiece(id, 7, seq, pieces[seq]!);
+    t.store.messages.addTextPiece(id, 3, 0, "thinking piece");
+    t.store.messages.complete(id, {
+      endedAt: 1,
+      files: [],
+      events: [{ type: "thinking", text: " and on", pieced: 3 } as never, { type: "text", text: " the end", pieced: 7 } as never, { type: "text", text: "!" }],
+    });
+    expect(t.store.messages.textPieces(id, 7)).toBe(pieces.join(""));
+    expect(t.store.messages.list(t.conversationId)).toMatchObject([
+      { text: `${pieces.join("")} the end!`, events: [{ type: "thinking", text: "thinking piece and on" }, { type: "text", text: `${pieces.join("")} the end` }, { type: "text", text: "!" }] },
+    ]);
+    t.store.conversations.delete(t.conversationId);
+    expect(pieceCount(t.store)).toBe(0);
+  });
+
+  test("a piece that cannot be stored is said once; the fold holds the rest, and the answer is stored whole", () => {
+    using t = stored();
+    const id = t.store.messages.add({ conversationId: t.conversationId, role: "assistant", text: "" });
+    const onError = mock(() => {});
+    const folder = new EventFolder({ pieces: new MessageTextPieces(t.store.messages, id, onError) });
+    const events = long("full", 20_000);
+    for (const event of events.slice(0, 4000)) folder.push(event);
+    expect(pieceCount(t.store)).toBeGreaterThan(0);
+    // sqlite reports SQLITE_FULL once the database would grow past its current pages.
+    t.store.db.exec(`PRAGMA max_page_count = ${Number(t.store.db.prepare("PRAGMA page_count").get()?.page_count)}`);
+    for (const event of events.slice(4000)) folder.push(event);
+    expect(onError).toHaveBeenCalledTimes(1);
+    t.store.db.exec("PRAGMA max_page_count = 1000000");
+    t.store.messages.complete(id, { events: folder.events, endedAt: 1, files: [] });
+    const whole = new EventFolder();
+    for (const event of events) whole.push(event);
+    expect(t.store.messages.list(t.conversationId).map(({ text, events }) => ({ text, events }))).toEqual([{ text: whole.text, events: whole.events }]);
+  });
+
+  test("a fold made again from a run's events starts its message's pieces over", () => {
+    using t = stored();
+    const id = t.store.messages.add({ conversationId: t.conversationId, role: "assistant", text: "" });
+    const first = new EventFolder({ pieces: new MessageTextPieces(t.store.messages, id, () => {}) });
+    for (const event of long("first", 8000)) first.push(event);
+    const again = new EventFolder({ pieces: MessageTextPieces.afresh(t.store.messages, id) });
+    for (const event of long("again", 8000)) again.push(event);
+    t.store.messages.complete(id, { events: again.events, endedAt: 1, files: [] });
+    expect(t.store.messages.list(t.conversationId)[0]!.text).toBe(long("again", 8000).map((e) => (e.type === "text_delta" ? e.delta : "")).join(""));
   });
 });
