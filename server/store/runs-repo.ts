@@ -119,6 +119,14 @@ const SUMMARY_SELECT =
 /** What a run's end sets (RunsRepo.finish). */
 const FINISH_COLUMNS = "status = ?, ended_at = ?, exit_code = ?, signal = ?, failure_category = ?, failure_detail = ?, reason = ?, error_code = ?, files_json = ?";
 
+/**
+ * Finished runs from a time on, newest first, at most a number of them (the usage view). Its
+ * `COALESCE(started_at, created_at)` is the expression of the index `runs_by_start_time` (migration 19): sqlite uses the
+ * index only for that exact expression.
+ */
+export const USAGE_SQL =
+  "SELECT id, project_id, conversation_id, agent_id, model, reported_model, status, started_at, ended_at, input_tokens, output_tokens, cost_usd FROM runs WHERE status NOT IN ('queued', 'running') AND COALESCE(started_at, created_at) >= ? ORDER BY COALESCE(started_at, created_at) DESC LIMIT ?";
+
 export class RunsRepo {
   /**
    * The last event id stored per run by `appendEvents`, while the run has not ended. A run's events have one writer
@@ -179,12 +187,7 @@ export class RunsRepo {
   usage(query: UsageQuery): UsageRun[] {
     const since = query.since ?? 0;
     const limit = query.limit ?? 2000;
-    return this.db
-      .prepare(
-        "SELECT id, project_id, conversation_id, agent_id, model, reported_model, status, started_at, ended_at, input_tokens, output_tokens, cost_usd FROM runs WHERE status NOT IN ('queued', 'running') AND COALESCE(started_at, created_at) >= ? ORDER BY COALESCE(started_at, created_at) DESC LIMIT ?",
-      )
-      .all(since, limit)
-      .map(toUsageRun);
+    return this.db.prepare(USAGE_SQL).all(since, limit).map(toUsageRun);
   }
   get(id: string): RunSummary | undefined {
     const row = this.db.prepare(`${SUMMARY_SELECT} WHERE runs.id = ?`).get(id);
