@@ -95,6 +95,14 @@ type ListOptions = {
   keepTexts?: Pick<DiskSpace, "available" | "exhausted">;
 };
 
+/**
+ * The assistant message of the run whose id is the one parameter, looked for among its conversation's messages (their
+ * index), not among all of them: a message's `run_id` is stored after its folded events, so a scan reads every
+ * answer's pages (1,000 answers of 100 KB: 14–19 ms, against 0.1–0.5).
+ */
+export const ANSWER_OF_RUN_SQL = `SELECT m.id FROM runs r JOIN messages m ON m.conversation_id = r.conversation_id AND m.run_id = r.id
+  WHERE r.id = ? AND m.role = 'assistant' ORDER BY m.created_at DESC LIMIT 1`;
+
 export class MessagesRepo {
   constructor(private readonly db: SqliteDatabase) {}
 
@@ -108,7 +116,7 @@ export class MessagesRepo {
 
   /** The assistant message a run answers in, if any. */
   ofRun(runId: string): string | undefined {
-    const row = this.db.prepare("SELECT id FROM messages WHERE run_id = ? AND role = 'assistant' ORDER BY created_at DESC LIMIT 1").get(runId);
+    const row = this.db.prepare(ANSWER_OF_RUN_SQL).get(runId);
     return row ? String(row.id) : undefined;
   }
 
