@@ -321,4 +321,18 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX runs_by_start_time ON runs(COALESCE(started_at, created_at));
     `,
   },
+  {
+    version: 20,
+    name: "runs listed newest first from their indexes",
+    // `GET /api/runs` lists the newest 500 runs, of a project, of a status or of all: only a conversation's were
+    // indexed in that order. The others read every run, each with its last event id, and sorted them on the daemon's
+    // event loop (50,000 runs: 14 ms for a project's, which the page's file list asks after each run; 53–55 ms for
+    // all or by status). Indexed in that order, each reads its 500 (under 1 ms for a project's).
+    sql: `
+      CREATE INDEX runs_by_project ON runs(project_id, created_at);
+      CREATE INDEX runs_by_creation ON runs(created_at);
+      DROP INDEX runs_by_status;
+      CREATE INDEX runs_by_status ON runs(status, created_at);
+    `,
+  },
 ];

@@ -1,11 +1,12 @@
 // Lookups whose cost would grow with a store's history use an index. The usage view asks for finished runs newest
 // first by when they started, or were created when they never started (RunsRepo.usage): sqlite answers that from the
 // index on the same expression (migration 19), not by reading and sorting every run. A run's answer is found among its
-// conversation's messages, not by reading every message (each one's folded events on the way to its run id).
+// conversation's messages, not by reading every message (each one's folded events on the way to its run id). The
+// newest runs of a project, a status or all are read from indexes in that order (migration 20), not sorted whole.
 import { expect, test } from "bun:test";
 import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import { ANSWER_OF_RUN_SQL } from "../../server/store/projects-repo.ts";
-import { USAGE_SQL } from "../../server/store/runs-repo.ts";
+import { runsListQuery, USAGE_SQL, type RunsFilter } from "../../server/store/runs-repo.ts";
 import { Store } from "../../server/store/store.ts";
 
 const planOf = (store: Store, sql: string, ...params: unknown[]) =>
@@ -54,6 +55,32 @@ test("a run's answer is found through its conversation's messages, the newest an
     store.messages.add({ conversationId, role: "assistant", text: "", runId: "run_other" });
     expect(store.messages.ofRun("run_a")).toBe(answer);
     expect(store.messages.ofRun("run_none")).toBeUndefined();
+  } finally {
+    store.close();
+  }
+});
+
+test("the newest runs, of a project, a conversation, a status or all, are read from an index in their order", () => {
+  const store = Store.open(":memory:", openBunSqlite);
+  try {
+    const planOfList = (filter: RunsFilter) => {
+      const { sql, params } = runsListQuery(filter);
+      return planOf(store, sql, ...params);
+    };
+    const ordered: [RunsFilter, string][] = [
+      [{}, "runs_by_creation"],
+      [{ projectId: "p" }, "runs_by_project"],
+      [{ conversationId: "c" }, "runs_by_conversation"],
+      [{ status: "succeeded" }, "runs_by_status"],
+      [{ conversationId: "c", status: "active" }, "runs_by_conversation"],
+    ];
+    for (const [filter, index] of ordered) {
+      const plan = planOfList(filter);
+      expect(plan).toContain(`USING INDEX ${index}`);
+      expect(plan).not.toContain("TEMP B-TREE");
+    }
+    // The active runs (a handful) come from the status's index, whatever else is asked, then are sorted.
+    for (const filter of [{ status: "active" }, { projectId: "p", status: "active" }] as RunsFilter[]) expect(planOfList(filter)).toContain("SEARCH runs USING INDEX runs_by_status");
   } finally {
     store.close();
   }
