@@ -18,7 +18,8 @@ const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
  * The whole text of the stored part `part` (a json_each row) of message ?2: its pieces in order, then its own text.
- * The pieces come in their key's order (the table's primary key) and group_concat joins them in the order it gets them.
+ * The subquery gives the pieces in `seq` order (read along the table's primary key, nothing sorted) and group_concat
+ * joins them in the order it gets them.
  */
 const PART_TEXT_SQL = `CASE WHEN part.value ->> 'pieced' IS NULL THEN part.value ->> 'text' ELSE coalesce((
     SELECT group_concat(piece.text, '') FROM (
