@@ -17,14 +17,18 @@ const [BEFORE_COUNT, AFTER_COUNT] = omittedTextLine(COUNT).split(String(COUNT)) 
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /**
- * The whole text of the stored part `part` (a json_each row) of message ?2: its pieces in order, then its own text.
- * The subquery gives the pieces in `seq` order (read along the table's primary key, nothing sorted) and group_concat
- * joins them in the order it gets them.
+ * The text of the pieces of one part (`message` and `key` are SQL expressions), "" when it has none. The subquery
+ * gives the pieces in `seq` order (read along the table's primary key, nothing sorted) and group_concat joins them in
+ * the order it gets them.
  */
-const PART_TEXT_SQL = `CASE WHEN part.value ->> 'pieced' IS NULL THEN part.value ->> 'text' ELSE coalesce((
+export const piecesTextSql = (message: string, key: string) => `coalesce((
     SELECT group_concat(piece.text, '') FROM (
-      SELECT text FROM message_text_pieces WHERE message_id = ?2 AND part_key = part.value ->> 'pieced' ORDER BY seq
-    ) AS piece), '') || (part.value ->> 'text') END`;
+      SELECT text FROM message_text_pieces WHERE message_id = ${message} AND part_key = ${key} ORDER BY seq
+    ) AS piece), '')`;
+
+/** The whole text of the stored part `part` (a json_each row) of message ?2: its pieces in order, then its own text. */
+const PART_TEXT_SQL = `CASE WHEN part.value ->> 'pieced' IS NULL THEN part.value ->> 'text'
+    ELSE ${piecesTextSql("?2", "part.value ->> 'pieced'")} || (part.value ->> 'text') END`;
 
 /**
  * `{ valid, text }` of an answer stored once, from its folded events bound as the statement's first parameter (read

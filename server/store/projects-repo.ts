@@ -4,7 +4,7 @@ import type { Conversation, Message, PersistedEvent, Project } from "../contract
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
 import { keepWhileRoom, type DiskSpace } from "./disk-space.ts";
-import { EVENTS_WITH_PIECES_SQL, HAS_PIECES_SQL, KEEP_TEXT_SQL, KEPT_TEXT_SQL, TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
+import { EVENTS_WITH_PIECES_SQL, HAS_PIECES_SQL, KEEP_TEXT_SQL, KEPT_TEXT_SQL, piecesTextSql, TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 const toProject = (r: SqlRow): Project => ({ id: String(r.id), name: String(r.name), path: String(r.path), createdAt: Number(r.created_at) });
@@ -142,10 +142,7 @@ export class MessagesRepo {
 
   /** The text of a part's pieces, in order ("" when it has none). */
   textPieces(id: string, partKey: number): string {
-    const row = this.db
-      .prepare("SELECT group_concat(text, '') AS text FROM (SELECT text FROM message_text_pieces WHERE message_id = ? AND part_key = ? ORDER BY seq)")
-      .get(id, partKey);
-    return row?.text === null || row?.text === undefined ? "" : String(row.text);
+    return String(this.db.prepare(`SELECT ${piecesTextSql("?1", "?2")} AS text`).get(id, partKey)?.text ?? "");
   }
 
   /** Drops an answer's pieces, before its fold is made again from its run's stored events (a lost run's recovery). */
