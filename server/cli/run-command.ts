@@ -15,6 +15,7 @@ import type { CommandIO, CommandSpec } from "./command.ts";
 import { lineReader, terminalApprovals } from "./terminal-approvals.ts";
 import { isPermissionMode, PERMISSION_MODES } from "../contracts/approval-values.ts";
 import type { ServeRuntime } from "./serve-command.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 /** How long `od run` waits, after its run ended, for a sweep still going on on the project's machine. */
 const REMOTE_SWEEP_WAIT_MS = 30_000;
@@ -145,11 +146,13 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
 
 /** --json: the log's JSON text as it is, one line per event, one write per batch. */
 function jsonPrinter(io: CommandIO) {
-  return (batch: readonly LoggedEvent[]) => {
+  const print = (batch: readonly LoggedEvent[]) => {
     let text = "";
     for (const logged of batch) text += logged.json + "\n";
     io.stdout(text);
   };
+  perEvent(print);
+  return print;
 }
 
 /** The answer as it streams and one line per tool call; stdout is gathered per batch (flushed before any stderr). */

@@ -5,6 +5,7 @@
  * paths compile as usual: the daemon's once it has started, `od parse`'s at once, a run's once its stream proves
  * long (`jitAfterEvents`). Elsewhere (bun from source, Deno) there is no such policy and this does nothing.
  */
+import { perEvent } from "./jit-tiers.ts";
 
 /** JavaScriptCore's tier-up thresholds are this many times higher until start-up is over. */
 export const STARTUP_JIT_POLICY = 100;
@@ -25,7 +26,9 @@ export const EVENTS_BEFORE_JIT = 500;
 /** A counter of streamed events that restores the normal policy at the `after`-th (once). */
 export function jitAfterEvents(after = EVENTS_BEFORE_JIT): () => void {
   let streamed = 0;
-  return () => {
+  const count = () => {
     if (++streamed === after) endStartupJitPolicy();
   };
+  perEvent(count);
+  return count;
 }

@@ -19,6 +19,7 @@ import { readingShare, readWithTurns } from "./stdout-turns.ts";
 import { TextBuffer } from "./text-buffer.ts";
 import { ToolCallLedger } from "./tool-call-ledger.ts";
 import { Watchdog, type WatchdogTimeouts } from "./watchdog.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 export type AttemptInput = {
   runId: string;
@@ -195,6 +196,7 @@ export async function runAttempt(input: AttemptInput, registerInput?: (input: Mi
     outcome.toolCalls?.push(event);
     input.emit({ type: "agent", event });
   };
+  perEvent(handleEvent);
 
   /** Whether the attempt still relays stderr: after it returns, nothing more of it is a run event. */
   let stderrOpen = true;
@@ -274,6 +276,7 @@ export function extractsArtifacts(reader: Invocation["reader"]): boolean {
 function isCleanTurnEnd(event: AgentEvent): boolean {
   return (event.type === "turn_end" && event.stopReason !== "tool_use") || event.type === "usage";
 }
+perEvent(isCleanTurnEnd);
 
 async function pumpStderr(source: AsyncIterable<Uint8Array>, input: AttemptInput, outcome: AttemptOutcome, onChunk: () => void, open: () => boolean): Promise<void> {
   const decoder = new TextDecoder();

@@ -11,6 +11,7 @@
 import type { NewRunEvent, RunEvent } from "../contracts/runs.ts";
 import { parseLoggedEvent, toLoggedEvent, type LoggedEvent } from "../store/event-json.ts";
 import { MAX_BATCH, MAX_BATCH_CHARS, readPage, type EventPersistence } from "./event-pages.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 export type { EventPersistence };
 export { replayPersisted, replayPersistedBatches } from "./event-pages.ts";
@@ -92,6 +93,10 @@ const LAST_WORDS_CHARS = 16 * 1024;
 
 
 export class RunEventLog {
+  static {
+    perEvent(this.prototype.append);
+  }
+
   readonly #tail: LoggedEvent[] = [];
   readonly #pending: LoggedEvent[] = [];
   readonly #followers = new Set<Follower>();
@@ -353,6 +358,8 @@ export class RunEventLog {
     return available;
   }
 }
+
+perEvent(batchEnd);
 
 /** Where the batch of `events` that starts at `start` ends: after MAX_BATCH events or MAX_BATCH_CHARS, at least one. */
 function batchEnd(events: readonly LoggedEvent[], start: number): number {

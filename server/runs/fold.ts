@@ -17,6 +17,7 @@ import type { PersistedEvent } from "../contracts/projects.ts";
 import { TailText } from "./tail-text.ts";
 import { TextBuffer } from "./text-buffer.ts";
 import type { TextPieces } from "./text-pieces.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 /** A text or thinking part; `pieced`: the key of its pieces, when the beginning of its text is there (see TextPieces). */
 type MergedPart = Extract<PersistedEvent, { type: "text" | "thinking" }> & { pieced?: number };
@@ -46,6 +47,10 @@ const MAX_EVENTS_AFTER_CUT = 1000;
 type Cut = { tail: TailText; after: PersistedEvent[]; omittedEvents: number; inThinking: boolean };
 
 export class EventFolder {
+  static {
+    perEvent(this.prototype.push);
+  }
+
   readonly #events: PersistedEvent[] = [];
   readonly #maxKeptChars: number;
   readonly #tailChars: number;
@@ -69,6 +74,7 @@ export class EventFolder {
     this.#tailChars = options.tailChars ?? 256_000;
     this.#spill = options.spill;
     this.#pieces = options.pieces;
+    perEvent(this.#keep, this.#merge); // private methods: only an instance reaches them
   }
 
   /**

@@ -10,6 +10,7 @@
  * peaked anywhere from +24 to +37 MB over the idle daemon.
  */
 import { collectAndSweep, collectGarbage } from "../platform/memory.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 export type GarbagePacer = {
   /** Counts `chars` characters of bulk text; may collect. */
@@ -44,7 +45,7 @@ export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
   let totalChars = 0;
   let lastCollectionAt = now();
   let gapMs = options.minIntervalMs;
-  return {
+  const pacer: GarbagePacer = {
     count(chars) {
       pendingChars += chars;
       totalChars += chars;
@@ -63,6 +64,8 @@ export function createGarbagePacer(options: GarbagePacerOptions): GarbagePacer {
       return totalChars;
     },
   };
+  perEvent(pacer.count);
+  return pacer;
 }
 
 /** How long after a collection of `tookMs` the next may start (see `maxShare` and `maxPauseMs`). */
@@ -80,13 +83,15 @@ export type TextMeter = {
 
 export function createTextMeter(): TextMeter {
   let chars = 0;
-  return {
+  const meter: TextMeter = {
     count: (more) => void (chars += more),
     get chars() {
       return chars;
     },
     reset: () => void (chars = 0),
   };
+  perEvent(meter.count);
+  return meter;
 }
 
 /**
@@ -108,10 +113,12 @@ export type RunTextPacers = { alone: GarbagePacer; together: GarbagePacer };
  * young-generation collection frees, and the daemon's peak climbed through the run to 226–258 MB (bench/memory.ts).
  */
 export function loggedTextCounter(meter: TextMeter, pacers: RunTextPacers, liveRuns: () => number): (chars: number) => void {
-  return (chars) => {
+  const count = (chars: number) => {
     meter.count(chars);
     (liveRuns() > 1 ? pacers.together : pacers.alone).count(chars);
   };
+  perEvent(count);
+  return count;
 }
 
 /**

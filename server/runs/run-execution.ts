@@ -30,6 +30,7 @@ import { eventsWithRunReason } from "./stored-reason.ts";
 import type { RunTimeouts } from "./timeouts.ts";
 import { transportFacts } from "./transport-facts.ts";
 import { UsageTally } from "./usage-tally.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 /** Characters of a run's answer kept in its message when the disk has no room for all of it. */
 const ANSWER_TAIL_WHEN_FULL = 64_000;
@@ -91,6 +92,7 @@ export async function executeRun(env: ExecutionEnv, live: LiveRun, run: RunPlan)
     live.log.append(event);
     env.countForJit();
   };
+  perEvent(emit);
   if (run.permissionMode !== "bypass") {
     const timeoutMs = store.appConfig.get().approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
     live.approvals = new RunApprovals({ mode: run.permissionMode, timeoutMs, emit: (event) => emit({ type: "agent", event }) });

@@ -12,6 +12,7 @@
  * stored text cannot hold as it is) is held from then on, as is the text after a piece that could not be stored.
  */
 import { endsInHighSurrogate } from "../utf16.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 const BLOCK = 32;
 /** Characters held before they go to `storeOut` as a piece: a short part (most of them) never makes one. */
@@ -21,6 +22,10 @@ export const PIECE_CHARS = 64 * 1024;
 export type StoreOut = (piece: string) => boolean;
 
 export class TextBuffer {
+  static {
+    perEvent(this.prototype.append);
+  }
+
   #blocks: string[] = [];
   #parts: string[] = [];
   #blockChars = 0;

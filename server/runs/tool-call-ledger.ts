@@ -7,6 +7,7 @@
 import type { AgentEvent } from "../contracts/events.ts";
 import type { FailedToolCall, RunWarning } from "../contracts/runs.ts";
 import { recognizeSandboxFailure } from "../runtimes/sandbox-failures.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 /** Failed calls named in the warning. */
 const MAX_NAMED = 10;
@@ -18,6 +19,10 @@ const MAX_ERROR_CHARS = 200;
 const MAX_SAMPLE_CHARS = 16 * 1024;
 
 export class ToolCallLedger {
+  static {
+    perEvent(this.prototype.push);
+  }
+
   /** Calls started and not yet answered: their tool and target. */
   readonly #open = new Map<string, { tool: string; target?: string }>();
   #answered = 0;

@@ -5,8 +5,13 @@
  */
 import type { AgentEvent } from "../contracts/events.ts";
 import type { RunUsageTotals } from "../store/runs-repo.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 export class UsageTally {
+  static {
+    perEvent(this.prototype.push);
+  }
+
   #totals: RunUsageTotals = { inputTokens: null, outputTokens: null, costUsd: null, reportedModel: null };
 
   push(event: AgentEvent): void {

@@ -7,6 +7,7 @@
  * `parentToolUseId`, but never their text, and never end the main turn.
  */
 import type { AgentEvent } from "../../contracts/events.ts";
+import { perEvent } from "../../platform/jit-tiers.ts";
 import { isTaskTool, TaskList } from "./claude-tasks.ts";
 import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
@@ -271,6 +272,7 @@ export function createClaudeParser(ctx: ParserContext = {}): StreamParser {
     return out;
   }
 
+  perEvent(onStreamEvent, onMessageStart, onBlockStart, onBlockDelta, onBlockStop, onAssistant, onUser, turnEnd);
   return jsonRecordParser({
     record(rec, line) {
       switch (rec.type) {

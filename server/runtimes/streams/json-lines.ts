@@ -5,6 +5,7 @@
 import type { AgentEvent } from "../../contracts/events.ts";
 import { isRecord } from "./tool-kind.ts";
 import { rawEvent, type StreamParser } from "./types.ts";
+import { perEvent } from "../../platform/jit-tiers.ts";
 
 /** A parsed wire record: any JSON object. */
 export type JsonRecord = Record<string, unknown>;
@@ -49,7 +50,7 @@ export type JsonRecordHandlers = {
  * the way every JSON-lines format wants; `pushRecord` takes records a bulk reader parsed without making line strings.
  */
 export function jsonRecordParser(handlers: JsonRecordHandlers): StreamParser {
-  return {
+  const parser: StreamParser = {
     push(line) {
       if (isBlank(line)) return [];
       const record = parseJsonLine(line);
@@ -58,6 +59,8 @@ export function jsonRecordParser(handlers: JsonRecordHandlers): StreamParser {
     pushRecord: handlers.record,
     end: handlers.end,
   };
+  perEvent(parser.push, handlers.record);
+  return parser;
 }
 
 /** The `raw` event of a record no branch understood: its line as received, or the record re-serialised. */

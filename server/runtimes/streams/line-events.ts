@@ -4,6 +4,7 @@
  * runtime with a native JSON-lines parser, parses a chunk's complete lines in one call and feeds the records straight
  * to `parser.pushRecord`, so no line ever becomes a string (that and the per-line call were half the reading cost).
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import { nodeBuffer } from "../../platform/node-buffer.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import type { BulkJsonLines } from "../../platform/bulk-json-lines.ts";
@@ -30,6 +31,10 @@ export function createLineEventReader(parser: StreamParser, maxLineBytes = DEFAU
 }
 
 class LineReader implements LineEventReader {
+  static {
+    perEvent(this.prototype.push);
+  }
+
   private readonly lines: LineBuffer;
   constructor(
     private readonly parser: StreamParser,
@@ -58,6 +63,10 @@ class LineReader implements LineEventReader {
  * or with invalid UTF-8, is cut at them: the ASCII lines between go in bulk, each other line is parsed on its own.
  */
 class BulkJsonLineReader implements LineEventReader {
+  static {
+    perEvent(this.prototype.push, this.prototype.pushRecords);
+  }
+
   private readonly lines: LineBuffer;
   private readonly rewriter = new AsciiJsonRewriter();
   constructor(
@@ -136,7 +145,7 @@ class BulkJsonLineReader implements LineEventReader {
       const lineEnd = values.length > 0 ? bytes.indexOf(NEWLINE, previousEnd + 1) : at - 1;
       // k values, the last ending on line k: two values never share a line, so each holds exactly one line.
       const linesFound = values.length < 2 || previousEnd >= 0;
-      const aligned = values.length === 0 || (linesFound && read > previousEnd && read <= lineEnd && values.every(isRecord));
+      const aligned = values.length === 0 || (linesFound && read > previousEnd && read <= lineEnd && allRecords(values));
       if (!aligned) return viaLines(at, end);
       if (values.length > 0 && !onlySpaces(bytes, read, lineEnd)) {
         // Text after the last value on its line (`{…} trailing`): the lines before are records, that line goes alone.
@@ -157,8 +166,8 @@ class BulkJsonLineReader implements LineEventReader {
   }
 
   /**
-   * The first `count` records' events, into `out`. A loop of its own, apart from `bulkLines`: the engine's top tier
-   * then compiles this small loop (it runs once per line) and leaves `bulkLines` (once per chunk) alone.
+   * The first `count` records' events, into `out`. A loop of its own, apart from `bulkLines`: the engine's optimizing
+   * tier then compiles this small loop (it runs once per line) and leaves `bulkLines` (once per chunk) alone.
    */
   private pushRecords(records: JsonRecord[], count: number, out: AgentEvent[]): void {
     for (let i = 0; i < count; i++) append(out, this.pushRecord(records[i]!));
@@ -200,10 +209,18 @@ function feedLines(parser: StreamParser, items: LineItem[]): AgentEvent[] {
   return out;
 }
 
+perEvent(feedLines, allRecords, append, nthNewline, onlySpaces, leadingSpaces);
+
 function flushLines(parser: StreamParser, lines: LineBuffer): AgentEvent[] {
   const out = feedLines(parser, lines.flush());
   append(out, parser.end());
   return out;
+}
+
+/** `values.every(isRecord)`, as a function of od's (see perEvent below). */
+function allRecords(values: unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (!isRecord(values[i])) return false;
+  return true;
 }
 
 /** Appends in place (a spread would copy `from` onto the stack). */

@@ -4,6 +4,7 @@
  */
 import type { Usage } from "../../contracts/events.ts";
 import { isRecord } from "./tool-kind.ts";
+import { perEvent } from "../../platform/jit-tiers.ts";
 
 export { isRecord };
 
@@ -11,6 +12,7 @@ export { isRecord };
 export function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
+perEvent(str);
 
 /** The field as a finite number, or undefined. */
 export function num(value: unknown): number | undefined {

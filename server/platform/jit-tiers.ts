@@ -1,0 +1,29 @@
+/**
+ * The code a streaming run calls once per event (its reader's and parser's, its fold's, its log's, its printer's) kept
+ * below JavaScriptCore's top tier, the FTL. A function that stays hot in the tier below (DFG) is compiled again by the
+ * FTL; od's per-event work (a line parsed, folded, logged and printed: short, allocating, string-heavy functions) ran
+ * no faster for it, while its ~20 compiles of a long run took ~60 ms of a compiler thread's CPU, their memory, and the
+ * FTL compiler's own code paged in from the binary (~2.3 MB of it). Two builds written together, 12 interleaved
+ * rounds: a 100k-line `od run` grew +27.1 MB instead of +31.1 (peak RSS over a 20-line run) and took 250 ms instead of
+ * 262; the daemon with ten runs streaming peaked +19.9–20.2 MB over idle instead of +21.6–21.7 (two sets of three
+ * rounds), its HTTP API run's cost per event unchanged within its noise. Switching the FTL off for the whole process
+ * (`BUN_JSC_useFTLJIT=0`) measures the same, but a compiled binary cannot set that from inside, and bun:jsc keeps one
+ * function at a time out of it: so each module of the per-event path names its functions here, and
+ * tests/runs/per-event-tiers.test.ts runs a long stream through `od run` and fails on any function the FTL compiled,
+ * with its source. Raising the JIT policy's scale instead (server/platform/jit-policy.ts) left the FTL's compiles as
+ * they were (20–24 at scales 1 to 100). Elsewhere (Deno) this does nothing.
+ */
+
+type AnyFunction = (...args: never[]) => unknown;
+
+let noFtl: ((fn: AnyFunction) => void) | undefined;
+let looked = false;
+
+/** Keeps `functions` (each called once per event of a run, or more often) out of the FTL, where the runtime can. */
+export function perEvent(...functions: AnyFunction[]): void {
+  if (!looked) {
+    looked = true;
+    if ((globalThis as { Bun?: unknown }).Bun) noFtl = (import.meta.require("bun:jsc") as { noFTL(fn: AnyFunction): void }).noFTL;
+  }
+  if (noFtl) for (const fn of functions) noFtl(fn);
+}
