@@ -5,14 +5,16 @@
  * paths compile as usual: the daemon's once it has started, `od parse`'s at once, a run's once its stream proves
  * long (`jitAfterEvents`). Elsewhere (bun from source, Deno) there is no such policy and this does nothing.
  */
-import { perEvent } from "./jit-tiers.ts";
+import { keepBelowTopTier, perEvent } from "./jit-tiers.ts";
 
 /** JavaScriptCore's tier-up thresholds are this many times higher until start-up is over. */
 export const STARTUP_JIT_POLICY = 100;
 
+/** Start-up is over: the normal policy, and the per-event code kept below the top tier from here (jit-tiers.ts). */
 export function endStartupJitPolicy(): void {
   const unsafe = (globalThis as { Bun?: { unsafe?: { setJITPolicy?(scale: number): void } } }).Bun?.unsafe;
   unsafe?.setJITPolicy?.(1);
+  keepBelowTopTier();
 }
 
 /**

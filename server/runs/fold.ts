@@ -48,7 +48,7 @@ type Cut = { tail: TailText; after: PersistedEvent[]; omittedEvents: number; inT
 
 export class EventFolder {
   static {
-    perEvent(this.prototype.push);
+    perEvent(this.prototype.push, smallEvent);
   }
 
   readonly #events: PersistedEvent[] = [];
@@ -74,7 +74,7 @@ export class EventFolder {
     this.#tailChars = options.tailChars ?? 256_000;
     this.#spill = options.spill;
     this.#pieces = options.pieces;
-    perEvent(this.#keep, this.#merge); // private methods: only an instance reaches them
+    perEvent(this.#keep, this.#merge, this.#add, this.#pushAfterCut); // private methods: only an instance reaches them
   }
 
   /**

@@ -23,7 +23,7 @@ export type StoreOut = (piece: string) => boolean;
 
 export class TextBuffer {
   static {
-    perEvent(this.prototype.append);
+    perEvent(this, this.prototype.append, this.prototype.toString);
   }
 
   #blocks: string[] = [];

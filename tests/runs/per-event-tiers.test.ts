@@ -1,68 +1,60 @@
-// A long stream through `od run` compiles none of od's per-event code with JavaScriptCore's top tier (the FTL): each
-// function of that path is named in server/platform/jit-tiers.ts's `perEvent` by the module that defines it. A
-// function added to the path (or renamed out of it) shows up here by its source, with where to name it.
+// Long streams compile none of od's per-event code with JavaScriptCore's top tier (the FTL): each function of that
+// path is named in server/platform/jit-tiers.ts's `perEvent` by the module that defines it. A function added to the
+// path (or renamed out of it) fails here, by name. From source, where functions are marked as they are named
+// (tests/e2e/per-event-tiers.e2e.test.ts checks the binary, which marks them once a stream proves long):
+// - `od run` itself (reader, parser, fold, log, printer, pacers): 60k lines of a claude answer with tool calls.
+// - every line-oriented stream format with a fixture transcript (tests/fixtures/, as the golden test reads them): its
+//   largest transcript repeated into ~100k lines, through its reader and parser into a fold (tests/support/
+//   stream-through-fold.ts): many turns, many tool calls, as a long session streams them.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
-import { writeShim } from "../support/fake-agents.ts";
-import { tempDir } from "../support/temp.ts";
+import { ftlCompiled, longClaudeRun, outputOf, REPORT_FTL } from "../support/ftl-report.ts";
+import { FIXTURES_DIR, listFixtures, type Fixture } from "../runtimes/streams/golden.ts";
 
 const root = join(import.meta.dir, "..", "..");
-const LINES = 60_000;
+const RUN_LINES = 60_000;
+const FORMAT_LINES = 100_000;
 const TIMEOUT = 120_000;
 
-/** Claude Code's stream-json: init, LINES assistant messages (text, and a tool call with its result every 50), result. */
-function claudeScript(): unknown[] {
-  const assistant = (content: unknown[]) => JSON.stringify({ type: "assistant", message: { id: "m{{i}}", type: "message", role: "assistant", model: "claude-test", content }, session_id: "s-tiers" });
-  const text = assistant([{ type: "text", text: "line {{i}} of a long answer" }]);
-  const toolUse = assistant([{ type: "tool_use", id: "t{{i}}", name: "Bash", input: { command: "ls -la" } }]);
-  const toolResult = JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t{{i}}", content: "a\nb\nc" }] }, session_id: "s-tiers" });
-  return [
-    { out: JSON.stringify({ type: "system", subtype: "init", cwd: "/tiers", session_id: "s-tiers", tools: [], model: "claude-test" }) },
-    { repeat: LINES / 50, out: [...Array(48).fill(text), toolUse, toolResult].join("\n") },
-    { out: JSON.stringify({ type: "result", subtype: "success", is_error: false, duration_ms: 1, num_turns: 1, result: "done", session_id: "s-tiers", total_cost_usd: 0, usage: { input_tokens: 1, output_tokens: 1 } }) },
-  ];
-}
-
-/** The functions JavaScriptCore compiled with the FTL while od ran, with the first line of each one's source. */
-function ftlCompiled(report: string): string[] {
-  const sources = new Map<string, string>();
-  for (const match of report.matchAll(/\] Compiled (\S*?)#(\w+):\[[^\]]*\]\n'''([^\n]*)/g)) sources.set(match[2]!, match[3]!);
-  return [...report.matchAll(/Optimized (\S*?)#(\w+):\[[^\]]*\] using FTL/g)].map((match) => `${match[1] || "(anonymous)"}: ${sources.get(match[2]!) ?? "?"}`);
+/** The largest transcript of each stream format (and event parser) the fixtures have. */
+function largestPerFormat(fixtures: Fixture[]): Fixture[] {
+  const largest = new Map<string, Fixture>();
+  for (const fixture of fixtures) {
+    const format = `${fixture.streamFormat}/${fixture.eventParser ?? ""}`;
+    const known = largest.get(format);
+    if (!known || statSync(fixture.file).size > statSync(known.file).size) largest.set(format, fixture);
+  }
+  return [...largest.values()];
 }
 
 describe("the per-event path and the FTL", () => {
-  test(`a ${LINES / 1000}k-line claude run compiles none of od's code with the FTL`, async () => {
-    using dir = tempDir("od-tiers-");
-    const bin = join(dir.path, "bin");
-    mkdirSync(bin);
-    mkdirSync(join(dir.path, "project"));
-    writeShim(bin, "claude");
-    writeFileSync(join(dir.path, "script.json"), JSON.stringify(claudeScript()));
-    const child = await spawnChild({
-      argv: [process.execPath, join(root, "server", "main.ts"), "run", "--agent", "claude", "--json", "--project", join(dir.path, "project"), "--data-dir", join(dir.path, "data"), "go"],
-      env: {
-        PATH: `${bin}:/usr/bin:/bin`,
-        HOME: dir.path,
-        FAKE_CLI_SCRIPT: `@${join(dir.path, "script.json")}`,
-        // What the runtime compiles with the FTL, each function's source beside it: on od's stderr.
-        BUN_JSC_reportFTLCompileTimes: "1",
-        BUN_JSC_dumpSourceAtDFGTime: "1",
-      },
-      stdin: "pipe",
-    });
-    child.stdin!.end();
-    let lines = 0;
-    let stderr = "";
-    const decoder = new TextDecoder();
-    const readErr = (async () => {
-      for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
-    })();
-    for await (const chunk of child.stdout) for (const byte of chunk) if (byte === 0x0a) lines++;
-    await readErr;
-    expect((await child.exited).code).toBe(0);
-    expect(lines).toBeGreaterThan(LINES);
-    expect(ftlCompiled(stderr)).toEqual([]);
+  test(`a ${RUN_LINES / 1000}k-line claude run through od run compiles none of od's code with the FTL`, async () => {
+    const run = await longClaudeRun([process.execPath, join(root, "server", "main.ts")], RUN_LINES);
+    expect(run.code).toBe(0);
+    expect(run.lines).toBeGreaterThan(RUN_LINES);
+    expect(run.ftlCompiled).toEqual([]);
   }, TIMEOUT);
+
+  for (const fixture of largestPerFormat(listFixtures())) {
+    const format = `${fixture.streamFormat}${fixture.eventParser ? `/${fixture.eventParser}` : ""}`;
+    test(`${format}: ${relative(FIXTURES_DIR, fixture.file)} repeated into ${FORMAT_LINES / 1000}k lines compiles none of od's code with the FTL`, async () => {
+      const child = await spawnChild({
+        argv: [process.execPath, join(root, "tests", "support", "stream-through-fold.ts"), fixture.file, fixture.streamFormat, fixture.eventParser ?? "-", fixture.cwd, String(FORMAT_LINES)],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...REPORT_FTL },
+      });
+      const { stdout, stderr, code } = await outputOf(child);
+      expect(code).toBe(0);
+      expect(Number(stdout.trim())).toBeGreaterThan(0);
+      expect(ftlCompiled(stderr)).toEqual([]);
+    }, TIMEOUT);
+  }
+
+  test("the report's reading", () => {
+    // A recorded report (bun with the flag above, its script's own module left out): an arrow function, the
+    // Array.prototype.map that called it, and a function `str`.
+    const report = readFileSync(join(root, "tests", "fixtures", "jit", "ftl-report.txt"), "utf8");
+    expect(ftlCompiled(report)).toEqual(["(anonymous)", "map", "str"]);
+  });
 });

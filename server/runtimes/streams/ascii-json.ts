@@ -5,6 +5,7 @@
  * the character nor a backslash, so a line parses to the same value as before, or fails as before. Newlines are kept,
  * so the lines correspond one to one, and `sourceOffset` maps a line boundary back to the source bytes.
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import type { NonAsciiFinder } from "./non-ascii.ts";
 
 /**
@@ -26,6 +27,10 @@ const HEX_DIGITS = [..."0123456789abcdef"].map((c) => c.charCodeAt(0));
 export type AsciiRange = { bytes: Uint8Array; length: number };
 
 export class AsciiJsonRewriter {
+  static {
+    perEvent(this.prototype.rewrite, this.prototype.sourceOffset, this.prototype.escape, this.prototype.reserve, decodeUtf8);
+  }
+
   private buffer = new Uint8Array(0);
   private length = 0;
   private sourceStart = 0;

@@ -3,6 +3,7 @@
  * items may be updated, so only the unseen suffix of their text is emitted. Commands become a Bash `tool_use` +
  * `tool_result`; each file of a `file_change` becomes its own Write/Edit `tool_use` + `tool_result`.
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import type { AgentEvent, AgentEventOf } from "../../contracts/events.ts";
 import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { relativeToCwd, toolUseEvent } from "./tool-kind.ts";
@@ -29,6 +30,13 @@ function todoFromWire(raw: unknown): Todo {
   return { content: str(entry?.text) ?? "", status: entry?.completed === true ? "completed" : "pending" };
 }
 
+/** The wire entries as Todos (a loop: `map` with a callback would be the runtime's code to compile, per update). */
+function todosFromWire(wire: readonly unknown[]): Todo[] {
+  const todos: Todo[] = [];
+  for (let i = 0; i < wire.length; i++) todos.push(todoFromWire(wire[i]));
+  return todos;
+}
+
 /** The wire entries would map to the same todos in the same order (compared without building them). */
 function sameAsWire(todos: readonly Todo[], wire: readonly unknown[]): boolean {
   if (todos.length !== wire.length) return false;
@@ -41,6 +49,8 @@ function sameAsWire(todos: readonly Todo[], wire: readonly unknown[]): boolean {
 }
 
 /** Creates a parser for one `codex exec --json` run. */
+perEvent(todoFromWire, todosFromWire, sameAsWire);
+
 export function createCodexParser(ctx: ParserContext = {}): StreamParser {
   const cwd = ctx.cwd;
   const reasoningSeen = new Map<string, number>();
@@ -133,7 +143,7 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
     const previous = todoSnapshots.get(id);
     // An unchanged snapshot (most updates) is recognised on the wire entries, before any todo objects are built.
     if (previous && sameAsWire(previous.last, items)) return [];
-    const todos = items.map(todoFromWire);
+    const todos = todosFromWire(items);
     const count = (previous?.count ?? 0) + 1;
     todoSnapshots.set(id, { count, last: todos });
     return [toolUseEvent(count === 1 ? id : `${id}:${count}`, "TodoWrite", { todos }, cwd)];
@@ -178,6 +188,7 @@ export function createCodexParser(ctx: ParserContext = {}): StreamParser {
     return [{ type: "error", message, terminal: true }];
   }
 
+  perEvent(reasoning, command, fileChange, genericTool, todoList, onItem);
   return jsonRecordParser({
     record(rec, line) {
       switch (rec.type) {

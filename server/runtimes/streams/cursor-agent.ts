@@ -4,6 +4,7 @@
  * streamed, so only a missing suffix is emitted. Tool calls come as `tool_call` started/completed records whose
  * payload is keyed by the tool (`writeToolCall`, `shellToolCall`, …, or `function {name, arguments}`).
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
@@ -52,6 +53,8 @@ function firstEntry(call: JsonRecord): [string, unknown] {
 }
 
 /** Creates a parser for one cursor-agent run. */
+perEvent(contentText, firstEntry, shellOutput);
+
 export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
   const cwd = ctx.cwd;
   const emittedTools = new Set<string>();
@@ -108,6 +111,7 @@ export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
     out.push(event);
   }
 
+  perEvent(assistant, toolCall);
   return jsonRecordParser({
     record(rec, line) {
       const out: AgentEvent[] = [];

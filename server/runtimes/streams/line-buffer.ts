@@ -3,6 +3,7 @@
  * characters split across chunks are reassembled before decoding), strips a trailing `\r`, and caps line length so a
  * CLI that prints a huge line without a newline cannot grow memory without bound.
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import { nodeBuffer } from "../../platform/node-buffer.ts";
 
 /** Default cap on one line: 8 MiB. */
@@ -29,6 +30,10 @@ export type LineItem = string | LineTooLong;
 
 /** Incremental splitter; `push` chunks as they arrive, then `flush` once at end of input. */
 export class LineBuffer {
+  static {
+    perEvent(this.prototype.push, this.prototype.decodeLine, this.prototype.splitText, this.prototype.emit, this.prototype.keep, this.prototype.takePending, withoutCr);
+  }
+
   /** Decodes the stream's first line: it drops a leading BOM. */
   private readonly firstLineDecoder = new TextDecoder("utf-8");
   /** Decodes every later line: a BOM there is mid-text and kept, wherever the chunk boundaries fall. */

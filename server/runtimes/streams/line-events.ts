@@ -64,7 +64,7 @@ class LineReader implements LineEventReader {
  */
 class BulkJsonLineReader implements LineEventReader {
   static {
-    perEvent(this.prototype.push, this.prototype.pushRecords);
+    perEvent(this.prototype.push, this.prototype.completeLines, this.prototype.nonAsciiLine, this.prototype.bulkLines, this.prototype.pushRecords, this.prototype.viaLines);
   }
 
   private readonly lines: LineBuffer;

@@ -2,11 +2,16 @@
  * Finds bytes ≥ 0x80 in one byte array, reading it four bytes at a time. `isAscii` (native, SIMD) answers only yes
  * or no; the bulk reader also needs to know where, so that only the lines holding such bytes leave the bulk path.
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 
 const HIGH_BITS = 0x80808080;
 
 /** A scanner over one array; the word view is made once, not per search. */
 export class NonAsciiFinder {
+  static {
+    perEvent(this, this.prototype.indexOf);
+  }
+
   /** Index in `bytes` of the first byte at a 4-byte boundary of the underlying buffer (a Uint32Array needs one). */
   private readonly wordsFrom: number;
   private readonly words: Uint32Array;

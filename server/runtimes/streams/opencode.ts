@@ -3,6 +3,7 @@
  * `step_start`, `text` (a whole part), `reasoning`, `tool_use` (one record per finished call), `step_finish` (tokens
  * and cost), `error`. Every record carries `sessionID`; the first one seen is reported as the resume handle.
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import type { AgentEvent } from "../../contracts/events.ts";
 import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
 import { toolUseEvent } from "./tool-kind.ts";
@@ -45,6 +46,7 @@ export function createOpencodeParser(ctx: ParserContext = {}): StreamParser {
     return out;
   }
 
+  perEvent(toolUse);
   return jsonRecordParser({
     record(rec, line) {
       const part = obj(rec.part) ?? {};

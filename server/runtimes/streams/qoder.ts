@@ -3,6 +3,7 @@
  * without partial messages: `system/init` (adds `qodercli_version`), whole `assistant` messages, `user` tool results,
  * `result`. An `assistant` record with `error` and no text (e.g. `authentication_failed`) is reported as an error.
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import type { AgentEvent, AgentEventOf } from "../../contracts/events.ts";
 import { claudeUsage } from "./claude.ts";
 import { jsonRecordParser, rawRecord, type JsonRecord } from "./json-lines.ts";
@@ -53,6 +54,7 @@ export function createQoderParser(ctx: ParserContext = {}): StreamParser {
     return out;
   }
 
+  perEvent(assistant, resultEvents);
   return jsonRecordParser({
     record(rec, line) {
       switch (rec.type) {

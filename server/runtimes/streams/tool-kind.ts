@@ -3,6 +3,7 @@
  * "file written" the same way whether Claude said `Write`, Codex said `apply_patch` or Qwen said `write_file`.
  * Pure functions; used by every stream parser and every JSON-RPC transport.
  */
+import { perEvent } from "../../platform/jit-tiers.ts";
 import { isAbsolute, relative } from "node:path";
 import type { AgentEventOf, ToolKind } from "../../contracts/events.ts";
 
@@ -147,3 +148,6 @@ function withPath(kind: ToolKind, path: string | undefined, cwd?: string): ToolC
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+// Each tool call of a stream goes through these (server/platform/jit-tiers.ts).
+perEvent(classifyTool, toolUseEvent, relativeToCwd, classifyPatch, patchText, pathFromInput, withPath, isRecord);

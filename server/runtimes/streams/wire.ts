@@ -12,7 +12,6 @@ export { isRecord };
 export function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
-perEvent(str);
 
 /** The field as a finite number, or undefined. */
 export function num(value: unknown): number | undefined {
@@ -88,3 +87,6 @@ export function compact<T extends Record<string, unknown>>(value: T): T {
   for (const key in value) if (value[key] !== undefined) out[key] = value[key];
   return out as T;
 }
+
+// Each record of a stream goes through these (server/platform/jit-tiers.ts).
+perEvent(str, num, obj, arr, stringifyContent, parseToolInput, pickUsage, numberAt, compact);
