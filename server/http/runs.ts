@@ -4,6 +4,7 @@ import type { LoggedEvent } from "../store/event-json.ts";
 import type { RunService } from "../runs/run-service.ts";
 import { HttpError, parseBody } from "./errors.ts";
 import { jsonPiecesResponse } from "./json-stream.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 import { formatJsonFrame, sseResponse } from "./sse.ts";
 import { approvalsContract, runsContract } from "./request-schemas.ts";
 
@@ -79,9 +80,13 @@ function afterId(raw: string | undefined): number {
 
 /** Each batch of the log's events as its SSE frames' text: the event's type, id, and its JSON text as it was logged. */
 async function* toSseText(batches: AsyncIterable<LoggedEvent[]>): AsyncGenerator<string> {
-  for await (const events of batches) {
-    let text = "";
-    for (const event of events) text += formatJsonFrame(event.type, event.id, event.json);
-    yield text;
-  }
+  for await (const events of batches) yield framesOf(events);
 }
+
+/** A batch's frames, in a function of its own: a generator's body cannot be kept below the JIT's top tier. */
+function framesOf(events: readonly LoggedEvent[]): string {
+  let text = "";
+  for (const event of events) text += formatJsonFrame(event.type, event.id, event.json);
+  return text;
+}
+perEvent(framesOf);

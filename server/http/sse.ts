@@ -5,6 +5,7 @@
  * comment so idle streams survive proxies and reveal dead clients, and cleanup on client abort.
  */
 import { nextTurn } from "../next-turn.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 export type SseFrame = { event: string; data: unknown; id?: number | string };
 
@@ -28,6 +29,7 @@ export function formatSseFrame(frame: SseFrame): string {
 export function formatJsonFrame(event: string, id: number, json: string): string {
   return `id: ${id}\nevent: ${event}\ndata: ${json}\n\n`;
 }
+perEvent(formatJsonFrame);
 
 /** Several frames as one string (SSE frames are self-delimiting, so they simply follow each other). */
 export function formatSseFrames(frames: readonly SseFrame[]): string {

@@ -94,7 +94,7 @@ const LAST_WORDS_CHARS = 16 * 1024;
 
 export class RunEventLog {
   static {
-    perEvent(this.prototype.append);
+    perEvent(this.prototype.append, this.prototype.flush, this.prototype.eventsAfter);
   }
 
   readonly #tail: LoggedEvent[] = [];
@@ -132,6 +132,7 @@ export class RunEventLog {
     this.#flushChars = options.flushChars ?? 1024 * 1024;
     this.#countText = options.countText;
     this.#onStoreError = options.onStoreError;
+    perEvent(this.#delivered, this.#deliver, this.#trimTail, this.#nextFor); // private methods: only an instance reaches them
     // Ids continue after whatever an earlier daemon persisted for this run: readers never saw more than that.
     this.#lastId = options.newRun ? 0 : persistence.lastEventId(runId);
     this.#storedId = this.#lastId;

@@ -4,6 +4,7 @@
  * than event objects, and persistence and every SSE reader write that same text.
  */
 import type { RunEvent, RunEventType } from "../contracts/runs.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 
 export type LoggedEvent = { readonly id: number; readonly type: RunEventType; readonly json: string };
 
@@ -20,3 +21,5 @@ export function loggedEventFromJson(json: string): LoggedEvent {
 export function parseLoggedEvent(logged: LoggedEvent): RunEvent {
   return JSON.parse(logged.json) as RunEvent;
 }
+
+perEvent(toLoggedEvent, loggedEventFromJson, parseLoggedEvent);

@@ -5,6 +5,7 @@ import type { Isolation } from "../contracts/worktrees.ts";
 import { worktreeInfoOf } from "./worktrees-repo.ts";
 import type { ProcessIdentity } from "../runs/process-identity.ts";
 import { loggedEventFromJson, type LoggedEvent } from "./event-json.ts";
+import { perEvent } from "../platform/jit-tiers.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 export type NewRun = {
@@ -143,6 +144,10 @@ export function runsListQuery(filter: RunsFilter): { sql: string; params: string
 }
 
 export class RunsRepo {
+  static {
+    perEvent(this.prototype.appendEvents);
+  }
+
   /**
    * The last event id stored per run by `appendEvents`, while the run has not ended. A run's events have one writer
    * at a time (the od process running it; after that process died, the one that recovers the run), so after its first

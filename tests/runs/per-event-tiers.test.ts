@@ -2,7 +2,8 @@
 // path is named in server/platform/jit-tiers.ts's `perEvent` by the module that defines it. A function added to the
 // path (or renamed out of it) fails here, by name. From source, where functions are marked as they are named
 // (tests/e2e/per-event-tiers.e2e.test.ts checks the binary, which marks them once a stream proves long):
-// - `od run` itself (reader, parser, fold, log, printer, pacers): 60k lines of a claude answer with tool calls.
+// - `od run` itself (reader, parser, fold, log, printer, pacers): 60k lines of a claude answer with tool calls;
+// - the daemon's run of 50k, read through its HTTP API as SSE (the log's readers, the frames, the store's batches);
 // - every line-oriented stream format with a fixture transcript (tests/fixtures/, as the golden test reads them): its
 //   largest transcript repeated into ~100k lines, through its reader and parser into a fold (tests/support/
 //   stream-through-fold.ts): many turns, many tool calls, as a long session streams them.
@@ -10,12 +11,13 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { spawnChild } from "../../server/platform/process.ts";
-import { ftlCompiled, longClaudeRun, outputOf, REPORT_FTL } from "../support/ftl-report.ts";
+import { ftlCompiled, longClaudeApiRun, longClaudeRun, outputOf, REPORT_FTL } from "../support/ftl-report.ts";
 import { FIXTURES_DIR, listFixtures, type Fixture } from "../runtimes/streams/golden.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const RUN_LINES = 60_000;
 const FORMAT_LINES = 100_000;
+const API_EVENTS = 50_000;
 const TIMEOUT = 120_000;
 
 /** The largest transcript of each stream format (and event parser) the fixtures have. */
@@ -34,6 +36,12 @@ describe("the per-event path and the FTL", () => {
     const run = await longClaudeRun([process.execPath, join(root, "server", "main.ts")], RUN_LINES);
     expect(run.code).toBe(0);
     expect(run.lines).toBeGreaterThan(RUN_LINES);
+    expect(run.ftlCompiled).toEqual([]);
+  }, TIMEOUT);
+
+  test(`a ${API_EVENTS / 1000}k-event HTTP API run through the daemon compiles none of od's code with the FTL`, async () => {
+    const run = await longClaudeApiRun([process.execPath, join(root, "server", "main.ts")], API_EVENTS);
+    expect(run.frames).toBeGreaterThan(API_EVENTS);
     expect(run.ftlCompiled).toEqual([]);
   }, TIMEOUT);
 

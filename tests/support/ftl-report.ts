@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnChild, type ChildHandle } from "../../server/platform/process.ts";
+import { startDaemonProcess } from "./daemon-process.ts";
 import { writeShim } from "./fake-agents.ts";
 import { tempDir } from "./temp.ts";
 
@@ -49,23 +50,54 @@ export async function outputOf(child: ChildHandle): Promise<{ stdout: string; st
   return { stdout, stderr, code: (await child.exited).code };
 }
 
+/** A folder with bin/claude (the fake CLI answering `lines` lines), project/ and data/, and the env that finds them. */
+function claudeWorld(dir: string, lines: number): { project: string; data: string; env: Record<string, string> } {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  mkdirSync(join(dir, "project"));
+  writeShim(bin, "claude");
+  writeFileSync(join(dir, "script.json"), JSON.stringify(longClaudeAnswer(lines)));
+  return { project: join(dir, "project"), data: join(dir, "data"), env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, FAKE_CLI_SCRIPT: `@${join(dir, "script.json")}`, ...REPORT_FTL } };
+}
+
 /**
  * `od run --agent claude --json` (`od`: the argv that starts od) on a fake claude answering `lines` lines, with the
- * runtime reporting its FTL compiles: its output, and what the FTL compiled.
+ * runtime reporting its FTL compiles: how many lines it printed, and what the FTL compiled.
  */
 export async function longClaudeRun(od: string[], lines: number): Promise<{ code: number | null; lines: number; ftlCompiled: string[] }> {
   using dir = tempDir("od-tiers-");
-  const bin = join(dir.path, "bin");
-  mkdirSync(bin);
-  mkdirSync(join(dir.path, "project"));
-  writeShim(bin, "claude");
-  writeFileSync(join(dir.path, "script.json"), JSON.stringify(longClaudeAnswer(lines)));
-  const child = await spawnChild({
-    argv: [...od, "run", "--agent", "claude", "--json", "--project", join(dir.path, "project"), "--data-dir", join(dir.path, "data"), "go"],
-    env: { PATH: `${bin}:/usr/bin:/bin`, HOME: dir.path, FAKE_CLI_SCRIPT: `@${join(dir.path, "script.json")}`, ...REPORT_FTL },
-    stdin: "pipe",
-  });
+  const world = claudeWorld(dir.path, lines);
+  const child = await spawnChild({ argv: [...od, "run", "--agent", "claude", "--json", "--project", world.project, "--data-dir", world.data, "go"], env: world.env, stdin: "pipe" });
   child.stdin!.end();
   const { stdout, stderr, code } = await outputOf(child);
   return { code, lines: stdout.split("\n").length, ftlCompiled: ftlCompiled(stderr) };
+}
+
+/**
+ * The same answer as a run of the daemon (`od serve`, `od`: the argv that starts od) through its HTTP API, read to
+ * its end as SSE: how many frames came, and what the FTL compiled while the daemon streamed it.
+ */
+export async function longClaudeApiRun(od: string[], lines: number): Promise<{ frames: number; ftlCompiled: string[] }> {
+  using dir = tempDir("od-tiers-");
+  const world = claudeWorld(dir.path, lines);
+  let frames = 0;
+  {
+    await using daemon = await startDaemonProcess([...od, "serve", "--port", "0", "--no-open", "--data-dir", world.data], { env: world.env });
+    const call = async (path: string, body?: unknown) => {
+      const res = await fetch(`${daemon.origin}${path}`, { method: body ? "POST" : "GET", headers: { authorization: `Bearer ${daemon.token}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return res;
+    };
+    const { project } = (await (await call("/api/projects", { name: "tiers", path: world.project })).json()) as { project: { id: string } };
+    const { runId } = (await (await call("/api/runs", { projectId: project.id, agentId: "claude", message: "go" })).json()) as { runId: string };
+    const decoder = new TextDecoder();
+    let text = "";
+    for await (const chunk of (await call(`/api/runs/${runId}/events`)).body!) {
+      text += decoder.decode(chunk, { stream: true });
+      frames += text.split("\n\n").length - 1;
+      text = text.slice(text.lastIndexOf("\n\n") + 2);
+    }
+    await daemon.stop();
+    return { frames, ftlCompiled: ftlCompiled(daemon.stderr()) };
+  }
 }
