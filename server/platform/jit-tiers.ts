@@ -40,7 +40,8 @@ export function perEvent(...functions: Code[]): void {
 /** The JIT's normal policy is back: what was named waits no longer, and what is named next is marked at once. */
 export function keepBelowTopTier(): void {
   if (noFtl || !bun) return;
-  noFtl = (import.meta.require("bun:jsc") as { noFTL(code: Code): void }).noFTL;
+  // A Bun without it (bun:jsc's helpers are its own to change) keeps running as it is, every tier in use.
+  noFtl = (import.meta.require("bun:jsc") as { noFTL?: (code: Code) => void }).noFTL ?? (() => undefined);
   for (const fn of waiting ?? []) noFtl(fn);
   waiting = undefined;
 }
