@@ -45,10 +45,16 @@ export type PidRange = { first: number; last: number; pidMax: number };
  */
 export function pidsAllocatedSince(firstPid: number, mark: PidAllocationMark, now: PidAllocationNow): PidRange | undefined {
   const allocations = now.forks - mark.forks;
-  const valid = [firstPid, mark.forks, mark.threads, now.forks, now.lastPid, now.pidMax].every(Number.isSafeInteger);
+  const valid = allSafeIntegers(firstPid, mark.forks, mark.threads, now.forks, now.lastPid, now.pidMax);
   if (!valid || allocations < 0 || firstPid <= 0 || now.lastPid <= 0 || firstPid >= now.pidMax) return undefined;
   if (2 * allocations + mark.threads >= now.pidMax - RESERVED_PIDS) return undefined;
   return { first: firstPid, last: now.lastPid, pidMax: now.pidMax };
+}
+
+/** A loop, not `every`: the sweep of every `od run` asks this, and the engine compiles a builtin like `every` on its first call. */
+function allSafeIntegers(...values: number[]): boolean {
+  for (const value of values) if (!Number.isSafeInteger(value)) return false;
+  return true;
 }
 
 /** Whether `pid` is one of the range's (after a wrap the allocator starts again at RESERVED_PIDS). */

@@ -87,7 +87,7 @@ export function schemaVersion(db: SqliteDatabase): number {
 
 function migrate(db: SqliteDatabase, migrations: Migration[]): void {
   const current = schemaVersion(db);
-  const latest = migrations.at(-1)?.version ?? 0;
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
   if (current > latest) {
     throw new Error(`od.db has schema version ${current}, newer than this od understands (${latest}); upgrade od`);
   }
