@@ -30,12 +30,31 @@ export function isCredentialVar(name: string, value?: string): boolean {
 }
 
 function isCredentialName(name: string): boolean {
-  const words = name.toUpperCase().split(/[_.-]+/).filter(Boolean);
+  const words = wordsOf(name.toUpperCase());
   const last = words.length - 1;
-  return words.some(
-    (word, index) => CREDENTIAL_WORD.test(word) || (index === last && index > 0 && CREDENTIAL_LAST_WORD.test(word)) || (word === "AUTH" && index < last && words[index + 1] !== "SOCK"),
-  );
+  for (let index = 0; index <= last; index++) {
+    const word = words[index]!;
+    if (CREDENTIAL_WORD.test(word) || (index === last && index > 0 && CREDENTIAL_LAST_WORD.test(word)) || (word === "AUTH" && index < last && words[index + 1] !== "SOCK")) return true;
+  }
+  return false;
 }
+
+/**
+ * The `_`/`.`/`-`-separated words of `name`, none empty. A scan, not `split(/[_.-]+/)`: this runs for every variable
+ * of every spawn, and a pattern split goes through regex builtins the engine compiles on their first use.
+ */
+function wordsOf(name: string): string[] {
+  const words: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= name.length; i++) {
+    if (i < name.length && !isWordSeparator(name.charCodeAt(i))) continue;
+    if (i > start) words.push(name.slice(start, i));
+    start = i + 1;
+  }
+  return words;
+}
+
+const isWordSeparator = (code: number) => code === 0x5f /* _ */ || code === 0x2e /* . */ || code === 0x2d; /* - */
 
 export function spawnEnvForAgent(
   def: Pick<RuntimeAgentDef, "env" | "inheritedEnv">,
