@@ -26,28 +26,32 @@ export const piecesTextSql = (message: string, key: string) => `coalesce((
       SELECT text FROM message_text_pieces WHERE message_id = ${message} AND part_key = ${key} ORDER BY seq
     ) AS piece), '')`;
 
-/** The whole text of the stored part `part` (a json_each row) of message ?2: its pieces in order, then its own text. */
-const PART_TEXT_SQL = `CASE WHEN part.value ->> 'pieced' IS NULL THEN part.value ->> 'text'
-    ELSE ${piecesTextSql("?2", "part.value ->> 'pieced'")} || (part.value ->> 'text') END`;
+/** The whole text of the stored part `part` (a json_each row) of `message`: its pieces in order, then its own text. */
+const partTextSql = (message: string) => `CASE WHEN part.value ->> 'pieced' IS NULL THEN part.value ->> 'text'
+    ELSE ${piecesTextSql(message, "part.value ->> 'pieced'")} || (part.value ->> 'text') END`;
 
 /**
- * `{ valid, text }` of an answer stored once, from its folded events bound as the statement's first parameter (read
- * from the row once: each use of a column holding megabytes reads its pages again) and its message id as the second.
+ * `{ valid, text }` of an answer stored once, from its folded events (`events`, an SQL expression) and its message id
+ * (`message`). Bound as parameters (TEXT_FROM_EVENTS_SQL), the events are read from the row once: each use of a column
+ * holding megabytes reads its pages again.
  * Events that are not JSON (only a damaged row) give `valid = 0` and an empty text rather than failing the
  * conversation's list. json_each yields the parts in their order and group_concat joins them in the order it gets
  * them; `ORDER BY part.key` would have sqlite sort the parts first, megabytes spilled to a temp file past its small
  * page cache (a 4 MB answer: ~10 ms without, up to 265 ms with). tests/store/message-text.test.ts checks the order on
  * folds of many parts and of many pieces.
  */
-export const TEXT_FROM_EVENTS_SQL = `SELECT json_valid(?1) AS valid, CASE WHEN json_valid(?1) THEN (
+const textFromEventsSql = (events: string, message: string) => `SELECT json_valid(${events}) AS valid, CASE WHEN json_valid(${events}) THEN (
     SELECT coalesce(group_concat(
       CASE part.value ->> 'type'
-        WHEN 'text' THEN ${PART_TEXT_SQL}
+        WHEN 'text' THEN ${partTextSql(message)}
         WHEN 'truncated' THEN CASE WHEN (part.value ->> 'omittedChars') > 0
           THEN ${sqlString(BEFORE_COUNT)} || (part.value ->> 'omittedChars') || ${sqlString(AFTER_COUNT)} END
       END, ''), '')
-    FROM json_each(?1) AS part WHERE part.type = 'object')
+    FROM json_each(${events}) AS part WHERE part.type = 'object')
   ELSE '' END AS text`;
+
+/** The events bound as the statement's first parameter, the message id as its second. */
+export const TEXT_FROM_EVENTS_SQL = textFromEventsSql("?1", "?2");
 
 /**
  * Keeps the text of the answer whose message id is the statement's one parameter (migration 17), joined by
@@ -57,7 +61,7 @@ export const TEXT_FROM_EVENTS_SQL = `SELECT json_valid(?1) AS valid, CASE WHEN j
  * outer row): for a 683 KB answer's 1.5 MB of events, the statement took 8 ms, the join alone 4.5.
  */
 export const KEEP_TEXT_SQL = `INSERT OR REPLACE INTO message_texts (message_id, text)
-  SELECT ?1, text FROM (${TEXT_FROM_EVENTS_SQL.replaceAll("?1", "(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)").replaceAll("?2", "?1")})
+  SELECT ?1, text FROM (${textFromEventsSql("(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)", "?1")})
   WHERE valid`;
 
 export const KEPT_TEXT_SQL = "SELECT text FROM message_texts WHERE message_id = ?";
@@ -69,7 +73,7 @@ export const KEPT_TEXT_SQL = "SELECT text FROM message_texts WHERE message_id = 
  */
 export const EVENTS_WITH_PIECES_SQL = `SELECT json_group_array(
     CASE WHEN part.type = 'object' AND part.value ->> 'pieced' IS NOT NULL
-      THEN json_remove(json_set(part.value, '$.text', ${PART_TEXT_SQL}), '$.pieced')
+      THEN json_remove(json_set(part.value, '$.text', ${partTextSql("?2")}), '$.pieced')
       ELSE part.value END
   ) AS events_json FROM json_each(?1) AS part`;
 
