@@ -76,7 +76,12 @@ export class DetectionPass {
 
   /** Each def's real result, or its stand-in while it is still probing; registry order. Call after `ready`. */
   snapshot(): AgentInfo[] {
-    return this.#defs.flatMap((def) => this.#settled.get(def.id)?.info ?? this.#standIns.get(def.id) ?? []);
+    const infos: AgentInfo[] = [];
+    for (const def of this.#defs) {
+      const info = this.#settled.get(def.id)?.info ?? this.#standIns.get(def.id);
+      if (info) infos.push(info);
+    }
+    return infos;
   }
 
   /**
@@ -121,8 +126,9 @@ export class DetectionPass {
 }
 
 /**
- * The settled results of `defs`, in their order. A loop rather than `flatMap`: a pass runs with every `od run`, and
- * the first `flatMap` a process calls costs it ~0.1 ms (the engine compiles the builtin on first use).
+ * The settled results of `defs`, in their order. Loops here and in `snapshot` rather than `flatMap`: a pass runs with
+ * every `od run`, and the first `flatMap` a process calls costs it ~0.1 ms (the engine compiles the builtin on first
+ * use).
  */
 function settledOf(defs: readonly RuntimeAgentDef[], settled: ReadonlyMap<string, DetectedAgent>): DetectedAgent[] {
   const found: DetectedAgent[] = [];
