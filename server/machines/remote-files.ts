@@ -5,12 +5,11 @@
  */
 import { OdError } from "../errors.ts";
 import { fileNotFound, fileTooLarge } from "./file-errors.ts";
-import { HIDDEN_DIRS, type FileStamp } from "./folder-snapshot.ts";
+import type { FileStamp } from "./folder-snapshot.ts";
 import { describeLocation, type RemoteLocation } from "./machine-url.ts";
 import { expectExited, runRemoteScript, type RemoteContext } from "./remote-exec.ts";
 import { staysInside } from "./folder-paths.ts";
-import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText } from "./remote-scripts.ts";
-import { shellQuote } from "./shell-quote.ts";
+import { GNU_TOOLS_CHECK, GNU_TOOLS_MISSING_EXIT, gnuToolsMissingText, HIDDEN_DIRS_FIND_TEST } from "./remote-scripts.ts";
 
 const TIMEOUT_MS = 30_000;
 /**
@@ -18,11 +17,10 @@ const TIMEOUT_MS = 30_000;
  * container that shares the host's /usr but not its /etc has `awk` only as a dangling /etc/alternatives link.
  */
 const SIZE_OF_REAL = 'set -f; set -- $(ls -ln "$real" 2>/dev/null); size=$5';
-const PRUNED = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
 /** `$1` folder, `$2` most files: `size mtime path` NUL-terminated records. Exit 3: no such folder; 6: no GNU tools. */
 const LIST_SCRIPT = `cd -- "$1" 2>/dev/null || exit 3
 ${GNU_TOOLS_CHECK}
-find . -maxdepth 9 \\( -type d \\( ${PRUNED} \\) -prune \\) -o -type f -printf '%s %T@ %P\\0' 2>/dev/null | head -z -n "$2"
+find . -maxdepth 9 \\( -type d \\( ${HIDDEN_DIRS_FIND_TEST} \\) -prune \\) -o -type f -printf '%s %T@ %P\\0' 2>/dev/null | head -z -n "$2"
 exit 0`;
 /**
  * `$1` folder, `$2` project-relative path, `$3` most bytes. Exit 4: not a regular file inside the folder (after

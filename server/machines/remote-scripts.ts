@@ -3,6 +3,11 @@
  * framing on stdin, script-framing.ts), never spliced into its text, so nothing a user or an agent named can become
  * shell syntax.
  */
+import { HIDDEN_DIRS } from "./folder-snapshot.ts";
+import { shellQuote } from "./shell-quote.ts";
+
+/** `find`'s test for the folders a remote walk leaves out, the local walk's HIDDEN_DIRS: `-name .git -o -name node_modules …`. */
+export const HIDDEN_DIRS_FIND_TEST = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
 
 /**
  * Start an agent: go to the folder and become the agent. `$1` is the folder, `$2…` the agent's argv. The agent's

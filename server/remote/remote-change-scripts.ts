@@ -8,11 +8,8 @@
  * of one content section, `$4` the most files a walk lists. Inputs a script needs from the earlier phase come on
  * stdin. Exit 3: no such folder; 4: no temp folder there; 6: not the GNU tools these scripts need.
  */
-import { HIDDEN_DIRS } from "../machines/folder-snapshot.ts";
-import { GNU_TOOLS_CHECK } from "../machines/remote-scripts.ts";
-import { shellQuote } from "../machines/shell-quote.ts";
+import { GNU_TOOLS_CHECK, HIDDEN_DIRS_FIND_TEST } from "../machines/remote-scripts.ts";
 
-const PRUNED = [...HIDDEN_DIRS].map((name) => `-name ${shellQuote(name)}`).join(" -o ");
 /** What git reports as changed in the project: vs the index, untracked files too, od's own folders left out. */
 const GIT_STATUS = "git status --porcelain=v1 -z --untracked-files=all --no-renames -- . ':(exclude).od' ':(exclude).od-skills'";
 
@@ -33,7 +30,7 @@ contents() {
   section "$t/tar"
 }
 # The folder's regular files, "SIZE MTIME PATH" NUL-terminated, at most $4 (the local walk's bounds).
-walk() { find . -maxdepth 9 \( -type d \( ${PRUNED} \) -prune \) -o -type f -printf '%s %T@ %P\0' 2>/dev/null | head -z -n "$4"; }
+walk() { find . -maxdepth 9 \( -type d \( ${HIDDEN_DIRS_FIND_TEST} \) -prune \) -o -type f -printf '%s %T@ %P\0' 2>/dev/null | head -z -n "$4"; }
 `;
 
 /**
