@@ -48,9 +48,9 @@ function sameAsWire(todos: readonly Todo[], wire: readonly unknown[]): boolean {
   return true;
 }
 
-/** Creates a parser for one `codex exec --json` run. */
 perEvent(todoFromWire, todosFromWire, sameAsWire);
 
+/** Creates a parser for one `codex exec --json` run. */
 export function createCodexParser(ctx: ParserContext = {}): StreamParser {
   const cwd = ctx.cwd;
   const reasoningSeen = new Map<string, number>();

@@ -52,9 +52,9 @@ function firstEntry(call: JsonRecord): [string, unknown] {
   return ["unknown", {}];
 }
 
-/** Creates a parser for one cursor-agent run. */
 perEvent(contentText, firstEntry, shellOutput);
 
+/** Creates a parser for one cursor-agent run. */
 export function createCursorAgentParser(ctx: ParserContext = {}): StreamParser {
   const cwd = ctx.cwd;
   const emittedTools = new Set<string>();

@@ -226,7 +226,7 @@ function flushLines(parser: StreamParser, lines: LineBuffer): AgentEvent[] {
   return out;
 }
 
-/** `values.every(isRecord)`, as a function of od's (see perEvent below). */
+/** `values.every(isRecord)` as a function of od's, kept below the top tier with the others named above. */
 function allRecords(values: unknown[]): boolean {
   for (let i = 0; i < values.length; i++) if (!isRecord(values[i])) return false;
   return true;
