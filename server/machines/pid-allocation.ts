@@ -27,28 +27,36 @@ export type PidAllocationNow = {
   forks: number;
   /** The last pid handed out in this pid namespace. */
   lastPid: number;
-  pidMax: number;
 };
 
 /** Pids below this are never handed out again after the cycle wraps (the kernel's RESERVED_PIDS). */
 export const RESERVED_PIDS = 300;
 
 /**
- * The pids handed out from `first` on (it included) up to `last`, the namespace's last pid: through the allocator's
- * wrap at pid_max when `last` is below `first`.
+ * The pids handed out from `first` on (it included) up to `last`, the namespace's last pid. When `last` is below
+ * `first`, the allocator went round at `pidMax` in between (pid_max is read only then, or when the bound below needs
+ * it).
  */
-export type PidRange = { first: number; last: number; pidMax: number };
+export type PidRange = { first: number; last: number; pidMax?: number };
 
 /**
  * The pids handed out from `firstPid` on, or undefined when the counters cannot rule out a whole cycle since `mark`
- * (then any pid may be one of them). Pure.
+ * (then any pid may be one of them). pid_max (`readPidMax`) is asked for only when the range wraps or when its floor
+ * does not settle the bound: every pid handed out is below pid_max, so a bound that holds with the largest of them in
+ * its place holds with pid_max too (were pid_max lowered below them since, the next pid handed out would wrap). On a
+ * machine that has handed out a few thousand pids, a short run's sweep reads no sysctl: ns_last_pid and pid_max cost
+ * ~0.13 ms in the compiled binary, on the path of every run's end.
  */
-export function pidsAllocatedSince(firstPid: number, mark: PidAllocationMark, now: PidAllocationNow): PidRange | undefined {
+export function pidsAllocatedSince(firstPid: number, mark: PidAllocationMark, now: PidAllocationNow, readPidMax: () => number | undefined = readPidMaxNow): PidRange | undefined {
   const allocations = now.forks - mark.forks;
-  const valid = allSafeIntegers(firstPid, mark.forks, mark.threads, now.forks, now.lastPid, now.pidMax);
-  if (!valid || allocations < 0 || firstPid <= 0 || now.lastPid <= 0 || firstPid >= now.pidMax) return undefined;
-  if (2 * allocations + mark.threads >= now.pidMax - RESERVED_PIDS) return undefined;
-  return { first: firstPid, last: now.lastPid, pidMax: now.pidMax };
+  const valid = allSafeIntegers(firstPid, mark.forks, mark.threads, now.forks, now.lastPid);
+  if (!valid || allocations < 0 || firstPid <= 0 || now.lastPid <= 0) return undefined;
+  const steps = 2 * allocations + mark.threads;
+  const wraps = now.lastPid < firstPid;
+  if (!wraps && steps < now.lastPid + 1 - RESERVED_PIDS) return { first: firstPid, last: now.lastPid };
+  const pidMax = readPidMax();
+  if (pidMax === undefined || !Number.isSafeInteger(pidMax) || firstPid >= pidMax || steps >= pidMax - RESERVED_PIDS) return undefined;
+  return wraps ? { first: firstPid, last: now.lastPid, pidMax } : { first: firstPid, last: now.lastPid };
 }
 
 /** A loop, not `every`: the sweep of every `od run` asks this, and the engine compiles a builtin like `every` on its first call. */
@@ -64,14 +72,16 @@ export function inPidRange({ first, last }: PidRange, pid: number): boolean {
 
 /** The range's pids in allocation order, when it holds at most `limit` of them; undefined for a larger one. */
 export function pidsOfRange({ first, last, pidMax }: PidRange, limit: number): number[] | undefined {
-  const size = last >= first ? last - first + 1 : pidMax - first + Math.max(0, last - RESERVED_PIDS + 1);
-  if (size > limit) return undefined;
   const pids: number[] = [];
-  if (last >= first) for (let pid = first; pid <= last; pid++) pids.push(pid);
-  else {
-    for (let pid = first; pid < pidMax; pid++) pids.push(pid);
-    for (let pid = RESERVED_PIDS; pid <= last; pid++) pids.push(pid);
+  if (last >= first) {
+    if (last - first + 1 > limit) return undefined;
+    for (let pid = first; pid <= last; pid++) pids.push(pid);
+    return pids;
   }
+  // A range that wraps carries its pid_max (pidsAllocatedSince); one without it is not listed here.
+  if (pidMax === undefined || pidMax - first + Math.max(0, last - RESERVED_PIDS + 1) > limit) return undefined;
+  for (let pid = first; pid < pidMax; pid++) pids.push(pid);
+  for (let pid = RESERVED_PIDS; pid <= last; pid++) pids.push(pid);
   return pids;
 }
 
@@ -83,13 +93,22 @@ export function readPidAllocationMark(): PidAllocationMark | undefined {
   return forks !== undefined && Number.isSafeInteger(threads) ? { forks, threads } : undefined;
 }
 
-/** The counters now; undefined off Linux or when /proc does not have them (ns_last_pid: Linux 3.3 and later). */
+/**
+ * The counters now; undefined off Linux or when /proc does not have them. The last pid is the last field of
+ * /proc/loadavg: the kernel prints there what /proc/sys/kernel/ns_last_pid gives (the cursor of the reader's pid
+ * namespace), and a sysctl read cost ~0.1 ms in the compiled binary against a few µs for loadavg.
+ */
 export function readPidAllocationNow(): PidAllocationNow | undefined {
   if (process.platform !== "linux") return undefined;
   const forks = readForks();
-  const lastPid = Number(readOr("/proc/sys/kernel/ns_last_pid").trim() || NaN);
+  const lastPid = Number(/ (\d+)\s*$/.exec(readOr("/proc/loadavg"))?.[1]);
+  return forks !== undefined && Number.isSafeInteger(lastPid) ? { forks, lastPid } : undefined;
+}
+
+/** pid_max (Linux), or undefined when it cannot be read. */
+function readPidMaxNow(): number | undefined {
   const pidMax = Number(readOr("/proc/sys/kernel/pid_max").trim() || NaN);
-  return forks !== undefined && Number.isSafeInteger(lastPid) && Number.isSafeInteger(pidMax) ? { forks, lastPid, pidMax } : undefined;
+  return Number.isSafeInteger(pidMax) ? pidMax : undefined;
 }
 
 function readForks(): number | undefined {

@@ -52,18 +52,22 @@ export async function killRunProcessTree(options: KillRunProcessTreeOptions): Pr
   // Windows: no environment scan and no groups here, and the root's pid may already be reused: leave it to the
   // child handle (a Job Object would be the real fix).
   if (process.platform === "win32") return [];
-  const ownGroup = await ownProcessGroupId();
-  const group = processGroup !== undefined && processGroup > 1 && processGroup !== process.pid && ownGroup !== null && processGroup !== ownGroup ? processGroup : null;
+  const candidate = processGroup !== undefined && processGroup > 1 && processGroup !== process.pid ? processGroup : null;
 
   const signalled = new Map<number, ProcessEntry>();
   const scope = { rootPid, ...(options.spawnMark ? { spawnMark: options.spawnMark } : {}) };
   const first = await collectTargets(scope, cookie);
   let targets = first.targets;
-  const groupAlive = async () => group !== null && (await groupExists(group));
   // The common case (the agent left nothing behind) is judged from the snapshot just taken where it has the groups
   // (Linux), not from another scan.
-  const groupAliveNow = group !== null && (process.platform === "linux" ? first.snapshot.some((entry) => entry.pgid === group && !entry.zombie) : await groupAlive());
-  if (targets.length === 0 && !groupAliveNow) return [];
+  const candidateAlive = candidate !== null && (process.platform === "linux" ? first.snapshot.some((entry) => entry.pgid === candidate && !entry.zombie) : await groupExists(candidate));
+  if (targets.length === 0 && !candidateAlive) return [];
+  // Never this process's own group: read (/proc/self/stat) only once there is something to end, not at the end of
+  // every run that left nothing behind.
+  const ownGroup = await ownProcessGroupId();
+  const group = candidate !== null && ownGroup !== null && candidate !== ownGroup ? candidate : null;
+  if (targets.length === 0 && group === null) return [];
+  const groupAlive = async () => group !== null && (await groupExists(group));
   if (group) signalGroup(group, options.signal ?? "SIGTERM");
   for (const target of targets) {
     if (signalPid(target.pid, options.signal ?? "SIGTERM")) signalled.set(target.pid, target);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { inPidRange, pidsAllocatedSince, pidsOfRange, readPidAllocationMark, readPidAllocationNow, RESERVED_PIDS } from "../../server/machines/pid-allocation.ts";
 import { readProcesses, readProcessSnapshot } from "../../server/machines/process-table.ts";
 
@@ -7,12 +7,12 @@ const mark = { forks: 1000, threads: 100 };
 
 describe("pidsAllocatedSince", () => {
   test("without a wrap: the pids from the first one up to the last one handed out", () => {
-    const range = pidsAllocatedSince(5000, mark, { forks: 1010, lastPid: 5012, pidMax: 32768 })!;
+    const range = pidsAllocatedSince(5000, mark, { forks: 1010, lastPid: 5012 }, () => 32768)!;
     expect([4999, 5000, 5006, 5012, 5013, 300, 32767].map((pid) => inPidRange(range, pid))).toEqual([false, true, true, true, false, false, false]);
   });
 
   test("after a wrap: from the first pid to pid_max, and from the bottom up to the last one", () => {
-    const range = pidsAllocatedSince(32700, mark, { forks: 1200, lastPid: 450, pidMax: 32768 })!;
+    const range = pidsAllocatedSince(32700, mark, { forks: 1200, lastPid: 450 }, () => 32768)!;
     expect([32699, 32700, 32767, RESERVED_PIDS, 450, 451, 20000].map((pid) => inPidRange(range, pid))).toEqual([false, true, true, true, true, false, false]);
     // The allocator starts again at RESERVED_PIDS: the pids below it (init's, the boot's) are not the range's.
     expect([1, RESERVED_PIDS - 1].map((pid) => inPidRange(range, pid))).toEqual([false, false]);
@@ -24,20 +24,38 @@ describe("pidsAllocatedSince", () => {
     expect(pidsOfRange({ first: 5000, last: 5127, pidMax: 32768 }, 128)).toHaveLength(128);
     expect(pidsOfRange({ first: 5000, last: 5128, pidMax: 32768 }, 128)).toBeUndefined();
     expect(pidsOfRange({ first: 32700, last: 450, pidMax: 32768 }, 128)).toBeUndefined();
+    // A wrapped range without its pid_max is not listed pid by pid.
+    expect(pidsOfRange({ first: 32766, last: RESERVED_PIDS + 1 }, 128)).toBeUndefined();
+  });
+
+  test("pid_max is read only for a range that wraps or when the largest pid handed out cannot settle the bound", () => {
+    let reads = 0;
+    const pidMax = () => (reads++, 32768);
+    // 2 × 10 allocations + 100 threads is far below the 5012 - 300 steps any whole cycle would take: no read.
+    expect(pidsAllocatedSince(5000, mark, { forks: 1010, lastPid: 5012 }, pidMax)).toEqual({ first: 5000, last: 5012 });
+    expect(reads).toBe(0);
+    // A new namespace (a container) has handed out few pids: their floor says nothing, pid_max does.
+    expect(pidsAllocatedSince(310, { forks: 10, threads: 20 }, { forks: 12, lastPid: 320 }, pidMax)).toEqual({ first: 310, last: 320 });
+    expect(reads).toBe(1);
+    // A wrap needs pid_max to list its pids, and carries it.
+    expect(pidsAllocatedSince(32700, mark, { forks: 1200, lastPid: 450 }, pidMax)).toEqual({ first: 32700, last: 450, pidMax: 32768 });
+    expect(reads).toBe(2);
+    // pid_max unreadable where it is needed: nothing is excluded.
+    expect(pidsAllocatedSince(32700, mark, { forks: 1200, lastPid: 450 }, () => undefined)).toBeUndefined();
   });
 
   test("nothing is excluded once the counters allow a whole cycle (a long run, a small pid_max)", () => {
     // 2 × 16,200 allocations + 100 threads reach 32768 - 300: the pids may have gone all the way round.
-    expect(pidsAllocatedSince(5000, mark, { forks: 1000 + 16_200, lastPid: 5012, pidMax: 32768 })).toBeUndefined();
-    expect(pidsAllocatedSince(5000, mark, { forks: 1000 + 16_200, lastPid: 5012, pidMax: 4_194_304 })).toBeDefined();
-    expect(pidsAllocatedSince(5000, { forks: 1000, threads: 32_500 }, { forks: 1001, lastPid: 5001, pidMax: 32768 })).toBeUndefined();
+    expect(pidsAllocatedSince(5000, mark, { forks: 1000 + 16_200, lastPid: 5012 }, () => 32768)).toBeUndefined();
+    expect(pidsAllocatedSince(5000, mark, { forks: 1000 + 16_200, lastPid: 5012 }, () => 4_194_304)).toBeDefined();
+    expect(pidsAllocatedSince(5000, { forks: 1000, threads: 32_500 }, { forks: 1001, lastPid: 5001 }, () => 32768)).toBeUndefined();
   });
 
   test("counters that make no sense exclude nothing", () => {
-    expect(pidsAllocatedSince(5000, mark, { forks: 999, lastPid: 5012, pidMax: 32768 })).toBeUndefined();
-    expect(pidsAllocatedSince(0, mark, { forks: 1001, lastPid: 5012, pidMax: 32768 })).toBeUndefined();
-    expect(pidsAllocatedSince(40000, mark, { forks: 1001, lastPid: 5012, pidMax: 32768 })).toBeUndefined();
-    expect(pidsAllocatedSince(5000, mark, { forks: Number.NaN, lastPid: 5012, pidMax: 32768 })).toBeUndefined();
+    expect(pidsAllocatedSince(5000, mark, { forks: 999, lastPid: 5012 }, () => 32768)).toBeUndefined();
+    expect(pidsAllocatedSince(0, mark, { forks: 1001, lastPid: 5012 }, () => 32768)).toBeUndefined();
+    expect(pidsAllocatedSince(40000, mark, { forks: 1001, lastPid: 5012 }, () => 32768)).toBeUndefined();
+    expect(pidsAllocatedSince(5000, mark, { forks: Number.NaN, lastPid: 5012 }, () => 32768)).toBeUndefined();
   });
 });
 
@@ -51,6 +69,22 @@ describe.if(process.platform === "linux")("the counters on Linux", () => {
     const now = readPidAllocationNow()!;
     expect(now.forks).toBeGreaterThan(before.forks);
     expect(inPidRange(pidsAllocatedSince(child.pid, before, now)!, child.pid)).toBe(true);
+  });
+
+  test("the last pid is the one ns_last_pid gives", async () => {
+    const sysctl = () => Number(readFileSync("/proc/sys/kernel/ns_last_pid", "latin1").trim());
+    // Other processes may start in between: the reading lies between the two around it (short of a wrap).
+    for (let round = 0; round < 20; round++) {
+      const before = sysctl();
+      const { lastPid } = readPidAllocationNow()!;
+      const after = sysctl();
+      if (after < before) continue;
+      expect(lastPid).toBeGreaterThanOrEqual(before);
+      expect(lastPid).toBeLessThanOrEqual(after);
+    }
+    const child = Bun.spawn(["true"]);
+    await child.exited;
+    expect(readPidAllocationNow()!.lastPid).toBeGreaterThanOrEqual(child.pid);
   });
 
   test("read pid by pid, a range holds the processes started in it, not their threads", async () => {
