@@ -78,10 +78,9 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
       try {
         const services = createServices({ store, dataDir, env: io.env, onlyAgentIds: [agentId], detectForRun: flags.model ? "with-model" : true, bundledSkillFiles: runtime.bundledSkillFiles, trustProjectMcp: flags["trust-project-mcp"] === true, runOwnsProcess: true });
         // The folder is checked (and resolved) on its machine; the project it already is, is reused.
-        const knownIds = new Set(store.projects.list().map((known) => known.id));
-        let project;
+        let project, createdProject;
         try {
-          project = await services.projects.add(basename(services.projects.placeOf(projectPath).folder) || "project", projectPath, { reuse: true });
+          ({ project, created: createdProject } = await services.projects.ensure(basename(services.projects.placeOf(projectPath).folder) || "project", projectPath));
         } catch (error) {
           // A folder that cannot be a project (the filesystem root, a system folder, od's data dir) is a usage error;
           // a host that cannot be reached is a failure.
@@ -102,7 +101,7 @@ export function runCommand(runtime: Pick<ServeRuntime, "openSqlite" | "bundledSk
           });
         } catch (error) {
           // A rejected run leaves no trace: the folder becomes a project only once a run of it starts.
-          if (!knownIds.has(project.id)) store.projects.delete(project.id);
+          if (createdProject) store.projects.delete(project.id);
           if (error instanceof OdError) {
             io.stderr(`od: ${error.message}\n`);
             return isUsageError(error) ? 2 : 1;

@@ -31,10 +31,26 @@ export class ProjectService {
   /**
    * A project in `path` on its machine (`ssh://…` and `docker://…` name another one): the folder is checked there,
    * and its resolved path (a URL for another machine) is what od stores. Without a path: a new folder in the data
-   * dir. `reuse`: a folder that already is a project gives that project back instead of a 409 (`od run --project`).
+   * dir. A folder that already is a project is a 409.
    */
-  async add(name: string, path?: string, options: { reuse?: boolean } = {}): Promise<Project> {
+  async add(name: string, path?: string): Promise<Project> {
     if (path === undefined) return this.create(name);
+    const { stored, existing } = await this.#checkedFolder(path);
+    if (existing) throw new OdError("conflict", "PROJECT_EXISTS", `${stored} is already the project "${existing.name}" (${existing.id})`);
+    return this.store.projects.create(name, stored);
+  }
+
+  /**
+   * The project of the folder at `path`, checked as `add` checks it: the one it already is, or a new one (`created`),
+   * which `od run --project` removes again when its run is refused.
+   */
+  async ensure(name: string, path: string): Promise<{ project: Project; created: boolean }> {
+    const { stored, existing } = await this.#checkedFolder(path);
+    return existing ? { project: existing, created: false } : { project: this.store.projects.create(name, stored), created: true };
+  }
+
+  /** The folder at `path` as od stores it, once it may be a project, and the project it already is. */
+  async #checkedFolder(path: string): Promise<{ stored: string; existing: Project | undefined }> {
     const { machine, folder } = this.placeOf(path);
     const refusedAsGiven = refusedSystemFolder(folder);
     if (refusedAsGiven) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refusedAsGiven}; choose a folder of your own`);
@@ -42,10 +58,7 @@ export class ProjectService {
     const refused = this.#refusedFolder({ machine, folder: real });
     if (refused) throw new OdError("invalid", "INVALID_PROJECT_PATH", `${refused}; choose a folder of your own`);
     const stored = machine.projectPath(real);
-    const existing = this.store.projects.byPath(stored);
-    if (existing && options.reuse) return existing;
-    if (existing) throw new OdError("conflict", "PROJECT_EXISTS", `${stored} is already the project "${existing.name}" (${existing.id})`);
-    return this.store.projects.create(name, stored);
+    return { stored, existing: this.store.projects.byPath(stored) };
   }
 
   /** A new project in a new folder of the data dir. */

@@ -1,6 +1,6 @@
 // `od run` as a user runs it: a real process, a fake agent CLI on PATH, exit codes and JSON lines.
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunEvent } from "../../server/contracts/runs.ts";
 import { spawnChild } from "../../server/platform/process.ts";
@@ -163,6 +163,23 @@ describe("od run", () => {
     expect(refused.exit.code).toBe(2);
     expect(refused.stderr).toBe("od: /etc is inside the system folder /etc; choose a folder of your own\n");
     expect(refused.projects).toEqual([]);
+  }, TIMEOUT);
+
+  test.concurrent("a refused run in a folder that already is a project keeps that project", async () => {
+    const setUp = (project: string) => {
+      const data = join(project, "..", "data");
+      mkdirSync(data, { mode: 0o700 });
+      const store = Store.open(join(data, "od.db"), openBunSqlite);
+      try {
+        store.projects.create("mine", realpathSync(project));
+      } finally {
+        store.close();
+      }
+    };
+    const refused = await odRun(["--agent", "nope", "hello"], { steps: [], setUp });
+    expect(refused.exit.code).toBe(2);
+    expect(refused.projects).toHaveLength(1);
+    expect(refused.projects[0]).toEndWith("/project");
   }, TIMEOUT);
 
   test.concurrent("a whitespace-only prompt is a usage error with one line on stderr", async () => {
