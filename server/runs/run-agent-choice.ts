@@ -49,7 +49,7 @@ export class RunAgentChoice {
   /** The run's agent (refused as `create` refuses it), its model and reasoning, and its permission mode. */
   async choose(request: CreateRunRequest, projectId: string, machine: Machine) {
     const config = this.deps.store.appConfig.get();
-    const { def, detected } = await this.#agentOn(machine, request.agentId);
+    const { def, detected } = await this.#agentOn(machine, request.agentId, config.agentId ?? undefined);
     const saved = config.agentModels?.[def.id];
     const model = request.model === undefined ? (saved?.model ?? null) : request.model;
     const reasoning = request.reasoning === undefined ? (saved?.reasoning ?? null) : request.reasoning;
@@ -58,18 +58,18 @@ export class RunAgentChoice {
     return { def, detected, model, reasoning, permissionMode };
   }
 
-  async #agentOn(machine: Machine, agentId: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
-    const { defs, agents, store } = this.deps;
-    // A run without an agent goes first to the configured one.
-    const wanted = agentId ?? store.appConfig.get().agentId ?? undefined;
+  /** `configured`: the agent the person chose in the page, where a run that names none goes first. */
+  async #agentOn(machine: Machine, agentId: string | undefined, configured: string | undefined): Promise<{ def: RuntimeAgentDef; detected: DetectedAgents }> {
+    const { defs, agents } = this.deps;
+    const wanted = agentId ?? configured;
     const kept = await awaitProbingAgent(await detectedOn(machine, agents, this.#locations), wanted, defs);
     try {
-      return { def: chooseAgent(defs, store.appConfig.get().agentId, agentId, kept), detected: kept };
+      return { def: chooseAgent(defs, configured, agentId, kept), detected: kept };
     } catch (error) {
       // A kept result that refuses is checked once more: the CLI may have been installed (or its PATH set) since.
       if (!kept.kept || !(error instanceof OdError) || error.code === "UNKNOWN_AGENT") throw error;
       const fresh = await awaitProbingAgent(await detectedOn(machine, agents, this.#locations, true), wanted, defs);
-      return { def: chooseAgent(defs, store.appConfig.get().agentId, agentId, fresh), detected: fresh };
+      return { def: chooseAgent(defs, configured, agentId, fresh), detected: fresh };
     }
   }
 }
