@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { inPidRange, pidsAllocatedSince, pidsOfRange, readPidAllocationMark, readPidAllocationNow, RESERVED_PIDS } from "../../server/machines/pid-allocation.ts";
+import { inPidRange, parseForks, parseLoadavg, pidsAllocatedSince, pidsOfRange, readPidAllocationMark, readPidAllocationNow, RESERVED_PIDS } from "../../server/machines/pid-allocation.ts";
 import { readProcesses, readProcessSnapshot } from "../../server/machines/process-table.ts";
 
 const mark = { forks: 1000, threads: 100 };
@@ -56,6 +56,25 @@ describe("pidsAllocatedSince", () => {
     expect(pidsAllocatedSince(0, mark, { forks: 1001, lastPid: 5012 }, () => 32768)).toBeUndefined();
     expect(pidsAllocatedSince(40000, mark, { forks: 1001, lastPid: 5012 }, () => 32768)).toBeUndefined();
     expect(pidsAllocatedSince(5000, mark, { forks: Number.NaN, lastPid: 5012 }, () => 32768)).toBeUndefined();
+  });
+});
+
+describe("the counters' files", () => {
+  test("/proc/stat gives the processes created since boot", () => {
+    const stat = "cpu  12830 0 6523 150257 546 0 73 4 0 0\ncpu0 5848 0 2828 76290 120 0 13 2 0 0\nintr 590725 0 0\nctxt 823241\nbtime 1796679198\nprocesses 22470\nprocs_running 1\n";
+    expect(parseForks(stat)).toBe(22470);
+    expect(parseForks(stat.replace("\nprocs_running 1\n", ""))).toBe(22470);
+    expect(parseForks("cpu 1 2 3\nctxt 5\n")).toBeUndefined();
+    expect(parseForks("cpu 1\nprocesses many\n")).toBeUndefined();
+    expect(parseForks("")).toBeUndefined();
+  });
+
+  test("/proc/loadavg gives the threads alive and the last pid handed out", () => {
+    expect(parseLoadavg("0.23 0.06 0.02 1/234 12345\n")).toEqual({ threads: 234, lastPid: 12345 });
+    expect(parseLoadavg("0.23 0.06 0.02 1/234\n")).toBeUndefined();
+    expect(parseLoadavg("0.23 0.06 0.02 234 12345\n")).toBeUndefined();
+    expect(parseLoadavg("0.23 0.06 0.02 1/ 12345\n")).toBeUndefined();
+    expect(parseLoadavg("")).toBeUndefined();
   });
 });
 
