@@ -37,7 +37,8 @@ export function parseProcStat(line: string): ProcessEntry | null {
   const close = line.lastIndexOf(")");
   if (open <= 0 || close < open) return null;
   const pid = Number(line.slice(0, open).trim());
-  const fields = line.slice(close + 1).trim().split(/\s+/);
+  // The kernel separates the fields with one space: a split on it, not a pattern compiled for the one read of a run.
+  const fields = line.slice(close + 1).trim().split(" ");
   const ppid = Number(fields[1]);
   const pgid = Number(fields[2]);
   const flags = Number(fields[6]);
@@ -264,7 +265,10 @@ export function readProcesses(pids: readonly number[]): ProcessEntry[] {
 /** The thread group (`Tgid` in /proc/<pid>/status) the task with this id belongs to; undefined once it is gone. */
 function threadGroupOf(pid: number): number | undefined {
   try {
-    return Number(/^Tgid:\s*(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1]);
+    const status = readFileSync(`/proc/${pid}/status`, "latin1");
+    const at = status.indexOf("\nTgid:");
+    // parseInt skips the tab after the name and stops at the line's end.
+    return at === -1 ? undefined : Number.parseInt(status.slice(at + "\nTgid:".length), 10);
   } catch {
     return undefined;
   }
