@@ -34,9 +34,23 @@ export function envGet(env: EnvMap, key: string, platform: NodeJS.Platform): str
   return match === undefined ? undefined : env[match];
 }
 
-/** `CODEX_BIN`, `CURSOR_AGENT_BIN`, … or the def's own `binEnvVar` (`DSH_BIN`). */
+/**
+ * `CODEX_BIN`, `CURSOR_AGENT_BIN`, … or the def's own `binEnvVar` (`DSH_BIN`): the id in capitals, each run of other
+ * characters one `_`. A loop, not a pattern: every run asks this, and a pattern is compiled at its first use.
+ */
 export function binOverrideEnvVar(def: Pick<RuntimeAgentDef, "id" | "binEnvVar">): string {
-  return def.binEnvVar ?? `${def.id.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_BIN`;
+  if (def.binEnvVar) return def.binEnvVar;
+  const id = def.id.toUpperCase();
+  let name = "";
+  let inGap = false;
+  for (let i = 0; i < id.length; i++) {
+    const code = id.charCodeAt(i);
+    const kept = (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+    if (kept) name += id[i];
+    else if (!inGap) name += "_";
+    inGap = !kept;
+  }
+  return `${name}_BIN`;
 }
 
 function pathApi(platform: NodeJS.Platform) {

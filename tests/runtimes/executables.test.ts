@@ -10,6 +10,7 @@ import {
 } from "../../server/runtimes/executables.ts";
 import { launchArgv, resolveAgentLaunch } from "../../server/runtimes/launch.ts";
 import { testDef } from "../support/agents-fake-cli.ts";
+import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
 
 const fs = (files: Record<string, FileState>) => (path: string): FileState => files[path] ?? "missing";
 
@@ -18,6 +19,17 @@ describe("override env var names", () => {
     expect(binOverrideEnvVar({ id: "codex" })).toBe("CODEX_BIN");
     expect(binOverrideEnvVar({ id: "cursor-agent" })).toBe("CURSOR_AGENT_BIN");
     expect(binOverrideEnvVar({ id: "deepseek-harness", binEnvVar: "DSH_BIN" })).toBe("DSH_BIN");
+    // Each run of other characters is one `_`, at the start too; what the id's capitals are is kept.
+    expect(binOverrideEnvVar({ id: "my--tool.v2" })).toBe("MY_TOOL_V2_BIN");
+    expect(binOverrideEnvVar({ id: "-x_y-" })).toBe("_X_Y__BIN");
+    expect(binOverrideEnvVar({ id: "straße" })).toBe("STRASSE_BIN");
+    expect(binOverrideEnvVar({ id: "a😀b" })).toBe("A_B_BIN");
+  });
+
+  test("every shipped def's name is its id in capitals with one _ for each run of other characters", () => {
+    for (const def of BASE_AGENT_DEFS) {
+      expect(binOverrideEnvVar(def)).toBe(def.binEnvVar ?? `${def.id.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_BIN`);
+    }
   });
 });
 
