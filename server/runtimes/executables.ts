@@ -39,7 +39,7 @@ export function envGet(env: EnvMap, key: string, platform: NodeJS.Platform): str
  * characters one `_`. A loop, not a pattern: every run asks this, and a pattern is compiled at its first use.
  */
 export function binOverrideEnvVar(def: Pick<RuntimeAgentDef, "id" | "binEnvVar">): string {
-  if (def.binEnvVar) return def.binEnvVar;
+  if (def.binEnvVar !== undefined) return def.binEnvVar;
   const id = def.id.toUpperCase();
   let name = "";
   let inGap = false;
