@@ -8,7 +8,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BASE_AGENT_DEFS } from "../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../server/runtimes/registry.ts";
 import { figureOf, type Figure } from "./support/figures.ts";
 import { benchEnv, odBinary, workDir } from "./support/od.ts";
 import { benchReps, interleaved, measureProcess } from "./support/process.ts";
@@ -27,7 +27,7 @@ function sleeps(id: string, index: number): { version: number; other: number } {
 /** A sh fake per bin: answers after its sleep, and appends its argv to $PROBE_LOG when that is set. */
 function writeProbeFakes(bin: string): void {
   mkdirSync(bin, { recursive: true });
-  BASE_AGENT_DEFS.forEach((def, index) => {
+  baseAgentDefs().forEach((def, index) => {
     const { version, other } = sleeps(def.id, index);
     const script = `#!/bin/sh
 if [ -n "$PROBE_LOG" ]; then line=$(basename "$0"); for a in "$@"; do line="$line	$a"; done; printf '%s\\n' "$line" >> "$PROBE_LOG"; fi
@@ -54,7 +54,7 @@ export async function measureDetect(): Promise<Figure[]> {
   const odAgents = (extra: Record<string, string> = {}) => measureProcess([od, "agents", "--json"], { env: { ...env, OD_DATA_DIR: dataDir, ...extra } });
   await odAgents({ PROBE_LOG: log });
   const probes = readFileSync(log, "utf8").split("\n").filter(Boolean).length;
-  note(`detect: ${BASE_AGENT_DEFS.length} defs, od ran ${probes} probes; ${loadText()}`);
+  note(`detect: ${baseAgentDefs().length} defs, od ran ${probes} probes; ${loadText()}`);
   const runs = await interleaved(benchReps(), {
     od: () => odAgents(),
     baseline: () => measureProcess([process.execPath, BASELINE_SCRIPT, log, bin], { env }),
@@ -62,7 +62,7 @@ export async function measureDetect(): Promise<Figure[]> {
   return [
     figureOf({
       id: "detect.agents",
-      title: `od agents --json, ${BASE_AGENT_DEFS.length} fake CLIs, vs their probes spawned plainly`,
+      title: `od agents --json, ${baseAgentDefs().length} fake CLIs, vs their probes spawned plainly`,
       unit: "ms",
       od: runs.od.map((r) => r.ms),
       baseline: runs.baseline.map((r) => r.ms),

@@ -60,10 +60,9 @@ export function createServices(options: ServicesOptions): Services {
   // Local profiles live in this data dir unless OD_AGENT_PROFILES_CONFIG says otherwise.
   const env: EnvMap = { ...options.env, OD_DATA_DIR: options.dataDir };
   const remote: RemoteContext = { env, dataDir: options.dataDir };
-  const loaded = loadAgentDefs(env);
-  const defs = options.onlyAgentIds ? loaded.defs.filter((d) => options.onlyAgentIds!.includes(d.id)) : loaded.defs;
+  const loaded = loadAgentDefs(env, options.onlyAgentIds);
   const catalog = new AgentCatalog({
-    defs,
+    defs: loaded.defs,
     profileDiagnostics: loaded.diagnostics,
     deps: () => ({
       env,
@@ -94,13 +93,15 @@ export function createServices(options: ServicesOptions): Services {
   });
   const inputs = createRunInputs({ skills, userMcpPath: paths.mcp, remoteUploadsDir: paths.remoteUploads });
   const space = new DiskSpace(paths.spaceReserve);
-  // Every def, not only the detected ones: an unknown --agent is told the ids it could have used.
+  // The defs the catalog has, and every def when an id asked for names none: an unknown --agent is told the ids it
+  // could have used (without probing them).
   // A run on another machine uses what the catalog's detection there found (`GET /api/agents?location=` fills it).
+  const runDefs = loaded.defs.length < (options.onlyAgentIds?.length ?? 0) ? loadAgentDefs(env).defs : loaded.defs;
   const worktrees = new WorktreeService({ store: options.store, remote, localRoot: paths.worktrees });
   const runs = new RunService({
     store: options.store,
     worktrees,
-    defs: loaded.defs,
+    defs: runDefs,
     agents: directory,
     locations: catalog.locations,
     env,
@@ -115,5 +116,5 @@ export function createServices(options: ServicesOptions): Services {
   });
   if (options.checkpointAfterRuns) options.store.deferCheckpoints();
   const runGroups = new RunGroups(options.store, runs, worktrees);
-  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs, remote, worktrees, runGroups, space };
+  return { catalog, runs, projects: new ProjectService(options.store, options.dataDir, remote), skills, defs: loaded.defs, remote, worktrees, runGroups, space };
 }

@@ -19,7 +19,7 @@ export type SetupDeepseekHarnessOptions = {
 };
 
 export async function setupDeepseekHarness(options: SetupDeepseekHarnessOptions): Promise<DshSetupResult> {
-  const def = deepseekHarnessAgentDef;
+  const def = deepseekHarnessAgentDef();
   const resolved = resolveAgentLaunch(def, { env: options.env, platform: options.platform ?? process.platform });
   if (!resolved.ok) {
     const how = def.installCommand ? ` Install it with: ${def.installCommand}` : "";

@@ -6,7 +6,7 @@
  * is not auth. Pure: the run service hands in what it saw and puts the result on the run's `end` event.
  */
 import type { FailureCategory } from "../contracts/runs.ts";
-import { BASE_AGENT_DEFS } from "./registry.ts";
+import { baseAgentDef } from "./registry.ts";
 import type { RuntimeAgentDef } from "./types.ts";
 import { recognizeSandboxFailure } from "./sandbox-failures.ts";
 
@@ -97,9 +97,9 @@ export function classifyExitWithoutResult(input: AgentFailureInput): AgentFailur
 type AgentInfo = { id: string; helpId: string; name: string; loginCommand?: string };
 
 function describeAgent(input: AgentFailureInput): AgentInfo {
-  const def = input.def ?? BASE_AGENT_DEFS.find((candidate) => candidate.id === input.agentId);
+  const def = input.def ?? baseAgentDef(input.agentId);
   const helpId = def?.localProfile?.baseAgentId ?? def?.authProbe?.classifierAgentId ?? input.agentId;
-  const base = helpId === input.agentId ? def : BASE_AGENT_DEFS.find((candidate) => candidate.id === helpId);
+  const base = helpId === input.agentId ? def : baseAgentDef(helpId);
   const loginCommand = def?.loginCommand ?? base?.loginCommand;
   return { id: input.agentId, helpId, name: def?.name ?? input.agentId, ...(loginCommand ? { loginCommand } : {}) };
 }

@@ -146,8 +146,11 @@ export function parseLocalProfiles(text: string, shipped: readonly RuntimeAgentD
   return { file, defs, diagnostics };
 }
 
-/** Read the profiles file; a missing file is no profiles, an unreadable one is a diagnostic. */
-export function readLocalAgentProfileDefs(shipped: readonly RuntimeAgentDef[], env: EnvMap = process.env): LocalProfilesResult {
+/**
+ * Read the profiles file; a missing file is no profiles, an unreadable one is a diagnostic. `shipped` is asked for
+ * only when there is a file to parse (it loads every shipped def).
+ */
+export function readLocalAgentProfileDefs(shipped: () => readonly RuntimeAgentDef[], env: EnvMap = process.env): LocalProfilesResult {
   const file = localProfilesPath(env);
   let text: string;
   try {
@@ -157,5 +160,5 @@ export function readLocalAgentProfileDefs(shipped: readonly RuntimeAgentDef[], e
     if (code === "ENOENT") return { file, defs: [], diagnostics: [] };
     return { file, defs: [], diagnostics: [problem(file, "(file)", `cannot be read (${code ?? "error"})`)] };
   }
-  return parseLocalProfiles(text, shipped, file);
+  return parseLocalProfiles(text, shipped(), file);
 }

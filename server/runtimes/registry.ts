@@ -1,7 +1,8 @@
 /**
- * The only list of runtimes: the shipped defs in catalog order (`BASE_AGENT_DEFS`, which tests iterate), plus the
- * user's local profiles of a data dir (`loadAgentDefs`, read where the data dir is known: by the services, and by
- * `od agents`).
+ * The only list of runtimes: the shipped defs in catalog order (`BASE_AGENT_IDS`, `baseAgentDefs()`, which tests
+ * iterate), plus the user's local profiles of a data dir (`loadAgentDefs`, read where the data dir is known: by the
+ * services, and by `od agents`). Each def is built the first time it is asked for (`lazyAgentDef`): `od run` builds
+ * its agent's alone. Adding a CLI: its def file under defs/ and one line below.
  */
 import type { AgentDiagnostic } from "../contracts/agents.ts";
 import type { EnvMap, RuntimeAgentDef } from "./types.ts";
@@ -35,37 +36,50 @@ import { reasonixAgentDef } from "./defs/reasonix.ts";
 import { traeCliAgentDef } from "./defs/trae-cli.ts";
 import { vibeAgentDef } from "./defs/vibe.ts";
 
-/** Shipped defs, in the reference daemon's order. */
-export const BASE_AGENT_DEFS: readonly RuntimeAgentDef[] = [
-  amrAgentDef,
-  claudeAgentDef,
-  codexAgentDef,
-  devinAgentDef,
-  opencodeAgentDef,
-  byokOpencodeAgentDef,
-  hermesAgentDef,
-  traeCliAgentDef,
-  grokBuildAgentDef,
-  kimiAgentDef,
-  cursorAgentDef,
-  qwenAgentDef,
-  qoderAgentDef,
-  copilotAgentDef,
-  ampAgentDef,
-  piAgentDef,
-  kiroAgentDef,
-  kiloAgentDef,
-  vibeAgentDef,
-  deepseekAgentDef,
-  deepseekHarnessAgentDef,
-  aiderAgentDef,
-  antigravityAgentDef,
-  reasonixAgentDef,
-  primeAgentDef,
-  codebuddyAgentDef,
-  mimoAgentDef,
-  atomcodeAgentDef,
+/** Shipped defs, in the reference daemon's order: each id (its def's own, tests/runtimes/registry.test.ts checks) and its def. */
+const SHIPPED: readonly (readonly [id: string, def: () => RuntimeAgentDef])[] = [
+  ["amr", amrAgentDef],
+  ["claude", claudeAgentDef],
+  ["codex", codexAgentDef],
+  ["devin", devinAgentDef],
+  ["opencode", opencodeAgentDef],
+  ["byok-opencode", byokOpencodeAgentDef],
+  ["hermes", hermesAgentDef],
+  ["trae-cli", traeCliAgentDef],
+  ["grok-build", grokBuildAgentDef],
+  ["kimi", kimiAgentDef],
+  ["cursor-agent", cursorAgentDef],
+  ["qwen", qwenAgentDef],
+  ["qoder", qoderAgentDef],
+  ["copilot", copilotAgentDef],
+  ["amp", ampAgentDef],
+  ["pi", piAgentDef],
+  ["kiro", kiroAgentDef],
+  ["kilo", kiloAgentDef],
+  ["vibe", vibeAgentDef],
+  ["deepseek", deepseekAgentDef],
+  ["deepseek-harness", deepseekHarnessAgentDef],
+  ["aider", aiderAgentDef],
+  ["antigravity", antigravityAgentDef],
+  ["reasonix", reasonixAgentDef],
+  ["prime-agent", primeAgentDef],
+  ["codebuddy", codebuddyAgentDef],
+  ["mimo", mimoAgentDef],
+  ["atomcode", atomcodeAgentDef],
 ];
+
+/** The shipped ids, in catalog order, without building a def. */
+export const BASE_AGENT_IDS: readonly string[] = SHIPPED.map(([id]) => id);
+
+/** The shipped def with this id (built now if it was not yet), or undefined when none has it. */
+export function baseAgentDef(id: string): RuntimeAgentDef | undefined {
+  return SHIPPED.find(([shippedId]) => shippedId === id)?.[1]();
+}
+
+/** Every shipped def, in catalog order. */
+export function baseAgentDefs(): readonly RuntimeAgentDef[] {
+  return SHIPPED.map(([, def]) => def());
+}
 
 /** Throws `Duplicate agent definition id: <id>` on the first repeated id. */
 export function assertUniqueAgentIds(defs: readonly RuntimeAgentDef[]): void {
@@ -76,15 +90,19 @@ export function assertUniqueAgentIds(defs: readonly RuntimeAgentDef[]): void {
   }
 }
 
-/** Shipped defs plus the local profiles of this environment, checked for unique ids. */
-export function loadAgentDefs(env: EnvMap = process.env): { defs: RuntimeAgentDef[]; diagnostics: AgentDiagnostic[] } {
-  const profiles = readLocalAgentProfileDefs(BASE_AGENT_DEFS, env);
-  const defs = [...BASE_AGENT_DEFS, ...profiles.defs];
+/**
+ * Shipped defs plus the local profiles of this environment, checked for unique ids; with `onlyIds`, those of them
+ * only (the other shipped defs stay unbuilt unless there is a profile file to parse).
+ */
+export function loadAgentDefs(env: EnvMap = process.env, onlyIds?: readonly string[]): { defs: RuntimeAgentDef[]; diagnostics: AgentDiagnostic[] } {
+  const profiles = readLocalAgentProfileDefs(baseAgentDefs, env);
+  const shipped = onlyIds ? onlyIds.flatMap((id) => baseAgentDef(id) ?? []) : baseAgentDefs();
+  const defs = [...shipped, ...(onlyIds ? profiles.defs.filter((def) => onlyIds.includes(def.id)) : profiles.defs)];
   assertUniqueAgentIds(defs);
   return { defs, diagnostics: profiles.diagnostics };
 }
 
 /** Lookup by id. */
-export function getAgentDef(id: string, defs: readonly RuntimeAgentDef[] = BASE_AGENT_DEFS): RuntimeAgentDef | undefined {
-  return defs.find((def) => def.id === id);
+export function getAgentDef(id: string, defs?: readonly RuntimeAgentDef[]): RuntimeAgentDef | undefined {
+  return defs ? defs.find((def) => def.id === id) : baseAgentDef(id);
 }

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => packed[Symbol.dispose]());
 
 const detect = async (env: Record<string, string | undefined>): Promise<AgentInfo> =>
-  (await detectAgent(deepseekHarnessAgentDef, { env, timeouts: TIMEOUTS })).info;
+  (await detectAgent(deepseekHarnessAgentDef(), { env, timeouts: TIMEOUTS })).info;
 const setupDiagnostic = (info: AgentInfo) => info.diagnostics.find((d) => d.reason === "setup-required");
 
 describe("deepseek-harness detection", () => {

@@ -60,7 +60,7 @@ export function dshWorld(options: { dshOnPath?: boolean; env?: Record<string, st
     ...options.env,
   };
   const store = Store.open(join(temp.path, "od.db"), openBunSqlite);
-  const defs = [deepseekHarnessAgentDef];
+  const defs = [deepseekHarnessAgentDef()];
   // Generous probe timeouts: every fake dsh call starts a bun process, and the test machine is shared.
   const catalog = new AgentCatalog({ defs, deps: () => ({ env, timeouts: { versionMs: 15_000, helpMs: 15_000, modelsMs: 15_000, authMs: 15_000 } }) });
   const runs = new RunService({
@@ -81,13 +81,13 @@ export function dshWorld(options: { dshOnPath?: boolean; env?: Record<string, st
     catalog,
     runs,
     async run(request) {
-      const created = await runs.create({ projectId: project.id, agentId: deepseekHarnessAgentDef.id, ...request });
+      const created = await runs.create({ projectId: project.id, agentId: deepseekHarnessAgentDef().id, ...request });
       const events: RunEvent[] = [];
       for await (const event of runs.events(created.runId)) events.push(event);
       return { ...created, events };
     },
     script(script) {
-      store.appConfig.update({ agentCliEnv: { [deepseekHarnessAgentDef.id]: { FAKE_DSH_SCRIPT: JSON.stringify(script) } } });
+      store.appConfig.update({ agentCliEnv: { [deepseekHarnessAgentDef().id]: { FAKE_DSH_SCRIPT: JSON.stringify(script) } } });
     },
     async [Symbol.asyncDispose]() {
       await runs.shutdown();

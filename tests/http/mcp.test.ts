@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { McpConfigResponse } from "../../server/contracts/mcp.ts";
 import { HttpError } from "../../server/http/errors.ts";
 import { mcpRoutes } from "../../server/http/mcp.ts";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 import { startTestApp } from "../support/app.ts";
 import { memoryConsents } from "../support/mcp-consents.ts";
 import { tempDir } from "../support/temp.ts";
@@ -19,7 +19,7 @@ async function setup() {
     if (id !== "prj_1") throw new HttpError(404, "PROJECT_NOT_FOUND", `no project ${id}`);
     return projectDir;
   };
-  const app = await startTestApp({ modules: [mcpRoutes({ userPath, projectDirOf, defs: BASE_AGENT_DEFS, remote: { env: {} }, consents: memoryConsents() })] });
+  const app = await startTestApp({ modules: [mcpRoutes({ userPath, projectDirOf, defs: baseAgentDefs(), remote: { env: {} }, consents: memoryConsents() })] });
   return {
     app,
     userPath,
@@ -39,8 +39,8 @@ test("GET on a fresh install: empty list, and every def is sorted into supported
   expect(body).toMatchObject({ scope: "user", path: s.userPath, servers: [], effective: [], diagnostics: [] });
   expect(body.agents.supported).toEqual(expect.arrayContaining([{ id: "claude", name: "Claude Code", injection: "claude-mcp-json" }]));
   expect(body.agents.unsupported.map((a) => a.id)).toContain("aider");
-  expect(body.agents.supported.length + body.agents.unsupported.length).toBe(BASE_AGENT_DEFS.length);
-  for (const def of BASE_AGENT_DEFS) expect(body.agents.unsupported.some((a) => a.id === def.id)).toBe(!def.externalMcpInjection);
+  expect(body.agents.supported.length + body.agents.unsupported.length).toBe(baseAgentDefs().length);
+  for (const def of baseAgentDefs()) expect(body.agents.unsupported.some((a) => a.id === def.id)).toBe(!def.externalMcpInjection);
 });
 
 test("PUT writes the user file (the GET answer can be sent back as is); the project scope overrides by name", async () => {

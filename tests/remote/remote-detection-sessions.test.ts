@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { parseLocation, type RemoteLocation } from "../../server/machines/machine-url.ts";
 import { inSessionTurn, SHORT_SESSIONS_PER_HOST, sessionsInUse } from "../../server/machines/session-slots.ts";
 import { AgentCatalog } from "../../server/runtimes/catalog.ts";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 import { writeShim } from "../support/fake-agents.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { tempDir } from "../support/temp.ts";
@@ -21,7 +21,7 @@ beforeAll(async () => {
   bin = join(temp.path, "bin");
   mkdirSync(bin);
   // Every CLI is there, so each def runs its version and help probes (and model listing where it has one) at once.
-  for (const def of BASE_AGENT_DEFS) writeShim(bin, def.bin);
+  for (const def of baseAgentDefs()) writeShim(bin, def.bin);
 }, 60_000);
 afterAll(async () => {
   await sshd?.close();
@@ -31,7 +31,7 @@ afterAll(async () => {
 test("every def probed at once over one connection: each is found there, none refused a session", async () => {
   const remote = { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir };
   const catalog = new AgentCatalog({
-    defs: BASE_AGENT_DEFS,
+    defs: baseAgentDefs(),
     deps: () => ({ env: { ...process.env, PATH: "/usr/bin:/bin", ...sshd.env }, configuredEnv: () => ({ PATH: `${bin}:/usr/bin:/bin` }) }),
     remote,
     // Every probe's own result is what this test is about, not the pass's deadline: on a slow machine ~80 probes over
@@ -39,7 +39,7 @@ test("every def probed at once over one connection: each is found there, none re
     deadlineMs: 100_000,
   });
   const agents = await catalog.detectOn(machineAt(`ssh://${SSH_TEST_HOST}/tmp`, remote));
-  expect(agents.length).toBe(BASE_AGENT_DEFS.length);
+  expect(agents.length).toBe(baseAgentDefs().length);
   const notFound = agents.filter((agent) => !agent.version).map((agent) => `${agent.id}: ${agent.state} ${agent.diagnostics.map((d) => d.message).join("; ")}`);
   expect(notFound).toEqual([]);
 }, 120_000);

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from "node:path";
 import { McpConfigResponse } from "../../server/contracts/mcp.ts";
 import { mcpRoutes } from "../../server/http/mcp.ts";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 import { startTestApp } from "../support/app.ts";
 import { startTestSshd, SSH_TEST_HOST, type TestSshd } from "../support/sshd.ts";
 import { memoryConsents } from "../support/mcp-consents.ts";
@@ -23,7 +23,7 @@ async function setup(folderName: string, host = SSH_TEST_HOST) {
   mkdirSync(projectDir);
   const userPath = join(temp.path, "data", "mcp.json");
   const app = await startTestApp({
-    modules: [mcpRoutes({ userPath, projectDirOf: () => `ssh://${host}${projectDir}`, defs: BASE_AGENT_DEFS, remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir }, consents: memoryConsents() })],
+    modules: [mcpRoutes({ userPath, projectDirOf: () => `ssh://${host}${projectDir}`, defs: baseAgentDefs(), remote: { env: { ...process.env, ...sshd.env }, controlDir: sshd.controlDir }, consents: memoryConsents() })],
   });
   return {
     app,

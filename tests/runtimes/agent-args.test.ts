@@ -1,11 +1,11 @@
 /**
- * Registry-driven argv snapshots: every def in BASE_AGENT_DEFS must have an entry in EXPECTED, with one whole-array
+ * Registry-driven argv snapshots: every def in baseAgentDefs() must have an entry in EXPECTED, with one whole-array
  * expectation per case that applies to it (reasoning when it has reasoning options, images when it forwards
  * images, resume when it resumes natively, new-session when it mints specify-style ids). A def added to the
  * registry without an entry fails here.
  */
 import { describe, expect, test } from "bun:test";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef, RuntimeContext } from "../../server/runtimes/types.ts";
 
 type Case = "defaults" | "model" | "reasoning" | "extraDirs" | "images" | "resume" | "newSession" | "mcpConfig";
@@ -215,7 +215,7 @@ const EXPECTED: Record<string, Expectations> = {
 };
 
 describe("argv of every registered def", () => {
-  for (const def of BASE_AGENT_DEFS) {
+  for (const def of baseAgentDefs()) {
     describe(def.id, () => {
       test("has an expectation entry", () => {
         expect(Object.keys(EXPECTED)).toContain(def.id);
@@ -239,7 +239,7 @@ describe("argv of every registered def", () => {
   }
 
   test("no stale expectation entries", () => {
-    const ids = new Set(BASE_AGENT_DEFS.map((def) => def.id));
+    const ids = new Set(baseAgentDefs().map((def) => def.id));
     expect(Object.keys(EXPECTED).filter((id) => !ids.has(id))).toEqual([]);
   });
 });

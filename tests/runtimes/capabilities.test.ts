@@ -19,7 +19,7 @@ test("opencode run --help: --auto, --dir, --variant, --pure; no --dangerously-sk
 });
 
 test("claude --help advertises partial messages, --add-dir and --mcp-config", () => {
-  const caps = parseCapabilities(fixture("claude", "help.txt"), claudeAgentDef.capabilityFlags ?? {});
+  const caps = parseCapabilities(fixture("claude", "help.txt"), claudeAgentDef().capabilityFlags ?? {});
   expect(caps.partialMessages).toBe(true);
   expect(caps.addDir).toBe(true);
   expect(caps.mcpConfig).toBe(true);

@@ -158,9 +158,9 @@ describe("prompt-file and argv-prompt defs", () => {
 
 describe("permission modes (issue #37)", () => {
   test("no def passes a bypass flag in ask or read-only mode: their argv adds nothing to the restricted one but the CLI's own ask channel", async () => {
-    const { BASE_AGENT_DEFS } = await import("../../server/runtimes/registry.ts");
+    const { baseAgentDefs } = await import("../../server/runtimes/registry.ts");
     const context = ctx({ promptFilePath: "/tmp/prompt.md" });
-    for (const d of BASE_AGENT_DEFS) {
+    for (const d of baseAgentDefs()) {
       const restricted = d.buildArgs("p", [], [], { permissionMode: "restricted" }, context);
       for (const permissionMode of ["ask", "read-only"] as const) {
         // What the mode's argv has beyond the restricted one, each restricted word taken away once.

@@ -84,7 +84,7 @@ describe("version lines", () => {
 
   test("copilot reports 1.0.102 for `GitHub Copilot CLI 1.0.102.`", async () => {
     writeFakeCli(bin, "od-fake-copilot", `[ "$1" = --version ] && printf 'GitHub Copilot CLI 1.0.102.\\nRun copilot update to check for updates.\\n'`);
-    const { info } = await detectAgent({ ...copilotAgentDef, bin: "od-fake-copilot" }, deps());
+    const { info } = await detectAgent({ ...copilotAgentDef(), bin: "od-fake-copilot" }, deps());
     expect(info.version).toBe("1.0.102");
   });
 });

@@ -52,7 +52,7 @@ describe("detectAgent", () => {
   });
 
   test("a missing OpenCode names the binary its install gives, the install command and OPENCODE_BIN", async () => {
-    const { info } = await detectAgent(opencodeAgentDef, deps({ env: { PATH: bin, HOME: home } }));
+    const { info } = await detectAgent(opencodeAgentDef(), deps({ env: { PATH: bin, HOME: home } }));
     const missing = info.diagnostics.find((d) => d.reason === "not-installed");
     // `npm install -g opencode-ai` installs `opencode`; od looks for `opencode-cli` first.
     expect(missing?.message).toContain("`opencode`");
@@ -124,7 +124,7 @@ describe("detectAgent", () => {
 
   test("claude auth short-circuits on an API key without running the probe", async () => {
     writeFakeCli(bin, "od-fake-claude", 'case "$1" in --version) echo 9.9.9;; auth) echo \'{"loggedIn": false}\'; exit 1;; esac');
-    const def = { ...claudeAgentDef, bin: "od-fake-claude", fallbackBins: [], helpArgs: undefined, hiddenCapabilityFlags: undefined };
+    const def = { ...claudeAgentDef(), bin: "od-fake-claude", fallbackBins: [], helpArgs: undefined, hiddenCapabilityFlags: undefined };
     const withKey = await detectAgent(def, deps({ env: { PATH: fakePath(bin), HOME: home, ANTHROPIC_API_KEY: "sk-test-not-real" } }));
     expect(withKey.info.authStatus).toBe("ok");
     expect(withKey.info.probeMs.auth).toBe(0);
@@ -145,7 +145,7 @@ describe("DSH compatibility", () => {
   "--profile open-design --models") echo '{"v":1,"type":"models","runtime":"open-design","models":[{"provider":"deepseek","provider_name":"DeepSeek","id":"deepseek-chat","name":"Chat"}]}';;
 esac`,
   );
-  const dsh: RuntimeAgentDef = { ...deepseekHarnessAgentDef, bin: "od-fake-dsh" };
+  const dsh: RuntimeAgentDef = { ...deepseekHarnessAgentDef(), bin: "od-fake-dsh" };
   const env = { PATH: fakePath(bin), HOME: home, DSH_HOME: dshHome };
 
   test("dsh present but profile missing → setup-required with a setup action; probe not run", async () => {

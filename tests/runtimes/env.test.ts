@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { isCredentialVar, RUN_COOKIE_VAR, spawnEnvForAgent } from "../../server/runtimes/env.ts";
-import { getAgentDef, BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { getAgentDef, baseAgentDefs } from "../../server/runtimes/registry.ts";
 
 const daemonEnv = {
   PATH: "/usr/bin",
@@ -37,7 +37,7 @@ describe("spawnEnvForAgent", () => {
   });
 
   test("every def's inheritedEnv names variables (the registry cannot ship a typo'd or empty entry)", () => {
-    for (const def of BASE_AGENT_DEFS) {
+    for (const def of baseAgentDefs()) {
       for (const name of def.inheritedEnv ?? []) expect(name).toMatch(/^[A-Z][A-Z0-9_]*$/);
     }
   });

@@ -10,7 +10,7 @@ import {
 } from "../../server/runtimes/executables.ts";
 import { launchArgv, resolveAgentLaunch } from "../../server/runtimes/launch.ts";
 import { testDef } from "../support/agents-fake-cli.ts";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 
 const fs = (files: Record<string, FileState>) => (path: string): FileState => files[path] ?? "missing";
 
@@ -27,7 +27,7 @@ describe("override env var names", () => {
   });
 
   test("every shipped def's name is its id in capitals with one _ for each run of other characters", () => {
-    for (const def of BASE_AGENT_DEFS) {
+    for (const def of baseAgentDefs()) {
       expect(binOverrideEnvVar(def)).toBe(def.binEnvVar ?? `${def.id.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_BIN`);
     }
   });

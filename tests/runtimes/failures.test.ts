@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_FAILURE_CODES, classifyAgentFailure, classifyExitWithoutResult, type AgentFailureInput } from "../../server/runtimes/failures.ts";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 
 const failed = (agentId: string, text: string, extra: Partial<AgentFailureInput> = {}): AgentFailureInput => ({
   agentId,
@@ -97,7 +97,7 @@ describe("auth", () => {
   });
 
   test("every shipped def gets auth guidance; a def's loginCommand becomes the fix command", () => {
-    for (const def of BASE_AGENT_DEFS) {
+    for (const def of baseAgentDefs()) {
       const failure = classify(def.id, "401 Unauthorized");
       expect(failure.category).toBe("auth");
       expect(failure.message).toContain(def.name);

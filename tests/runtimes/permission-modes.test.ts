@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { baseAgentInfo } from "../../server/runtimes/detection.ts";
 import { permissionModesOf } from "../../server/runtimes/permission-modes.ts";
-import { BASE_AGENT_DEFS, getAgentDef } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs, getAgentDef } from "../../server/runtimes/registry.ts";
 
 const def = (id: string) => getAgentDef(id)!;
 
@@ -18,7 +18,7 @@ test("agents with an approval channel report all three modes; the rest only bypa
 });
 
 test("every agent can run in bypass", () => {
-  for (const d of BASE_AGENT_DEFS) expect(permissionModesOf(d, {})).toContain("bypass");
+  for (const d of baseAgentDefs()) expect(permissionModesOf(d, {})).toContain("bypass");
 });
 
 test("kilo's runs get its permission overlay: ask asks before edits, commands and fetches; read-only denies them; bypass adds none", () => {

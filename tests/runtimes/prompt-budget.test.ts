@@ -9,7 +9,7 @@ import {
   windowsCmdShimCommandLine,
   windowsDirectCommandLine,
 } from "../../server/runtimes/prompt-budget.ts";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 import { deepseekAgentDef } from "../../server/runtimes/defs/deepseek.ts";
 
 const budgetDef = { id: "argv-agent", name: "Argv Agent", maxPromptArgBytes: 30_000 };
@@ -63,7 +63,7 @@ describe("checkPromptArgvBudget", () => {
   });
 
   test("the shipped deepseek def is guarded", () => {
-    expect(checkPromptArgvBudget(deepseekAgentDef, "x".repeat(30_001), "win32")?.code).toBe("AGENT_PROMPT_TOO_LARGE");
+    expect(checkPromptArgvBudget(deepseekAgentDef(), "x".repeat(30_001), "win32")?.code).toBe("AGENT_PROMPT_TOO_LARGE");
   });
 });
 
@@ -159,7 +159,7 @@ describe("the Windows guards", () => {
 
   test("defs without maxPromptArgBytes never fail any guard", () => {
     const huge = "x".repeat(1_000_000);
-    for (const def of [stdinDef, ...BASE_AGENT_DEFS.filter((candidate) => !candidate.maxPromptArgBytes)]) {
+    for (const def of [stdinDef, ...baseAgentDefs().filter((candidate) => !candidate.maxPromptArgBytes)]) {
       expect(checkPromptArgvBudget(def, huge, "win32")).toBeNull();
       expect(checkWindowsCmdShimCommandLineBudget(SHIM, [huge], def)).toBeNull();
       expect(checkWindowsDirectExeCommandLineBudget(EXE, [huge], def)).toBeNull();

@@ -9,7 +9,7 @@ import { openBunSqlite } from "../../server/platform/sqlite-bun.ts";
 import type { PermissionMode } from "../../server/contracts/approvals.ts";
 import { RunService, type RunServiceDeps } from "../../server/runs/run-service.ts";
 import { createGarbagePacer, createTextMeter } from "../../server/runs/garbage-pacer.ts";
-import { BASE_AGENT_DEFS } from "../../server/runtimes/registry.ts";
+import { baseAgentDefs } from "../../server/runtimes/registry.ts";
 import type { RuntimeAgentDef } from "../../server/runtimes/types.ts";
 import { Store } from "../../server/store/store.ts";
 import type { RunEvent } from "../../server/contracts/runs.ts";
@@ -103,7 +103,7 @@ export async function runHarness(options: {
     ...options.env,
   };
   const store = Store.open(join(dataDir, "od.db"), openBunSqlite);
-  const defs = options.defs ?? BASE_AGENT_DEFS;
+  const defs = options.defs ?? baseAgentDefs();
   const infos = defs.map((def) => ({ id: def.id, state: "available", available: true, diagnostics: [] }) as unknown as AgentInfo);
   const worktrees = new WorktreeService({ store, remote: options.remote ?? { env }, localRoot: join(dataDir, "worktrees") });
   const reverter = new RunReverter({ store, remote: options.remote ?? { env } });

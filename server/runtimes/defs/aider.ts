@@ -1,8 +1,8 @@
 /** Aider: one-shot `--message <prompt>` with every interactive/git side effect turned off. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { lazyAgentDef, MULTI_PROVIDER_ENV, pushModel, withDefaultModel } from "./shared.ts";
 
-export const aiderAgentDef: RuntimeAgentDef = {
+export const aiderAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "aider",
   name: "Aider",
   bin: "aider",
@@ -27,4 +27,4 @@ export const aiderAgentDef: RuntimeAgentDef = {
     args.push("--message", prompt);
     return args;
   },
-};
+}));

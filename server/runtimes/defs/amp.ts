@@ -1,8 +1,8 @@
 /** Amp: `amp -x --stream-json` (Claude-compatible stream); its modes are the model choices. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, lazyAgentDef, pushModel, withDefaultModel } from "./shared.ts";
 
-export const ampAgentDef: RuntimeAgentDef = {
+export const ampAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "amp",
   name: "Amp",
   bin: "amp",
@@ -25,4 +25,4 @@ export const ampAgentDef: RuntimeAgentDef = {
     pushModel(args, "--mode", options.model);
     return args;
   },
-};
+}));

@@ -1,7 +1,7 @@
 /** AMR (Vela) over ACP: `vela agent run --runtime opencode`; models from `vela model list --format json`. */
 import type { ProbeOutput, RuntimeAgentDef } from "../types.ts";
 import { parseAmrModels } from "../models.ts";
-import { THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
+import { lazyAgentDef, THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
 
 const TRANSIENT = /ECONNRESET|ETIMEDOUT|EAI_AGAIN|temporar|timed? ?out|\b50[234]\b/i;
 const RETRY_DELAYS_MS = [250, 750];
@@ -10,7 +10,7 @@ function isTransient(output: ProbeOutput | null): boolean {
   return output === null || (output.exitCode !== 0 && TRANSIENT.test(`${output.stdout}\n${output.stderr}`));
 }
 
-export const amrAgentDef: RuntimeAgentDef = {
+export const amrAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "amr",
   name: "AMR (Vela)",
   bin: "vela",
@@ -35,4 +35,4 @@ export const amrAgentDef: RuntimeAgentDef = {
     return output && output.exitCode === 0 ? parseAmrModels(output.stdout) : null;
   },
   buildArgs: () => ["agent", "run", "--runtime", "opencode"],
-};
+}));

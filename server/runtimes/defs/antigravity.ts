@@ -1,8 +1,8 @@
 /** Antigravity (`agy --print`): prompt in argv, continue-style follow-ups, project and extra dirs granted. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
+import { lazyAgentDef, pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
 
-export const antigravityAgentDef: RuntimeAgentDef = {
+export const antigravityAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "antigravity",
   name: "Antigravity",
   bin: "agy",
@@ -23,4 +23,4 @@ export const antigravityAgentDef: RuntimeAgentDef = {
     args.push(prompt);
     return args;
   },
-};
+}));

@@ -1,8 +1,8 @@
 /** AtomCode: prompt in a file (`--prompt-file`), auto-approve with `-y`. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel, MULTI_PROVIDER_ENV, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, lazyAgentDef, MULTI_PROVIDER_ENV, pushModel, withDefaultModel } from "./shared.ts";
 
-export const atomcodeAgentDef: RuntimeAgentDef = {
+export const atomcodeAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "atomcode",
   name: "AtomCode",
   bin: "atomcode",
@@ -20,4 +20,4 @@ export const atomcodeAgentDef: RuntimeAgentDef = {
     pushModel(args, "--model", options.model);
     return args;
   },
-};
+}));

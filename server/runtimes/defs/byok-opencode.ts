@@ -1,9 +1,9 @@
 /** BYOK OpenCode: API-key mode through an installed OpenCode; the engine writes the provider config. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { lazyAgentDef, MULTI_PROVIDER_ENV, resumeIdOf, withDefaultModel } from "./shared.ts";
 import { OPENCODE_CAPABILITY_FLAGS, opencodeModelArgs, opencodePermissionArgs } from "./opencode.ts";
 
-export const byokOpencodeAgentDef: RuntimeAgentDef = {
+export const byokOpencodeAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "byok-opencode",
   name: "OpenCode (API key)",
   bin: "opencode2",
@@ -30,4 +30,4 @@ export const byokOpencodeAgentDef: RuntimeAgentDef = {
     args.push(...opencodeModelArgs({ model: options.model }, context));
     return args;
   },
-};
+}));

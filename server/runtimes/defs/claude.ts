@@ -1,13 +1,13 @@
 /** Claude Code: `claude -p` with stream-json in and out; the reference adapter. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { bypassesPermissions, capsOf, guardsActions, choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { bypassesPermissions, capsOf, choices, guardsActions, isDefaultChoice, lazyAgentDef, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
 
 const EFFORTS = choices(["low", "medium", "high", "xhigh", "max"], { withDefault: true });
 
 /** Each permission question as a `can_use_tool` control request on stdout, answered on stdin. */
 const CLAUDE_ASK_ARGS = ["--permission-prompt-tool", "stdio"];
 
-export const claudeAgentDef: RuntimeAgentDef = {
+export const claudeAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "claude",
   name: "Claude Code",
   bin: "claude",
@@ -64,4 +64,4 @@ export const claudeAgentDef: RuntimeAgentDef = {
     } else if (bypassesPermissions(options)) args.push("--permission-mode", "bypassPermissions");
     return args;
   },
-};
+}));

@@ -1,8 +1,8 @@
 /** CodeBuddy Code: Claude-compatible `-p` stream-json in and out. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { capsOf, pushModel, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, capsOf, lazyAgentDef, pushModel, withDefaultModel } from "./shared.ts";
 
-export const codebuddyAgentDef: RuntimeAgentDef = {
+export const codebuddyAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "codebuddy",
   name: "CodeBuddy Code",
   bin: "codebuddy",
@@ -27,4 +27,4 @@ export const codebuddyAgentDef: RuntimeAgentDef = {
     if (bypassesPermissions(options)) args.push("--permission-mode", "bypassPermissions", "-y");
     return args;
   },
-};
+}));

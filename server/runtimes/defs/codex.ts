@@ -4,7 +4,7 @@
  */
 import type { EnvMap, RuntimeAgentDef, RuntimeContext, RuntimeTransport } from "../types.ts";
 import { parseCodexDebugModels } from "../models.ts";
-import { choices, isDefaultChoice, isDefaultModel, pushModel, pushRepeated, resumeIdOf, withDefaultModel } from "./shared.ts";
+import { choices, isDefaultChoice, isDefaultModel, lazyAgentDef, pushModel, pushRepeated, resumeIdOf, withDefaultModel } from "./shared.ts";
 
 /** Transport selected by the daemon's environment. */
 export function codexTransport(env: EnvMap): RuntimeTransport {
@@ -37,7 +37,7 @@ export function assertCodexReasoningCompatible(model: string | null | undefined,
   }
 }
 
-export const codexAgentDef: RuntimeAgentDef = {
+export const codexAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "codex",
   name: "Codex",
   bin: "codex",
@@ -95,4 +95,4 @@ export const codexAgentDef: RuntimeAgentDef = {
     if (resumeId) args.push(resumeId);
     return args;
   },
-};
+}));

@@ -5,9 +5,9 @@
  */
 import type { RuntimeAgentDef } from "../types.ts";
 import { versionNumberIn } from "../version-text.ts";
-import { pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel, bypassesPermissions, guardsActions } from "./shared.ts";
+import { bypassesPermissions, guardsActions, lazyAgentDef, pushModel, pushRepeated, resumeIdOf, THIRTY_MINUTES_MS, withDefaultModel } from "./shared.ts";
 
-export const copilotAgentDef: RuntimeAgentDef = {
+export const copilotAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "copilot",
   name: "GitHub Copilot CLI",
   bin: "copilot",
@@ -42,4 +42,4 @@ export const copilotAgentDef: RuntimeAgentDef = {
     if (sessionId) args.push("--session-id", sessionId);
     return args;
   },
-};
+}));

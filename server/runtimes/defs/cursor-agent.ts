@@ -1,9 +1,9 @@
 /** Cursor Agent: `cursor-agent --print` stream-json with the prompt on stdin. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parseCursorAgentModels } from "../models.ts";
-import { capsOf, pushModel, resumeIdOf, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, capsOf, lazyAgentDef, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
 
-export const cursorAgentDef: RuntimeAgentDef = {
+export const cursorAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "cursor-agent",
   name: "Cursor Agent",
   bin: "cursor-agent",
@@ -39,4 +39,4 @@ export const cursorAgentDef: RuntimeAgentDef = {
     if (resumeId) args.push("--resume", resumeId);
     return args;
   },
-};
+}));

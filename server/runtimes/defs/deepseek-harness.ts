@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { DSH_VERSION_POLICY } from "../../dsh/version-policy.ts";
 import type { EnvMap, RuntimeAgentDef } from "../types.ts";
 import { parseDshModels } from "../models.ts";
-import { asRecord, THIRTY_MINUTES_MS, tryParseJson, withDefaultModel } from "./shared.ts";
+import { asRecord, lazyAgentDef, THIRTY_MINUTES_MS, tryParseJson, withDefaultModel } from "./shared.ts";
 
 /** Protocol generation od speaks with the profile. */
 export const DSH_PROTOCOL_VERSION = 1;
@@ -40,7 +40,7 @@ export function parseDshVersion(raw: string): string | null {
 
 const BOOTSTRAP_SH = `https://open-design.ai/install-dsh.sh?version=${DSH_VERSION_POLICY.bootstrapVersion}`;
 
-export const deepseekHarnessAgentDef: RuntimeAgentDef = {
+export const deepseekHarnessAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "deepseek-harness",
   name: "DeepSeek Harness",
   bin: "dsh",
@@ -70,4 +70,4 @@ export const deepseekHarnessAgentDef: RuntimeAgentDef = {
   installUrl: BOOTSTRAP_SH,
   installCommand: `curl -fsSL '${BOOTSTRAP_SH}' | sh`,
   buildArgs: () => ["--profile", DSH_PROFILE, "--stdio"],
-};
+}));

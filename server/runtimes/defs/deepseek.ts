@@ -1,8 +1,8 @@
 /** DeepSeek TUI: `deepseek exec --auto`, prompt as the last argv element (no stdin sentinel upstream). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, lazyAgentDef, pushModel, withDefaultModel } from "./shared.ts";
 
-export const deepseekAgentDef: RuntimeAgentDef = {
+export const deepseekAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "deepseek",
   name: "DeepSeek TUI",
   bin: "deepseek",
@@ -22,4 +22,4 @@ export const deepseekAgentDef: RuntimeAgentDef = {
     args.push(prompt);
     return args;
   },
-};
+}));

@@ -1,8 +1,8 @@
 /** Devin for Terminal over ACP (`devin … acp`). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, bypassesPermissions, lazyAgentDef, withDefaultModel } from "./shared.ts";
 
-export const devinAgentDef: RuntimeAgentDef = {
+export const devinAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "devin",
   name: "Devin for Terminal",
   bin: "devin",
@@ -21,4 +21,4 @@ export const devinAgentDef: RuntimeAgentDef = {
     !bypassesPermissions(options)
       ? ["acp"]
       : ["--permission-mode", "dangerous", "--respect-workspace-trust", "false", "acp"],
-};
+}));

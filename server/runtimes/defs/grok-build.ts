@@ -1,9 +1,9 @@
 /** Grok Build: prompt in a file (`--prompt-file`), headless approval, specify-style sessions. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parseGrokModels } from "../models.ts";
-import { choices, isDefaultChoice, pushModel, resumeIdOf, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, choices, isDefaultChoice, lazyAgentDef, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
 
-export const grokBuildAgentDef: RuntimeAgentDef = {
+export const grokBuildAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "grok-build",
   name: "Grok Build",
   bin: "grok",
@@ -29,4 +29,4 @@ export const grokBuildAgentDef: RuntimeAgentDef = {
     if (!isDefaultChoice(options.reasoning)) args.push("--effort", options.reasoning);
     return args;
   },
-};
+}));

@@ -1,8 +1,8 @@
 /** Hermes Agent over ACP (`hermes acp --accept-hooks`). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, lazyAgentDef, MULTI_PROVIDER_ENV, withDefaultModel } from "./shared.ts";
 
-export const hermesAgentDef: RuntimeAgentDef = {
+export const hermesAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "hermes",
   name: "Hermes Agent",
   bin: "hermes",
@@ -15,4 +15,4 @@ export const hermesAgentDef: RuntimeAgentDef = {
   proxyEnvCompatibility: "httpx",
   docsUrl: "https://hermes-agent.nousresearch.com/docs/",
   buildArgs: () => ["acp", "--accept-hooks"],
-};
+}));

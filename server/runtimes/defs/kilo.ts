@@ -1,6 +1,6 @@
 /** Kilo Code CLI over ACP (`kilo acp`); images as `file://` resource links, no custom model ids. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, lazyAgentDef, MULTI_PROVIDER_ENV, withDefaultModel } from "./shared.ts";
 
 /** Kilo's permission keys for what changes something: edits (write, patch), shell commands, fetches, files outside the project. */
 const KILO_ACTIONS = ["edit", "bash", "webfetch", "external_directory"];
@@ -17,7 +17,7 @@ function kiloPermissions(answer: "ask" | "deny"): string {
   return JSON.stringify(permissions);
 }
 
-export const kiloAgentDef: RuntimeAgentDef = {
+export const kiloAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "kilo",
   name: "Kilo Code CLI",
   bin: "kilo",
@@ -49,4 +49,4 @@ export const kiloAgentDef: RuntimeAgentDef = {
   installUrl: "https://kilocode.ai/cli",
   installCommand: "npm install -g @kilocode/cli",
   buildArgs: () => ["acp"],
-};
+}));

@@ -1,8 +1,8 @@
 /** Kimi CLI over ACP (`kimi acp`); stdio MCP servers are withheld from builds that removed them. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, lazyAgentDef, withDefaultModel } from "./shared.ts";
 
-export const kimiAgentDef: RuntimeAgentDef = {
+export const kimiAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "kimi",
   name: "Kimi CLI",
   bin: "kimi",
@@ -16,4 +16,4 @@ export const kimiAgentDef: RuntimeAgentDef = {
   installUrl: "https://github.com/MoonshotAI/kimi-cli",
   installCommand: "uv tool install --python 3.13 kimi-cli",
   buildArgs: () => ["acp"],
-};
+}));

@@ -1,8 +1,8 @@
 /** Kiro CLI over ACP (`kiro-cli acp`); a `turn_end` update completes the prompt. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, lazyAgentDef, withDefaultModel } from "./shared.ts";
 
-export const kiroAgentDef: RuntimeAgentDef = {
+export const kiroAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "kiro",
   name: "Kiro CLI",
   bin: "kiro-cli",
@@ -16,4 +16,4 @@ export const kiroAgentDef: RuntimeAgentDef = {
   acpTurnEndCompletesPrompt: true,
   installUrl: "https://kiro.dev/cli/",
   buildArgs: () => ["acp"],
-};
+}));

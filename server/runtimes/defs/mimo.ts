@@ -1,8 +1,8 @@
 /** Xiaomi MiMo over ACP (`mimo acp`); MCP servers through `MIMOCODE_CONFIG_CONTENT`. */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, lazyAgentDef, withDefaultModel } from "./shared.ts";
 
-export const mimoAgentDef: RuntimeAgentDef = {
+export const mimoAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "mimo",
   name: "MiMo Code",
   bin: "mimo",
@@ -15,4 +15,4 @@ export const mimoAgentDef: RuntimeAgentDef = {
   acpModelDiscovery: ACP_MODEL_DISCOVERY,
   externalMcpInjection: "mimo-env-content",
   buildArgs: () => ["acp"],
-};
+}));

@@ -1,7 +1,7 @@
 /** OpenCode: `opencode run --format json`, prompt on stdin, permission bypass gated on the help probe. */
 import type { RuntimeAgentDef, RuntimeBuildOptions, RuntimeContext, RuntimeModelOption } from "../types.ts";
 import { parseOpencodeModels } from "../models.ts";
-import { capsOf, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, capsOf, isDefaultChoice, isDefaultModel, lazyAgentDef, MULTI_PROVIDER_ENV, resumeIdOf, withDefaultModel } from "./shared.ts";
 
 /** `opencode run --help` flags → capability keys (shared with byok-opencode). */
 export const OPENCODE_CAPABILITY_FLAGS: Record<string, string> = {
@@ -38,7 +38,7 @@ export function opencodeModelArgs(options: RuntimeBuildOptions, context: Runtime
 /** OpenCode's permission keys for what changes something, all denied: its runtime overlay for a read-only run. */
 const OPENCODE_READ_ONLY = JSON.stringify({ edit: "deny", bash: "deny", webfetch: "deny", external_directory: "deny" });
 
-export const opencodeAgentDef: RuntimeAgentDef = {
+export const opencodeAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "opencode",
   name: "OpenCode",
   // `opencode run` has no channel to ask on; a read-only run's OPENCODE_PERMISSION overlay denies every change, and
@@ -86,4 +86,4 @@ export const opencodeAgentDef: RuntimeAgentDef = {
     args.push(...opencodeModelArgs(options, context));
     return args;
   },
-};
+}));

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { RuntimeAgentDef } from "../types.ts";
 import { parsePiListModels } from "../models.ts";
 import { piPermissionExtension } from "./pi-permissions.ts";
-import { choices, isAbsolutePath, isDefaultChoice, pushModel, pushRepeated, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { choices, isAbsolutePath, isDefaultChoice, lazyAgentDef, MULTI_PROVIDER_ENV, pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
 
 /**
  * Where od asks pi to keep its sessions, relative to the project. The pi-rpc transport looks for the session file a
@@ -11,7 +11,7 @@ import { choices, isAbsolutePath, isDefaultChoice, pushModel, pushRepeated, with
  */
 export const PI_RPC_SESSION_DIR = join(".pi", "sessions");
 
-export const piAgentDef: RuntimeAgentDef = {
+export const piAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "pi",
   name: "Pi",
   bin: "pi",
@@ -50,4 +50,4 @@ export const piAgentDef: RuntimeAgentDef = {
     if (context?.agentFilePath) args.push("--extension", context.agentFilePath);
     return args;
   },
-};
+}));

@@ -1,9 +1,9 @@
 /** Prime Agent: pi-compatible RPC; resume by argv, `provider/model` split into two flags. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parsePrimeAgentModels } from "../models.ts";
-import { choices, isDefaultChoice, isDefaultModel, resumeIdOf, withDefaultModel, MULTI_PROVIDER_ENV } from "./shared.ts";
+import { choices, isDefaultChoice, isDefaultModel, lazyAgentDef, MULTI_PROVIDER_ENV, resumeIdOf, withDefaultModel } from "./shared.ts";
 
-export const primeAgentDef: RuntimeAgentDef = {
+export const primeAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "prime-agent",
   name: "Prime Agent",
   bin: "prime-agent",
@@ -30,4 +30,4 @@ export const primeAgentDef: RuntimeAgentDef = {
     if (!isDefaultChoice(options.reasoning)) args.push("--thinking", options.reasoning);
     return args;
   },
-};
+}));

@@ -1,9 +1,9 @@
 /** Qoder CLI: `qodercli -p` stream-json, absolute extra dirs only, one `--attachment` per image. */
 import type { RuntimeAgentDef } from "../types.ts";
 import { parseQoderModels } from "../models.ts";
-import { isAbsolutePath, pushModel, pushRepeated, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { bypassesPermissions, isAbsolutePath, lazyAgentDef, pushModel, pushRepeated, withDefaultModel } from "./shared.ts";
 
-export const qoderAgentDef: RuntimeAgentDef = {
+export const qoderAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "qoder",
   name: "Qoder CLI",
   bin: "qodercli",
@@ -27,4 +27,4 @@ export const qoderAgentDef: RuntimeAgentDef = {
     pushRepeated(args, "--attachment", imagePaths.filter((path) => isAbsolutePath(path, platform)));
     return args;
   },
-};
+}));

@@ -6,12 +6,12 @@
  * a `can_use_tool` request od answers (Qwen Code 0.24).
  */
 import type { RuntimeAgentDef } from "../types.ts";
-import { pushModel, resumeIdOf, withDefaultModel, bypassesPermissions, guardsActions } from "./shared.ts";
+import { bypassesPermissions, guardsActions, lazyAgentDef, pushModel, resumeIdOf, withDefaultModel } from "./shared.ts";
 
 /** The prompt as stream-json (after od's `initialize`), and the mode in which each tool call that needs consent is asked. */
 const QWEN_ASK_ARGS = ["--input-format", "stream-json", "--approval-mode", "default"];
 
-export const qwenAgentDef: RuntimeAgentDef = {
+export const qwenAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "qwen",
   name: "Qwen Code",
   bin: "qwen",
@@ -35,4 +35,4 @@ export const qwenAgentDef: RuntimeAgentDef = {
     if (resumeId) args.push("-r", resumeId);
     return args;
   },
-};
+}));

@@ -1,8 +1,8 @@
 /** Reasonix over ACP (`reasonix acp`); MCP env passed as a map (≥1.0). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, lazyAgentDef, withDefaultModel } from "./shared.ts";
 
-export const reasonixAgentDef: RuntimeAgentDef = {
+export const reasonixAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "reasonix",
   name: "Reasonix",
   bin: "reasonix",
@@ -17,4 +17,4 @@ export const reasonixAgentDef: RuntimeAgentDef = {
   installUrl: "https://github.com/esengine/DeepSeek-Reasonix",
   docsUrl: "https://esengine.github.io/DeepSeek-Reasonix/",
   buildArgs: () => ["acp"],
-};
+}));

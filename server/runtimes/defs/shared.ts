@@ -1,6 +1,16 @@
 /** Helpers shared by the per-CLI defs (not a registered agent). Pure functions only. */
 import { posix, win32 } from "node:path";
-import type { RuntimeBuildOptions, RuntimeChoice, RuntimeContext, RuntimeModelOption } from "../types.ts";
+import type { RuntimeAgentDef, RuntimeBuildOptions, RuntimeChoice, RuntimeContext, RuntimeModelOption } from "../types.ts";
+
+/**
+ * A shipped def, built the first time it is asked for and kept: `od run --agent X` builds X's alone. Built when their
+ * modules load, the 28 object literals (their arrays and closures) cost every start ~0.3 ms, before a short run's
+ * agent could start (a build that shipped one def against one that shipped all, 150 interleaved runs each).
+ */
+export function lazyAgentDef(build: () => RuntimeAgentDef): () => RuntimeAgentDef {
+  let def: RuntimeAgentDef | undefined;
+  return () => (def ??= build());
+}
 
 /** First entry of every model list: pass no model flag and let the CLI's own config decide. */
 export const DEFAULT_MODEL_OPTION: RuntimeModelOption = Object.freeze({ id: "default", label: "Default (CLI config)" });

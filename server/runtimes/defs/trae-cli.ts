@@ -1,8 +1,8 @@
 /** Trae CLI over ACP (`traecli acp serve --yolo`). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel, bypassesPermissions } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, bypassesPermissions, lazyAgentDef, withDefaultModel } from "./shared.ts";
 
-export const traeCliAgentDef: RuntimeAgentDef = {
+export const traeCliAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "trae-cli",
   name: "Trae CLI",
   bin: "traecli",
@@ -17,4 +17,4 @@ export const traeCliAgentDef: RuntimeAgentDef = {
   docsUrl: "https://www.volcengine.com/docs/86677/2227861?lang=zh",
   buildArgs: (_prompt, _images, _extraDirs, options = {}) =>
     !bypassesPermissions(options) ? ["acp", "serve"] : ["acp", "serve", "--yolo"],
-};
+}));

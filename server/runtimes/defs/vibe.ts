@@ -1,8 +1,8 @@
 /** Mistral Vibe over ACP (`vibe-acp`, no arguments). */
 import type { RuntimeAgentDef } from "../types.ts";
-import { ACP_MODEL_DISCOVERY, withDefaultModel } from "./shared.ts";
+import { ACP_MODEL_DISCOVERY, lazyAgentDef, withDefaultModel } from "./shared.ts";
 
-export const vibeAgentDef: RuntimeAgentDef = {
+export const vibeAgentDef = lazyAgentDef((): RuntimeAgentDef => ({
   id: "vibe",
   name: "Mistral Vibe",
   bin: "vibe-acp",
@@ -16,4 +16,4 @@ export const vibeAgentDef: RuntimeAgentDef = {
   installUrl: "https://github.com/mistralai/mistral-vibe",
   installCommand: "uv tool install mistral-vibe",
   buildArgs: () => [],
-};
+}));
