@@ -11,8 +11,10 @@
 import { omittedTextLine } from "../contracts/omitted-text.ts";
 
 /** The marker line around its number, taken from the one definition of it. */
-const COUNT = 987_654_321;
-const [BEFORE_COUNT, AFTER_COUNT] = omittedTextLine(COUNT).split(String(COUNT)) as [string, string];
+function omittedTextAround(): [before: string, after: string] {
+  const count = 987_654_321;
+  return omittedTextLine(count).split(String(count)) as [string, string];
+}
 
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
@@ -32,7 +34,7 @@ const partTextSql = (message: string) => `CASE WHEN part.value ->> 'pieced' IS N
 
 /**
  * `{ valid, text }` of an answer stored once, from its folded events (`events`, an SQL expression) and its message id
- * (`message`). Bound as parameters (TEXT_FROM_EVENTS_SQL), the events are read from the row once: each use of a column
+ * (`message`). Bound as parameters (`textFromEvents` below), the events are read from the row once: each use of a column
  * holding megabytes reads its pages again.
  * Events that are not JSON (only a damaged row) give `valid = 0` and an empty text rather than failing the
  * conversation's list. json_each yields the parts in their order and group_concat joins them in the order it gets
@@ -40,42 +42,56 @@ const partTextSql = (message: string) => `CASE WHEN part.value ->> 'pieced' IS N
  * page cache (a 4 MB answer: ~10 ms without, up to 265 ms with). tests/store/message-text.test.ts checks the order on
  * folds of many parts and of many pieces.
  */
-const textFromEventsSql = (events: string, message: string) => `SELECT json_valid(${events}) AS valid, CASE WHEN json_valid(${events}) THEN (
+const textFromEventsSql = (events: string, message: string, [before, after] = omittedTextAround()) => `SELECT json_valid(${events}) AS valid, CASE WHEN json_valid(${events}) THEN (
     SELECT coalesce(group_concat(
       CASE part.value ->> 'type'
         WHEN 'text' THEN ${partTextSql(message)}
         WHEN 'truncated' THEN CASE WHEN (part.value ->> 'omittedChars') > 0
-          THEN ${sqlString(BEFORE_COUNT)} || (part.value ->> 'omittedChars') || ${sqlString(AFTER_COUNT)} END
+          THEN ${sqlString(before)} || (part.value ->> 'omittedChars') || ${sqlString(after)} END
       END, ''), '')
     FROM json_each(${events}) AS part WHERE part.type = 'object')
   ELSE '' END AS text`;
 
-/** The events bound as the statement's first parameter, the message id as its second. */
-export const TEXT_FROM_EVENTS_SQL = textFromEventsSql("?1", "?2");
-
 /**
- * Keeps the text of the answer whose message id is the statement's one parameter (migration 17), joined by
- * `TEXT_FROM_EVENTS_SQL` from the row's events in the same statement: what is kept is what the row holds, whatever
- * wrote it since it was listed. Nothing is kept for a row that is not an answer stored once or whose events are not
- * JSON. Each of the join's uses of the events reads them from the row once (a subquery that does not depend on the
- * outer row): for a 683 KB answer's 1.5 MB of events, the statement took 8 ms, the join alone 4.5.
+ * The statements that read an answer stored once, built at the first read of a conversation's messages (a short
+ * `od run` reads none; building them on every start took ~0.1 ms of its way to the agent's start).
  */
-export const KEEP_TEXT_SQL = `INSERT OR REPLACE INTO message_texts (message_id, text)
+export type MessageTextStatements = {
+  /** `{ valid, text }`: the events bound as the statement's first parameter, the message id as its second. */
+  textFromEvents: string;
+  /**
+   * Keeps the text of the answer whose message id is the statement's one parameter (migration 17), joined by
+   * `textFromEvents` from the row's events in the same statement: what is kept is what the row holds, whatever wrote
+   * it since it was listed. Nothing is kept for a row that is not an answer stored once or whose events are not JSON.
+   * Each of the join's uses of the events reads them from the row once (a subquery that does not depend on the outer
+   * row): for a 683 KB answer's 1.5 MB of events, the statement took 8 ms, the join alone 4.5.
+   */
+  keepText: string;
+  /**
+   * The folded events of message ?2 as readers get them, from the stored ones bound as ?1 (valid JSON): each pieced
+   * part with its pieces put back in front of its text and its `pieced` key gone. Asked only of a message with pieces;
+   * json_group_array keeps json_each's order, as group_concat does above.
+   */
+  eventsWithPieces: string;
+};
+
+let statements: MessageTextStatements | undefined;
+
+export function messageTextStatements(): MessageTextStatements {
+  return (statements ??= {
+    textFromEvents: textFromEventsSql("?1", "?2"),
+    keepText: `INSERT OR REPLACE INTO message_texts (message_id, text)
   SELECT ?1, text FROM (${textFromEventsSql("(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)", "?1")})
-  WHERE valid`;
-
-export const KEPT_TEXT_SQL = "SELECT text FROM message_texts WHERE message_id = ?";
-
-/**
- * The folded events of message ?2 as readers get them, from the stored ones bound as ?1 (valid JSON): each pieced
- * part with its pieces put back in front of its text and its `pieced` key gone. Asked only of a message with pieces;
- * json_group_array keeps json_each's order, as group_concat does above.
- */
-export const EVENTS_WITH_PIECES_SQL = `SELECT json_group_array(
+  WHERE valid`,
+    eventsWithPieces: `SELECT json_group_array(
     CASE WHEN part.type = 'object' AND part.value ->> 'pieced' IS NOT NULL
       THEN json_remove(json_set(part.value, '$.text', ${partTextSql("?2")}), '$.pieced')
       ELSE part.value END
-  ) AS events_json FROM json_each(?1) AS part`;
+  ) AS events_json FROM json_each(?1) AS part`,
+  });
+}
+
+export const KEPT_TEXT_SQL = "SELECT text FROM message_texts WHERE message_id = ?";
 
 /** Whether message ?1 has pieces (any reader of its events must then join them in). */
 export const HAS_PIECES_SQL = "SELECT 1 FROM message_text_pieces WHERE message_id = ?1 LIMIT 1";

@@ -4,7 +4,7 @@ import type { Conversation, Message, PersistedEvent, Project } from "../contract
 import type { RunStatus } from "../contracts/runs.ts";
 import { newId } from "./ids.ts";
 import { keepWhileRoom, type DiskSpace } from "./disk-space.ts";
-import { EVENTS_WITH_PIECES_SQL, HAS_PIECES_SQL, KEEP_TEXT_SQL, KEPT_TEXT_SQL, piecesTextSql, TEXT_FROM_EVENTS_SQL } from "./message-text.ts";
+import { HAS_PIECES_SQL, KEPT_TEXT_SQL, messageTextStatements, piecesTextSql } from "./message-text.ts";
 import type { SqliteDatabase, SqlRow } from "./sqlite.ts";
 
 const toProject = (r: SqlRow): Project => ({ id: String(r.id), name: String(r.name), path: String(r.path), createdAt: Number(r.created_at) });
@@ -231,10 +231,11 @@ export class MessagesRepo {
     // An answer stored once: its events, and its text joined from them (the fold that wrote them bounded both), each
     // with the pieces of its long parts put back (migration 18).
     const storedEvents = this.db.prepare(`SELECT events_json, EXISTS (${HAS_PIECES_SQL}) AS pieced FROM messages WHERE id = ?1`);
-    const joinedText = this.db.prepare(TEXT_FROM_EVENTS_SQL);
-    const withPieces = this.db.prepare(EVENTS_WITH_PIECES_SQL);
+    const sql = messageTextStatements();
+    const joinedText = this.db.prepare(sql.textFromEvents);
+    const withPieces = this.db.prepare(sql.eventsWithPieces);
     const keptText = this.db.prepare(KEPT_TEXT_SQL);
-    const keepText = this.db.prepare(KEEP_TEXT_SQL);
+    const keepText = this.db.prepare(sql.keepText);
     /** The text of an answer stored once, as kept at an earlier read, or kept now; undefined when it was not kept. */
     const keptTextOf = (id: string): string | undefined => {
       const kept = keptText.get(id);
