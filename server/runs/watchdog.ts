@@ -2,9 +2,16 @@
  * Two timers that keep a run from spinning forever: no substantive output within `firstOutputMs` of the start,
  * or no bytes at all for `inactivityMs`. Either one fires once and asks the attempt to stop the agent.
  */
+import { perEvent } from "../platform/jit-tiers.ts";
+
 export type WatchdogTimeouts = { firstOutputMs: number; inactivityMs: number };
 
 export class Watchdog {
+  static {
+    // Told of every chunk and of every substantive event a run streams (server/platform/jit-tiers.ts).
+    perEvent(this.prototype.activity, this.prototype.sawOutput);
+  }
+
   #first: ReturnType<typeof setTimeout> | undefined;
   #idle: ReturnType<typeof setTimeout> | undefined;
   #fired = false;
