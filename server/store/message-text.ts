@@ -33,16 +33,16 @@ const partTextSql = (message: string) => `CASE WHEN part.value ->> 'pieced' IS N
     ELSE ${piecesTextSql(message, "part.value ->> 'pieced'")} || (part.value ->> 'text') END`;
 
 /**
- * `{ valid, text }` of an answer stored once, from its folded events (`events`, an SQL expression) and its message id
- * (`message`). Bound as parameters (`textFromEvents` below), the events are read from the row once: each use of a column
- * holding megabytes reads its pages again.
+ * `{ valid, text }` of an answer stored once, from its folded events (`events`, an SQL expression), its message id
+ * (`message`) and the omitted-text marker around its number. Bound as parameters (`textFromEvents` below), the events
+ * are read from the row once: each use of a column holding megabytes reads its pages again.
  * Events that are not JSON (only a damaged row) give `valid = 0` and an empty text rather than failing the
  * conversation's list. json_each yields the parts in their order and group_concat joins them in the order it gets
  * them; `ORDER BY part.key` would have sqlite sort the parts first, megabytes spilled to a temp file past its small
  * page cache (a 4 MB answer: ~10 ms without, up to 265 ms with). tests/store/message-text.test.ts checks the order on
  * folds of many parts and of many pieces.
  */
-const textFromEventsSql = (events: string, message: string, [before, after] = omittedTextAround()) => `SELECT json_valid(${events}) AS valid, CASE WHEN json_valid(${events}) THEN (
+const textFromEventsSql = (events: string, message: string, [before, after]: [string, string]) => `SELECT json_valid(${events}) AS valid, CASE WHEN json_valid(${events}) THEN (
     SELECT coalesce(group_concat(
       CASE part.value ->> 'type'
         WHEN 'text' THEN ${partTextSql(message)}
@@ -78,10 +78,12 @@ export type MessageTextStatements = {
 let statements: MessageTextStatements | undefined;
 
 export function messageTextStatements(): MessageTextStatements {
-  return (statements ??= {
-    textFromEvents: textFromEventsSql("?1", "?2"),
+  if (statements) return statements;
+  const around = omittedTextAround();
+  return (statements = {
+    textFromEvents: textFromEventsSql("?1", "?2", around),
     keepText: `INSERT OR REPLACE INTO message_texts (message_id, text)
-  SELECT ?1, text FROM (${textFromEventsSql("(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)", "?1")})
+  SELECT ?1, text FROM (${textFromEventsSql("(SELECT events_json FROM messages WHERE id = ?1 AND text_in_events = 1)", "?1", around)})
   WHERE valid`,
     eventsWithPieces: `SELECT json_group_array(
     CASE WHEN part.type = 'object' AND part.value ->> 'pieced' IS NOT NULL

@@ -1,4 +1,4 @@
-/** Helpers shared by the per-CLI defs (not a registered agent). Pure functions only. */
+/** Helpers shared by the per-CLI defs (not a registered agent): pure functions, and `lazyAgentDef`, which keeps the def it built. */
 import { posix, win32 } from "node:path";
 import type { RuntimeAgentDef, RuntimeBuildOptions, RuntimeChoice, RuntimeContext, RuntimeModelOption } from "../types.ts";
 
